@@ -1,0 +1,42 @@
+"""Inspect's entry point: registers the tasks and scorers, and their aliases.
+
+Inspect names a task after the top-level module that defines it, so ours are
+`debatebench_eval/<name>`. The user's commands say `debatebench/<name>`;
+Inspect loads the `inspect_ai` entry point whose name equals the prefix, so
+pyproject.toml points an entry point named `debatebench` here too, and this
+module registers a wrapper under each alias (registering the original object
+would rename it). tests/test_registry.py fails if an Inspect release breaks it.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from ._inspect import RegistryInfo, registry_add, registry_info
+from .task import debate
+from .turn_stats import turn_stats
+
+ALIAS_PREFIX = "debatebench"
+TASKS: tuple[Callable[..., Any], ...] = (debate,)
+SCORERS: tuple[Callable[..., Any], ...] = (turn_stats,)
+
+
+def _alias(obj: Callable[..., Any]) -> Callable[..., Any]:
+    info = registry_info(obj)
+    short = info.name.split("/", 1)[-1]
+
+    @functools.wraps(obj)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        return obj(*args, **kwargs)
+
+    registry_add(
+        wrapper, RegistryInfo(type=info.type, name=f"{ALIAS_PREFIX}/{short}", metadata=dict(info.metadata))
+    )
+    return wrapper
+
+
+ALIASES = tuple(_alias(obj) for obj in (*TASKS, *SCORERS))
+
+__all__ = ["ALIASES", "debate", "turn_stats"]

@@ -1,0 +1,43 @@
+"""Probe each model server once, up front, with a short timeout.
+
+Inspect retries connection errors for a long time by default; a debate against
+a server that is not running should instead fail at once with the server's
+URL in the message. Only successes are remembered, so a restarted server is
+found again by the next sample.
+"""
+
+from __future__ import annotations
+
+import httpx
+from inspect_ai.model import Model
+
+from .config import strip_credentials
+from .errors import ServerError
+
+PROBE_TIMEOUT_S = 5.0
+_reachable: set[str] = set()
+
+
+def model_base_url(model: Model) -> str | None:
+    """The server URL a model talks to, without credentials, if it has one."""
+    url = getattr(model.api, "base_url", None)
+    return strip_credentials(str(url)) if url else None
+
+
+async def ensure_reachable(model: Model, role: str) -> None:
+    """Raise ServerError naming the URL if the model's server does not answer."""
+    url = model_base_url(model)
+    if url is None or url in _reachable:
+        return
+    target = url.rstrip("/") + "/models"
+    try:
+        async with httpx.AsyncClient(timeout=PROBE_TIMEOUT_S) as client:
+            # Any HTTP answer, even 401 or 404, proves a server is listening.
+            await client.get(target)
+    except httpx.HTTPError as exc:
+        raise ServerError(
+            f"model server for role '{role}' ({model}) at {url} did not answer "
+            f"({type(exc).__name__}: {exc or 'no detail'}); start it, or point the "
+            "model at the right server (e.g. OLLAMA_BASE_URL or --model-base-url)"
+        ) from None
+    _reachable.add(url)

@@ -1,0 +1,72 @@
+"""Build what each debater is shown, from the prompt templates in tasks/prompts/.
+
+Plain functions over plain data: tests can assert the exact prompt a side
+receives (what it sees of the other side, and what it never sees).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from .protocol import Phase
+from .record import Turn
+from .resources import data_file
+from .teams import Team
+from .yamlio import load_yaml
+
+
+@dataclass(frozen=True)
+class DebaterPrompts:
+    system: str
+    history_heading: str
+    turn_heading: str
+    nothing_yet: str
+    length: str
+    phases: dict[str, str]
+
+
+@cache
+def debater_prompts() -> DebaterPrompts:
+    data: dict[str, Any] = load_yaml(data_file("tasks", "prompts", "debater.yaml"), "prompt templates")
+    return DebaterPrompts(**data)
+
+
+def system_prompt(team: Team, side: str, motion: str) -> str:
+    template = debater_prompts().system
+    text = template.format(
+        name=team.name,
+        stance=team.stance,
+        voice=team.voice,
+        values=", ".join(team.values),
+        brief=team.brief or "",
+        motion=motion,
+        direction="for" if side == "pro" else "against",
+    )
+    # A team without a brief leaves an empty line where it would go.
+    return "\n".join(line for line in text.splitlines() if line.strip()) + "\n"
+
+
+def phase_prompt(phase: Phase, history: list[Turn]) -> str:
+    """The user message for one turn: the debate so far, then the instruction."""
+    prompts = debater_prompts()
+    instruction = prompts.phases[phase.name]
+    if phase.sentences is not None:
+        instruction = f"{instruction} {prompts.length.format(sentences=phase.sentences)}"
+    return f"{render_history(history)}\n\n{instruction}"
+
+
+def render_history(history: list[Turn]) -> str:
+    prompts = debater_prompts()
+    if not history:
+        return prompts.nothing_yet
+    blocks = [
+        prompts.turn_heading.format(
+            number=number, phase=turn.phase.capitalize(), side=turn.side.upper()
+        )
+        + "\n"
+        + turn.text.strip()
+        for number, turn in enumerate(history, start=1)
+    ]
+    return prompts.history_heading + "\n\n" + "\n\n".join(blocks)

@@ -1,0 +1,158 @@
+"""The debate solver: walks the configured phases and records every turn.
+
+The loop is thin on purpose: who speaks when comes from `protocol`, what they
+are shown from `prompts`, and each turn's bookkeeping from `speech`. The
+solver only wires them to Inspect (models by role, spans, the store, the chat
+messages the viewer shows).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from inspect_ai.model import ChatMessageAssistant, ModelOutput, get_model
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.util import span
+
+from ._inspect import active_generate_config
+from .config import DebateSettings
+from .errors import DebateError
+from .probe import ensure_reachable, model_base_url
+from .protocol import SIDES, Phase, Side, speaking_order
+from .record import DebateRecord, RunSettings, SideSettings, Turn
+from .speech import Speaker, speak, turn_heading
+
+
+def sample_seed(base: int | None, sample_id: str | int, epoch: int) -> tuple[int, str]:
+    """One seed per sample and epoch: derived from the base seed, else drawn."""
+    if base is None:
+        return secrets.randbelow(2**31), "generated"
+    digest = hashlib.sha256(f"{base}:{sample_id}:{epoch}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") % 2**31, f"derived from base seed {base}"
+
+
+def turn_id(sample_id: str | int, epoch: int, phase_index: int, side: str) -> str:
+    """A stable id that does not reveal the side (the judge sees turns by id)."""
+    digest = hashlib.sha256(f"{sample_id}:{epoch}:{phase_index}:{side}".encode()).hexdigest()
+    return f"t{digest[:8]}"
+
+
+def _speakers(settings: DebateSettings, swapped: bool) -> dict[Side, Speaker]:
+    """Each side's model, team and budget. In a swapped sample each role
+    (with its budget) argues the other side; teams stay with their side."""
+    speakers: dict[Side, Speaker] = {}
+    for side in SIDES:
+        role = ("con" if side == "pro" else "pro") if swapped else side
+        model = get_model(role=role)
+        if model.api.__class__.__name__ == "NoModel":
+            raise DebateError(
+                f"no model for role '{role}': pass --model, or --model-role {role}=PROVIDER/MODEL"
+            )
+        speakers[side] = Speaker(
+            side=side, role=role, model=model, team=settings.teams[side], budget=settings.budgets[role]
+        )
+    return speakers
+
+
+def _run_settings(
+    state: TaskState, settings: DebateSettings, speakers: dict[Side, Speaker], seed: tuple[int, str]
+) -> RunSettings:
+    meta = state.metadata
+    orders = speaking_order(settings.phases)
+    return RunSettings(
+        motion_id=meta["motion_id"],
+        motion=meta["motion"],
+        topic=meta["topic"],
+        phases=[str(phase) for phase in settings.phases],
+        initiative=[first for first, _ in orders],
+        seed=seed[0],
+        seed_source=seed[1],
+        paired=settings.paired,
+        pair_id=meta.get("pair_id"),
+        swapped=bool(meta.get("swapped")),
+        sides=[
+            SideSettings(
+                side=side,
+                role=sp.role,
+                model=str(sp.model),
+                base_url=model_base_url(sp.model),
+                budget=sp.budget,
+                prep_budget=settings.prep_budgets.get(sp.role),
+                team=sp.team.snapshot(),
+                team_file=sp.team.file,
+            )
+            for side, sp in speakers.items()
+        ],
+    )
+
+
+@solver
+def debate_solver(settings: DebateSettings) -> Solver:
+    """Run one complete debate per sample and record it in the DebateRecord store.
+
+    Args:
+        settings: The validated run settings (phases, teams, budgets, seeds).
+    """
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        speakers = _speakers(settings, swapped=bool(state.metadata.get("swapped")))
+        for speaker in speakers.values():
+            if settings.probe:
+                await ensure_reachable(speaker.model, speaker.role)
+        base = active_generate_config().seed
+        seed = sample_seed(settings.seed if base is None else base, state.sample_id, state.epoch)
+        record = state.store_as(DebateRecord)
+        record.run = _run_settings(state, settings, speakers, seed)
+        state.metadata.update(record.run.model_dump(exclude={"sides"}))
+        orders = speaking_order(settings.phases)
+        for phase_index, (phase, order) in enumerate(zip(settings.phases, orders, strict=True)):
+            async with span(f"{phase_index + 1}. {phase}", type="phase"):
+                for position, side in enumerate(order):
+                    turn = await _take_turn(state, record, speakers[side], phase, phase_index, position, seed[0], settings)
+                    record.turns = [*record.turns, turn]
+                    state.messages.append(
+                        ChatMessageAssistant(content=turn_heading(turn) + "\n\n" + turn.text, model=turn.model)
+                    )
+        _check_complete(record, settings.phases)
+        record.complete = True
+        state.output = ModelOutput.from_content(model="debate", content=transcript_markdown(record.turns))
+        return state
+
+    return solve
+
+
+async def _take_turn(
+    state: TaskState,
+    record: DebateRecord,
+    speaker: Speaker,
+    phase: Phase,
+    phase_index: int,
+    position: int,
+    seed: int,
+    settings: DebateSettings,
+) -> Turn:
+    assert record.run is not None
+    return await speak(
+        speaker,
+        phase=phase,
+        phase_index=phase_index,
+        order=position,
+        motion=record.run.motion,
+        history=list(record.turns),
+        seed=seed,
+        retries=settings.empty_retries,
+        turn_id=turn_id(state.sample_id, state.epoch, phase_index, speaker.side),
+    )
+
+
+def _check_complete(record: DebateRecord, phases: tuple[Phase, ...]) -> None:
+    """The hard invariant: every phase has a turn from every side."""
+    for phase_index, phase in enumerate(phases):
+        for side in SIDES:
+            if record.turn(phase_index, side) is None:
+                raise DebateError(f"phase {phase_index} ({phase}), side {side}: no turn was recorded")
+
+
+def transcript_markdown(turns: list[Turn]) -> str:
+    return "\n\n".join(turn_heading(turn) + "\n\n" + turn.text for turn in turns)

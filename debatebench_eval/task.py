@@ -1,0 +1,170 @@
+"""The `debate` task: motions in, complete recorded debates out."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from inspect_ai import Task, task
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.model import GenerateConfig, Model, get_model
+
+from . import arguments as arg
+from .config import (
+    DEFAULT_BUDGET,
+    DEFAULT_EMPTY_RETRIES,
+    DEFAULT_FORMAT,
+    DebateSettings,
+    named_format,
+    reject_prep,
+    resolve_motions,
+    role_model_spec,
+)
+from .errors import ConfigError
+from .protocol import parse_phases
+from .run_yaml import parse_run_yaml
+from .solver import debate_solver
+from .teams import resolve_team
+from .turn_stats import turn_stats
+
+# Inspect's default retries a dead server for a very long time; a debate
+# should fail fast and let `inspect eval-retry` resume. Command-line
+# --max-retries / --timeout still win over these.
+DEFAULT_MAX_RETRIES = 3
+DEBATE_ARGS = (
+    "motion", "motions", "format", "phases", "budget", "pro_budget", "con_budget",
+    "pro_team", "con_team", "paired", "config", "seed", "timeout", "empty_retries", "probe",
+)  # fmt: skip
+# With config=run.yaml these live in the file; giving both would be ambiguous.
+_RUN_YAML_OWNS = ("motion", "motions", "format", "phases", "budget", "pro_budget", "con_budget", "pro_team", "con_team", "seed", "timeout")
+
+
+@task
+def debate(
+    motion: str | None = None,
+    motions: str | None = None,
+    format: str | None = None,
+    phases: str | list[str] | None = None,
+    budget: int | None = None,
+    pro_budget: int | None = None,
+    con_budget: int | None = None,
+    pro_team: str | None = None,
+    con_team: str | None = None,
+    paired: bool = False,
+    config: str | None = None,
+    seed: int | None = None,
+    timeout: int | None = None,
+    empty_retries: int = DEFAULT_EMPTY_RETRIES,
+    probe: bool = True,
+    **unknown: Any,
+) -> Task:
+    """A structured adversarial debate between the `pro` and `con` model roles.
+
+    Args:
+        motion: One motion to debate (the pro side argues for it).
+        motions: A motion file (.yaml, .jsonl or .csv with columns id, motion,
+            topic, category), or `default` for the bundled set (the default).
+        format: A named format from tasks/formats (quickstart, classic,
+            lightning, mirror). Default quickstart.
+        phases: The phase list, e.g. [opening:medium, rebuttal:long,
+            conclusion:short]; overrides `format`. Lengths short/medium/long
+            ask for 2/5/10 sentences.
+        budget: Completion-token cap on every call, both sides (default 2000).
+        pro_budget: Cap for the `pro` role's model (overrides `budget`).
+        con_budget: Cap for the `con` role's model (overrides `budget`).
+        pro_team: Team of the pro side: built-in `advocate` (default) or
+            `skeptic`, or a team file (.yaml, or .md with front matter).
+        con_team: Team of the con side (default `skeptic`).
+        paired: Run every motion twice with the pro and con models exchanged.
+        config: A debatebench 0.1.x run.yaml; its models become the roles.
+        seed: Base seed when --seed is not given (per-sample seeds derive from it).
+        timeout: Seconds to wait for one model reply (default 600).
+        empty_retries: Extra attempts when a model returns no speech (default 2).
+        probe: Check each model server answers before debating (default true).
+    """
+    arg.reject_unknown("debate", unknown, DEBATE_ARGS)
+    given = {k: v for k, v in locals().items() if k in DEBATE_ARGS}
+    settings, roles = _settings(given)
+    return Task(
+        dataset=debate_dataset(settings),
+        solver=debate_solver(settings),
+        scorer=turn_stats(),
+        model_roles=roles or None,
+        config=GenerateConfig(max_retries=DEFAULT_MAX_RETRIES, timeout=settings.timeout),
+        # One failed debate must not stop the others; eval-retry resumes it.
+        fail_on_error=False,
+        metadata={"phases": [str(p) for p in settings.phases], "notes": list(settings.notes)},
+    )
+
+
+def _settings(given: dict[str, Any]) -> tuple[DebateSettings, dict[str, Model]]:
+    paired = arg.as_bool("paired", given["paired"])
+    probe = arg.as_bool("probe", given["probe"])
+    retries = arg.as_int("empty_retries", given["empty_retries"], minimum=0, optional=False)
+    assert retries is not None
+    config = arg.as_text("config", given["config"])
+    if config is None:
+        settings = _settings_from_args(given)
+    else:
+        clash = [key for key in _RUN_YAML_OWNS if given[key] is not None]
+        if clash:
+            raise ConfigError(f"-T {clash[0]}", "given together with -T config", f"'{clash[0]}' set in the run.yaml")
+        settings = parse_run_yaml(Path(config).expanduser())
+    settings = DebateSettings(
+        **{**settings.__dict__, "paired": paired, "probe": probe, "empty_retries": retries}
+    )
+    roles = {}
+    for role, role_model in settings.role_models.items():
+        name, model_args = role_model_spec(role_model)
+        roles[role] = get_model(name, memoize=False, **model_args)
+    return settings, roles
+
+
+def _settings_from_args(given: dict[str, Any]) -> DebateSettings:
+    phase_list = arg.as_list("phases", given["phases"])
+    format_name = arg.as_text("format", given["format"])
+    if phase_list is not None and format_name is not None:
+        raise ConfigError("-T phases / -T format", "both were given", "one or the other")
+    phases = (
+        parse_phases(phase_list, where="-T phases")
+        if phase_list is not None
+        else named_format(format_name or DEFAULT_FORMAT)
+    )
+    reject_prep(phases, "-T phases")
+    budget = arg.as_int("budget", given["budget"]) or DEFAULT_BUDGET
+    return DebateSettings(
+        motions=resolve_motions(arg.as_text("motion", given["motion"]), arg.as_text("motions", given["motions"])),
+        phases=phases,
+        teams={
+            "pro": resolve_team(arg.as_text("pro_team", given["pro_team"]) or "advocate"),
+            "con": resolve_team(arg.as_text("con_team", given["con_team"]) or "skeptic"),
+        },
+        budgets={
+            "pro": arg.as_int("pro_budget", given["pro_budget"]) or budget,
+            "con": arg.as_int("con_budget", given["con_budget"]) or budget,
+        },
+        seed=arg.as_int("seed", given["seed"], minimum=0),
+        timeout=arg.as_int("timeout", given["timeout"]) or 600,
+    )
+
+
+def debate_dataset(settings: DebateSettings) -> MemoryDataset:
+    """One sample per motion, or two per motion (sides exchanged) when paired."""
+    samples = []
+    for motion in settings.motions:
+        for swapped in (False, True) if settings.paired else (False,):
+            samples.append(
+                Sample(
+                    id=f"{motion.id}.swapped" if swapped else motion.id,
+                    input=f"Motion: {motion.text}",
+                    metadata={
+                        "motion_id": motion.id,
+                        "motion": motion.text,
+                        "topic": motion.topic,
+                        "category": motion.category,
+                        "pair_id": motion.id if settings.paired else None,
+                        "swapped": swapped,
+                    },
+                )
+            )
+    return MemoryDataset(samples, name="debatebench-motions")
