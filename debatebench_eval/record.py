@@ -14,6 +14,9 @@ from pydantic import BaseModel, Field
 
 RECORD_SCHEMA_VERSION = 1
 
+# Optional fields default to None: Inspect drops None values when it writes
+# the store to the log, and a reader must still validate the record.
+
 
 class TurnUsage(BaseModel):
     input_tokens: int = 0
@@ -28,7 +31,7 @@ class Turn(BaseModel):
     id: str
     phase_index: int
     phase: str
-    length: str | None
+    length: str | None = None
     side: str
     order: int
     role: str
@@ -60,9 +63,9 @@ class SideSettings(BaseModel):
     side: str
     role: str
     model: str
-    base_url: str | None
+    base_url: str | None = None
     budget: int
-    prep_budget: int | None
+    prep_budget: int | None = None
     team: dict[str, Any]
     team_file: str
 
@@ -76,7 +79,7 @@ class RunSettings(BaseModel):
     seed: int
     seed_source: str
     paired: bool
-    pair_id: str | None
+    pair_id: str | None = None
     swapped: bool
     sides: list[SideSettings]
 

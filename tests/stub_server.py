@@ -1,0 +1,112 @@
+"""A loopback OpenAI-compatible chat server for command-line tests.
+
+It answers `/v1/models` and `/v1/chat/completions` like a local model server
+(Ollama, llama.cpp) would, with scripted speech: the reply names the call
+number and echoes the budget it was given, and `max_tokens` is honoured by
+cutting the reply and reporting `finish_reason: length`. Behaviour switches
+let a test make the server ignore budgets or return empty speech.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+WORDS_PER_REPLY = 40
+
+
+@dataclass
+class StubBehaviour:
+    ignore_budget: bool = False
+    empty: bool = False
+    requests: list[dict[str, Any]] = field(default_factory=list)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: _StubHTTPServer
+
+    def log_message(self, format: str, *args: Any) -> None:  # keep test output clean
+        pass
+
+    def _send(self, status: int, body: dict[str, Any]) -> None:
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def do_GET(self) -> None:
+        if self.path.rstrip("/").endswith("/models"):
+            self._send(200, {"object": "list", "data": [{"id": "stub", "object": "model"}]})
+        else:
+            self._send(404, {"error": {"message": "not found"}})
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("Content-Length", "0"))
+        request = json.loads(self.rfile.read(length) or b"{}")
+        behaviour = self.server.behaviour
+        with self.server.lock:
+            behaviour.requests.append(request)
+            number = len(behaviour.requests)
+        self._send(200, _completion(request, number, behaviour))
+
+
+def _completion(request: dict[str, Any], number: int, behaviour: StubBehaviour) -> dict[str, Any]:
+    budget = request.get("max_tokens") or request.get("max_completion_tokens")
+    words = [f"w{i}" for i in range(WORDS_PER_REPLY)]
+    words[:4] = ["Speech", str(number), "budget", str(budget)]
+    finish = "stop"
+    if budget is not None and not behaviour.ignore_budget and budget < len(words):
+        words, finish = words[:budget], "length"
+    text = "" if behaviour.empty else " ".join(words)
+    completion_tokens = 0 if behaviour.empty else len(words)
+    prompt_tokens = sum(len(str(m.get("content", "")).split()) for m in request.get("messages", []))
+    return {
+        "id": f"chatcmpl-{number}",
+        "object": "chat.completion",
+        "created": 0,
+        "model": request.get("model", "stub"),
+        "choices": [
+            {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": finish}
+        ],
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
+        },
+    }
+
+
+class _StubHTTPServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, behaviour: StubBehaviour) -> None:
+        super().__init__(("127.0.0.1", 0), _Handler)
+        self.behaviour = behaviour
+        self.lock = threading.Lock()
+
+
+class StubServer:
+    """Start with `with StubServer() as stub:`; `stub.base_url` ends in /v1."""
+
+    def __init__(self, behaviour: StubBehaviour | None = None) -> None:
+        self.behaviour = behaviour or StubBehaviour()
+        self._server = _StubHTTPServer(self.behaviour)
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        host, port = self._server.server_address[:2]
+        return f"http://{host!s}:{port}/v1"
+
+    def __enter__(self) -> StubServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()
