@@ -17,7 +17,13 @@ class ConfigError(PrerequisiteError):
         self.where = where
         self.found = found
         self.expected = expected
-        super().__init__(f"{where}: {found}; expected {expected}.")
+        message = f"{where}: {found}; expected {expected}."
+        super().__init__(message)
+        # PrerequisiteError keeps only `.message`; str() and pytest read args.
+        self.args = (message,)
+
+    def __str__(self) -> str:
+        return str(self.message)
 
 
 class DebateError(RuntimeError):

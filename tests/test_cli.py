@@ -1,0 +1,86 @@
+"""Command-line runs: the real `inspect eval` and the real `ollama/` provider
+against a loopback stub server, and the project's own command."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from inspect_ai.log import list_eval_logs, read_eval_log
+from stub_server import StubBehaviour, StubServer
+
+from debatebench_eval.record import DebateRecord
+
+INSPECT = str(Path(sys.executable).parent / "inspect")
+
+
+def inspect_eval(args: list[str], base_url: str, log_dir: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "OLLAMA_BASE_URL": base_url, "INSPECT_LOG_DIR": str(log_dir), "NO_COLOR": "1"}
+    return subprocess.run(
+        [INSPECT, "eval", "debatebench/debate", "--display", "plain", *args],
+        env=env, capture_output=True, text=True, timeout=240,
+    )  # fmt: skip
+
+
+def only_log(log_dir: Path):  # type: ignore[no-untyped-def]
+    logs = list_eval_logs(str(log_dir))
+    assert len(logs) == 1
+    return read_eval_log(logs[0].name)
+
+
+def test_debate_from_the_command_line_records_a_complete_transcript(tmp_path: Path) -> None:
+    with StubServer() as stub:
+        result = inspect_eval(
+            ["--model", "ollama/stub", "--model-role", "con=ollama/stub-con", "--limit", "2",
+             "-T", "phases=[opening:short, rebuttal:long, conclusion:short]", "-T", "con_budget=20",
+             "--temperature", "0.4", "--seed", "5"],
+            stub.base_url, tmp_path,
+        )  # fmt: skip
+        requests = list(stub.behaviour.requests)
+    assert result.returncode == 0, result.stderr
+    log = only_log(tmp_path)
+    assert log.status == "success" and len(log.samples or []) == 2
+    for sample in log.samples or []:
+        record = sample.store_as(DebateRecord)
+        assert record.complete and len(record.turns) == 6
+        assert all(turn.text for turn in record.turns)
+        con = [t for t in record.turns if t.side == "con"]
+        assert all(t.budget == 20 and t.hit_budget and t.finish_reason == "max_tokens" for t in con)
+        assert {t.model for t in con} == {"stub-con"}
+    assert len(requests) == 12
+    assert {r["model"] for r in requests} == {"stub", "stub-con"}
+    # Command-line generate settings reach the role model too.
+    assert {r.get("temperature") for r in requests} == {0.4}
+    assert {r["max_tokens"] for r in requests if r["model"] == "stub-con"} == {20}
+
+
+def test_unreachable_server_fails_fast_naming_its_url(tmp_path: Path) -> None:
+    dead = "http://127.0.0.1:9/v1"  # the discard port: nothing listens on loopback
+    result = inspect_eval(["--model", "ollama/stub", "--limit", "1", "-T", "phases=[opening]"], dead, tmp_path)
+    log = only_log(tmp_path)
+    error = (log.samples or [])[0].error
+    assert error is not None and dead in error.message and "did not answer" in error.message
+    assert result.returncode in (0, 1)
+
+
+def test_bad_task_argument_is_one_message_without_traceback(tmp_path: Path) -> None:
+    result = inspect_eval(["--model", "ollama/stub", "-T", "budgt=100"], "http://127.0.0.1:9/v1", tmp_path)
+    assert result.returncode != 0
+    assert "-T budgt: unknown argument(s) budgt for task debate" in result.stderr + result.stdout
+    assert "Traceback" not in result.stderr + result.stdout
+
+
+def test_empty_speech_from_the_server_fails_the_samples(tmp_path: Path) -> None:
+    with StubServer(StubBehaviour(empty=True)) as stub:
+        inspect_eval(["--model", "ollama/stub", "--limit", "1", "-T", "phases=[opening]", "-T", "empty_retries=1"], stub.base_url, tmp_path)
+        assert len(stub.behaviour.requests) == 2
+    sample = (only_log(tmp_path).samples or [])[0]
+    assert sample.error is not None and "phase 0 (opening:medium), side pro" in sample.error.message
+
+
+def test_project_command_lists_tasks_and_scorers() -> None:
+    result = subprocess.run([sys.executable, "-m", "debatebench_eval", "--help"], capture_output=True, text=True, check=True)
+    assert "debatebench/debate" in result.stdout and "debatebench/turn_stats" in result.stdout
+    assert "export" in result.stdout

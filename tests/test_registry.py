@@ -1,0 +1,40 @@
+"""The user's names resolve: `debatebench/<name>` aliases and the package names.
+
+If an Inspect release moves the private names in debatebench_eval._inspect or
+changes how entry points are matched to name prefixes, this file fails first.
+"""
+
+from __future__ import annotations
+
+import pytest
+from inspect_ai._eval.registry import task_create
+from inspect_ai.scorer._scorer import scorer_create
+
+from debatebench_eval import _inspect
+from debatebench_eval._inspect import registry_lookup
+
+
+@pytest.mark.parametrize("prefix", ["debatebench", "debatebench_eval"])
+def test_task_resolves_by_both_names(prefix: str) -> None:
+    assert registry_lookup("task", f"{prefix}/debate") is not None
+    task = task_create(f"{prefix}/debate", motion="Zoos do more good than harm.")
+    assert task.name == f"{prefix}/debate"
+    assert len(task.dataset) == 1
+
+
+@pytest.mark.parametrize("prefix", ["debatebench", "debatebench_eval"])
+def test_scorer_resolves_by_both_names(prefix: str) -> None:
+    assert registry_lookup("scorer", f"{prefix}/turn_stats") is not None
+    assert callable(scorer_create(f"{prefix}/turn_stats"))
+
+
+def test_alias_keeps_the_task_parameters_for_minus_t() -> None:
+    from inspect_ai._util.registry import registry_info
+
+    alias = registry_lookup("task", "debatebench/debate")
+    assert "motion" in registry_info(alias).metadata["params"]
+
+
+def test_private_inspect_names_still_exist() -> None:
+    for name in _inspect.__all__:
+        assert getattr(_inspect, name) is not None
