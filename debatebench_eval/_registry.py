@@ -32,7 +32,8 @@ def _alias(obj: Callable[..., Any]) -> Callable[..., Any]:
         return obj(*args, **kwargs)
 
     registry_add(
-        wrapper, RegistryInfo(type=info.type, name=f"{ALIAS_PREFIX}/{short}", metadata=dict(info.metadata))
+        wrapper,
+        RegistryInfo(type=info.type, name=f"{ALIAS_PREFIX}/{short}", metadata=dict(info.metadata)),
     )
     return wrapper
 

@@ -39,7 +39,7 @@ def as_text(name: str, value: Any, *, optional: bool = True) -> str | None:
         raise ConfigError(
             f"-T {name}",
             f"YAML read the value as {value}",
-            f'a string; quote it inside the argument, e.g. -T {name}=\'"no"\'',
+            f"a string; quote it inside the argument, e.g. -T {name}='\"no\"'",
         )
     return str(value)
 

@@ -13,8 +13,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ._registry import ALIAS_PREFIX, SCORERS, TASKS
 from ._inspect import registry_info
+from ._registry import ALIAS_PREFIX, SCORERS, TASKS
 
 
 def _listing() -> str:
@@ -29,8 +29,8 @@ def _listing() -> str:
     return "\n".join(
         ["tasks (inspect eval NAME; options with -T key=value):", *rows(TASKS), "",
          "scorers (inspect score LOG --scorer NAME):", *rows(SCORERS), "",
-         f"Each is also registered as debatebench_eval/NAME. Task options: inspect eval {ALIAS_PREFIX}/debate --help is not"
-         " available in Inspect, so see README or: debatebench-eval list"]
+         "Each is also registered as debatebench_eval/NAME.",
+         "Task options (-T) and scorer options: debatebench-eval list"]
     )  # fmt: skip
 
 
@@ -44,10 +44,22 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     listing = commands.add_parser("list", help="list tasks and scorers with their options")
     listing.set_defaults(run=_run_list)
-    export = commands.add_parser("export", help="write each debate of a log as a debatebench transcript")
+    export = commands.add_parser(
+        "export", help="write each debate of a log as a debatebench transcript"
+    )
     export.add_argument("log", help="an Inspect log file (.eval or .json)")
-    export.add_argument("-o", "--out", default="transcripts", help="output folder (default ./transcripts)")
+    export.add_argument(
+        "-o", "--out", default="transcripts", help="output folder (default ./transcripts)"
+    )
     export.set_defaults(run=_run_export)
+    quick = commands.add_parser(
+        "quickstart",
+        help="run one real debate on the embedded SmolLM2 model (needs the 'embedded' extra)",
+    )
+    quick.add_argument(
+        "--log-dir", default="logs", help="where Inspect writes the log (default ./logs)"
+    )
+    quick.set_defaults(run=_run_quickstart)
     return parser
 
 
@@ -74,6 +86,35 @@ def _run_export(args: argparse.Namespace) -> int:
     for reason in skipped:
         print(f"skipped {reason}", file=sys.stderr)
     return 0 if written or not skipped else 1
+
+
+# Budgets and phases that fit a 135M model's 4096-token context with room to spare.
+QUICKSTART_ARGS = ["--limit", "1", "-T", "format=lightning", "-T", "budget=160", "--seed", "42"]
+
+
+def _run_quickstart(args: argparse.Namespace) -> int:
+    import os
+    import subprocess
+
+    from .embedded import MODEL_ALIAS, embedded_server
+    from .errors import ServerError
+
+    try:
+        with embedded_server() as base_url:
+            command = [
+                str(Path(sys.executable).parent / "inspect"), "eval", f"{ALIAS_PREFIX}/debate",
+                "--model", f"ollama/{MODEL_ALIAS}", "--log-dir", args.log_dir, *QUICKSTART_ARGS,
+            ]  # fmt: skip
+            print(f"embedded model server at {base_url}")
+            print(f"$ OLLAMA_BASE_URL={base_url} {' '.join(command[1:])}")
+            env = {**os.environ, "OLLAMA_BASE_URL": base_url}
+            code = subprocess.run(command, env=env).returncode
+    except ServerError as exc:
+        print(f"debatebench-eval quickstart: {exc}", file=sys.stderr)
+        return 2
+    if code == 0:
+        print(f"done: 'inspect view --log-dir {args.log_dir}' shows the debate")
+    return code
 
 
 def main(argv: Sequence[str] | None = None) -> int:

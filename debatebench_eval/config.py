@@ -18,7 +18,7 @@ from .errors import ConfigError
 from .motions import Motion, load_motions, single_motion
 from .protocol import Phase, parse_phases
 from .resources import data_dir
-from .teams import Team, resolve_team
+from .teams import Team
 
 DEFAULT_BUDGET = 2000
 DEFAULT_FORMAT = "quickstart"
@@ -109,4 +109,3 @@ def role_model_spec(role_model: RoleModel) -> tuple[str, dict[str, Any]]:
         f"openai-api/debatebench/{role_model.model}",
         {"base_url": strip_credentials(role_model.base_url), "api_key": api_key},
     )
-

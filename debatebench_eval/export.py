@@ -21,7 +21,11 @@ from .speech import BUDGET_TOLERANCE
 TRANSCRIPT_SCHEMA_VERSION = 2
 SIDE_INDEX = {"pro": 0, "con": 1}
 # Inspect normalises finish reasons; debatebench records the OpenAI ones.
-_FINISH_REASONS = {"max_tokens": "length", "model_length": "length", "content_filter": "content_filter"}
+_FINISH_REASONS = {
+    "max_tokens": "length",
+    "model_length": "length",
+    "content_filter": "content_filter",
+}
 
 
 def transcript_from_record(record: DebateRecord) -> dict[str, Any]:
@@ -45,7 +49,10 @@ def transcript_from_record(record: DebateRecord) -> dict[str, Any]:
                 {
                     "index": SIDE_INDEX[side.side],
                     "team_file": side.team_file,
-                    "team": {k: side.team.get(k) for k in ("id", "name", "voice", "stance", "values", "corpus")},
+                    "team": {
+                        k: side.team.get(k)
+                        for k in ("id", "name", "voice", "stance", "values", "corpus")
+                    },
                     "side": side.side,
                     "model": side.model,
                     "base_url": side.base_url or "",
@@ -66,7 +73,10 @@ def _turn(turn: Turn) -> dict[str, Any]:
         "side_index": SIDE_INDEX[turn.side],
         "order": turn.order,
         "text": turn.text,
-        "usage": {"prompt_tokens": turn.usage.input_tokens, "completion_tokens": turn.usage.output_tokens},
+        "usage": {
+            "prompt_tokens": turn.usage.input_tokens,
+            "completion_tokens": turn.usage.output_tokens,
+        },
         "budget": turn.budget,
         "hit_budget": turn.hit_budget,
         "finish_reason": _FINISH_REASONS.get(turn.finish_reason, turn.finish_reason),
@@ -88,10 +98,14 @@ def export_log(log_file: str | Path, out_dir: Path) -> tuple[list[Path], list[st
         name = f"{sample.id}-epoch{sample.epoch}"
         record = _record(sample)
         if record is None or not record.complete:
-            skipped.append(f"{name}: {sample.error.message if sample.error else 'incomplete debate'}")
+            skipped.append(
+                f"{name}: {sample.error.message if sample.error else 'incomplete debate'}"
+            )
             continue
         path = out_dir / f"{name}.json"
-        text = json.dumps(transcript_from_record(record), indent=2, ensure_ascii=False, allow_nan=False)
+        text = json.dumps(
+            transcript_from_record(record), indent=2, ensure_ascii=False, allow_nan=False
+        )
         path.write_text(text + "\n", encoding="utf-8")
         written.append(path)
     return written, skipped

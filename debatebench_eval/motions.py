@@ -94,7 +94,9 @@ def _jsonl_rows(path: Path) -> list[tuple[str, Any]]:
         try:
             rows.append((f"line {number}", json.loads(line)))
         except json.JSONDecodeError as exc:
-            raise ConfigError(f"{path}: line {number}", f"invalid JSON ({exc.msg})", "one JSON object") from None
+            raise ConfigError(
+                f"{path}: line {number}", f"invalid JSON ({exc.msg})", "one JSON object"
+            ) from None
     return rows
 
 
@@ -103,9 +105,13 @@ def _csv_rows(path: Path) -> list[tuple[str, Any]]:
         reader = csv.DictReader(handle)
         unknown = [name for name in reader.fieldnames or [] if name not in MOTION_COLUMNS]
         if unknown:
-            raise ConfigError(str(path), f"unknown column(s) {unknown}", f"columns from {MOTION_COLUMNS}")
+            raise ConfigError(
+                str(path), f"unknown column(s) {unknown}", f"columns from {MOTION_COLUMNS}"
+            )
         # Line 1 is the header, so data rows start at line 2.
-        return [(f"line {i}", {k: v for k, v in row.items() if v}) for i, row in enumerate(reader, 2)]
+        return [
+            (f"line {i}", {k: v for k, v in row.items() if v}) for i, row in enumerate(reader, 2)
+        ]
 
 
 def _motion_from_row(row: Any, where: str) -> Motion:
@@ -121,7 +127,9 @@ def _motion_from_row(row: Any, where: str) -> Motion:
         raise ConfigError(f"{where}.motion", f"got {text!r}", "a non-empty string")
     motion_id = row.get("id", motion_id_for(text.strip()))
     if not isinstance(motion_id, str) or not _ID_PATTERN.match(motion_id):
-        raise ConfigError(f"{where}.id", f"got {motion_id!r}", "lower-case letters, digits, '.', '_' or '-'")
+        raise ConfigError(
+            f"{where}.id", f"got {motion_id!r}", "lower-case letters, digits, '.', '_' or '-'"
+        )
     topic = row.get("topic", text.strip())
     if not isinstance(topic, str) or not topic.strip():
         raise ConfigError(f"{where}.topic", f"got {topic!r}", "a non-empty string")

@@ -29,7 +29,9 @@ class DebaterPrompts:
 
 @cache
 def debater_prompts() -> DebaterPrompts:
-    data: dict[str, Any] = load_yaml(data_file("tasks", "prompts", "debater.yaml"), "prompt templates")
+    data: dict[str, Any] = load_yaml(
+        data_file("tasks", "prompts", "debater.yaml"), "prompt templates"
+    )
     return DebaterPrompts(**data)
 
 

@@ -81,7 +81,9 @@ def parse_phases(specs: object, *, where: str = "phases") -> tuple[Phase, ...]:
     elif isinstance(specs, list | tuple):
         items = list(specs)
     else:
-        raise ConfigError(where, f"got {type(specs).__name__}", "a list such as [opening, rebuttal]")
+        raise ConfigError(
+            where, f"got {type(specs).__name__}", "a list such as [opening, rebuttal]"
+        )
     items = [item for item in items if str(item).strip()]
     if not items:
         raise ConfigError(where, "the phase list is empty", "at least one argument phase")

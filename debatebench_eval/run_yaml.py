@@ -44,7 +44,9 @@ def parse_run_yaml(path: Path) -> DebateSettings:
     judge = _judge(data.get("judge"), where)
     if judge is not None:
         models["judge"] = judge
-    notes = ["run.yaml 'output' is ignored: the Inspect log is the output"] if "output" in data else []
+    notes = (
+        ["run.yaml 'output' is ignored: the Inspect log is the output"] if "output" in data else []
+    )
     assert topic is not None
     return DebateSettings(
         motions=(single_motion(topic),),
@@ -91,7 +93,9 @@ def _int(data: dict[str, Any], key: str, where: str, *, minimum: int) -> int | N
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ConfigError(f"{where}: {key}", f"got {_describe(value)}", f"an integer of at least {minimum}")
+        raise ConfigError(
+            f"{where}: {key}", f"got {_describe(value)}", f"an integer of at least {minimum}"
+        )
     return value
 
 
@@ -124,7 +128,9 @@ def _teams(
     for index, entry in enumerate(entries):
         at = f"{where}: teams[{index}]"
         if not isinstance(entry, dict):
-            raise ConfigError(at, f"got {_describe(entry)}", "a mapping with team, side, model, base_url, budget")
+            raise ConfigError(
+                at, f"got {_describe(entry)}", "a mapping with team, side, model, base_url, budget"
+            )
         _check_keys(entry, RUN_TEAM_KEYS, at)
         side = entry.get("side")
         if side not in ("pro", "con"):
@@ -136,7 +142,9 @@ def _teams(
         teams[side] = resolve_team(team_path, base=base)
         budget = _int(entry, "budget", at, minimum=1)
         if budget is None:
-            raise ConfigError(f"{at}.budget", "missing", "an integer of at least 1 (completion tokens per turn)")
+            raise ConfigError(
+                f"{at}.budget", "missing", "an integer of at least 1 (completion tokens per turn)"
+            )
         budgets[side] = budget
         _check_prep_budget(entry, phases, at)
         models[side] = RoleModel(
@@ -149,21 +157,29 @@ def _teams(
 def _check_prep_budget(entry: dict[str, Any], phases: tuple[Phase, ...], at: str) -> None:
     has_prep = any(phase.is_prep for phase in phases)
     if has_prep and "prep_budget" not in entry:
-        raise ConfigError(f"{at}.prep_budget", "missing although phases include 'prep'", "an integer")
+        raise ConfigError(
+            f"{at}.prep_budget", "missing although phases include 'prep'", "an integer"
+        )
     if not has_prep and "prep_budget" in entry:
         raise ConfigError(f"{at}.prep_budget", "set but phases have no 'prep'", "no prep_budget")
 
 
 def _url(value: Any, where: str) -> str:
     if not isinstance(value, str):
-        raise ConfigError(where, f"got {_describe(value)}", "an http:// or https:// URL such as http://127.0.0.1:11434/v1")
+        raise ConfigError(
+            where,
+            f"got {_describe(value)}",
+            "an http:// or https:// URL such as http://127.0.0.1:11434/v1",
+        )
     try:
         parts = urlsplit(value)
         _ = parts.port  # raises on a malformed port
     except ValueError:
         parts = None
     if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ConfigError(where, f"got {value!r}", "an http:// or https:// URL such as http://127.0.0.1:11434/v1")
+        raise ConfigError(
+            where, f"got {value!r}", "an http:// or https:// URL such as http://127.0.0.1:11434/v1"
+        )
     return value
 
 
@@ -172,7 +188,9 @@ def _judge(block: Any, where: str) -> RoleModel | None:
         return None
     at = f"{where}: judge"
     if not isinstance(block, dict):
-        raise ConfigError(at, f"got {_describe(block)}", "a mapping with model, base_url and budget")
+        raise ConfigError(
+            at, f"got {_describe(block)}", "a mapping with model, base_url and budget"
+        )
     _check_keys(block, RUN_JUDGE_KEYS, at)
     fact_check = block.get("fact_check", True)
     if not isinstance(fact_check, bool):
@@ -192,7 +210,11 @@ def _sources(value: Any, where: str) -> tuple[str, ...]:
         raise ConfigError(f"{where}: sources", f"got {_describe(value)}", "a list of pool names")
     for name in value:
         if name not in VETTED_SOURCES:
-            raise ConfigError(f"{where}: sources", f"{name!r} is not a vetted pool", f"one of {', '.join(VETTED_SOURCES)}")
+            raise ConfigError(
+                f"{where}: sources",
+                f"{name!r} is not a vetted pool",
+                f"one of {', '.join(VETTED_SOURCES)}",
+            )
     if len(set(value)) != len(value):
         raise ConfigError(f"{where}: sources", "a pool is listed twice", "each pool once")
     return tuple(value)

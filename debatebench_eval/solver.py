@@ -50,7 +50,11 @@ def _speakers(settings: DebateSettings, swapped: bool) -> dict[Side, Speaker]:
                 f"no model for role '{role}': pass --model, or --model-role {role}=PROVIDER/MODEL"
             )
         speakers[side] = Speaker(
-            side=side, role=role, model=model, team=settings.teams[side], budget=settings.budgets[role]
+            side=side,
+            role=role,
+            model=model,
+            team=settings.teams[side],
+            budget=settings.budgets[role],
         )
     return speakers
 
@@ -109,14 +113,27 @@ def debate_solver(settings: DebateSettings) -> Solver:
         for phase_index, (phase, order) in enumerate(zip(settings.phases, orders, strict=True)):
             async with span(f"{phase_index + 1}. {phase}", type="phase"):
                 for position, side in enumerate(order):
-                    turn = await _take_turn(state, record, speakers[side], phase, phase_index, position, seed[0], settings)
+                    turn = await _take_turn(
+                        state,
+                        record,
+                        speakers[side],
+                        phase,
+                        phase_index,
+                        position,
+                        seed[0],
+                        settings,
+                    )
                     record.turns = [*record.turns, turn]
                     state.messages.append(
-                        ChatMessageAssistant(content=turn_heading(turn) + "\n\n" + turn.text, model=turn.model)
+                        ChatMessageAssistant(
+                            content=turn_heading(turn) + "\n\n" + turn.text, model=turn.model
+                        )
                     )
         _check_complete(record, settings.phases)
         record.complete = True
-        state.output = ModelOutput.from_content(model="debate", content=transcript_markdown(record.turns))
+        state.output = ModelOutput.from_content(
+            model="debate", content=transcript_markdown(record.turns)
+        )
         return state
 
     return solve
@@ -151,7 +168,9 @@ def _check_complete(record: DebateRecord, phases: tuple[Phase, ...]) -> None:
     for phase_index, phase in enumerate(phases):
         for side in SIDES:
             if record.turn(phase_index, side) is None:
-                raise DebateError(f"phase {phase_index} ({phase}), side {side}: no turn was recorded")
+                raise DebateError(
+                    f"phase {phase_index} ({phase}), side {side}: no turn was recorded"
+                )
 
 
 def transcript_markdown(turns: list[Turn]) -> str:

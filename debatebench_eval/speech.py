@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from inspect_ai.model import (
+    ChatMessage,
     ChatMessageSystem,
     ChatMessageUser,
     ContentReasoning,
@@ -54,7 +55,9 @@ def speech_text(output: ModelOutput) -> tuple[str, int]:
     message = output.message
     reasoning = 0
     if not isinstance(message.content, str):
-        reasoning = sum(len(c.reasoning) for c in message.content if isinstance(c, ContentReasoning))
+        reasoning = sum(
+            len(c.reasoning) for c in message.content if isinstance(c, ContentReasoning)
+        )
     text = message.text
     stripped = _THINK.sub("", text)
     reasoning += len(text) - len(stripped)
@@ -86,7 +89,7 @@ async def speak(
 ) -> Turn:
     """Generate one turn, retrying an empty reply; fail naming phase and side."""
     where = f"phase {phase_index} ({phase}), side {speaker.side} ({speaker.model})"
-    messages = [
+    messages: list[ChatMessage] = [
         ChatMessageSystem(content=system_prompt(speaker.team, speaker.side, motion)),
         ChatMessageUser(content=phase_prompt(phase, history)),
     ]

@@ -14,6 +14,7 @@ from .config import (
     DEFAULT_BUDGET,
     DEFAULT_EMPTY_RETRIES,
     DEFAULT_FORMAT,
+    DEFAULT_TIMEOUT,
     DebateSettings,
     named_format,
     reject_prep,
@@ -36,7 +37,19 @@ DEBATE_ARGS = (
     "pro_team", "con_team", "paired", "config", "seed", "timeout", "empty_retries", "probe",
 )  # fmt: skip
 # With config=run.yaml these live in the file; giving both would be ambiguous.
-_RUN_YAML_OWNS = ("motion", "motions", "format", "phases", "budget", "pro_budget", "con_budget", "pro_team", "con_team", "seed", "timeout")
+_RUN_YAML_OWNS = (
+    "motion",
+    "motions",
+    "format",
+    "phases",
+    "budget",
+    "pro_budget",
+    "con_budget",
+    "pro_team",
+    "con_team",
+    "seed",
+    "timeout",
+)
 
 
 @task
@@ -108,7 +121,11 @@ def _settings(given: dict[str, Any]) -> tuple[DebateSettings, dict[str, Model]]:
     else:
         clash = [key for key in _RUN_YAML_OWNS if given[key] is not None]
         if clash:
-            raise ConfigError(f"-T {clash[0]}", "given together with -T config", f"'{clash[0]}' set in the run.yaml")
+            raise ConfigError(
+                f"-T {clash[0]}",
+                "given together with -T config",
+                f"'{clash[0]}' set in the run.yaml",
+            )
         settings = parse_run_yaml(Path(config).expanduser())
     settings = DebateSettings(
         **{**settings.__dict__, "paired": paired, "probe": probe, "empty_retries": retries}
@@ -133,7 +150,9 @@ def _settings_from_args(given: dict[str, Any]) -> DebateSettings:
     reject_prep(phases, "-T phases")
     budget = arg.as_int("budget", given["budget"]) or DEFAULT_BUDGET
     return DebateSettings(
-        motions=resolve_motions(arg.as_text("motion", given["motion"]), arg.as_text("motions", given["motions"])),
+        motions=resolve_motions(
+            arg.as_text("motion", given["motion"]), arg.as_text("motions", given["motions"])
+        ),
         phases=phases,
         teams={
             "pro": resolve_team(arg.as_text("pro_team", given["pro_team"]) or "advocate"),
@@ -144,7 +163,7 @@ def _settings_from_args(given: dict[str, Any]) -> DebateSettings:
             "con": arg.as_int("con_budget", given["con_budget"]) or budget,
         },
         seed=arg.as_int("seed", given["seed"], minimum=0),
-        timeout=arg.as_int("timeout", given["timeout"]) or 600,
+        timeout=arg.as_int("timeout", given["timeout"]) or DEFAULT_TIMEOUT,
     )
 
 

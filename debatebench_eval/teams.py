@@ -84,7 +84,9 @@ def _parse_yaml(text: str, where: str) -> dict[str, Any]:
 def _parse_markdown(text: str, where: str) -> tuple[dict[str, Any], str]:
     lines = text.splitlines()
     if not lines or lines[0].strip() != "---":
-        raise ConfigError(where, "no YAML front matter", "a first line '---' opening the front matter")
+        raise ConfigError(
+            where, "no YAML front matter", "a first line '---' opening the front matter"
+        )
     try:
         end = next(i for i, line in enumerate(lines[1:], 1) if line.strip() == "---")
     except StopIteration:
@@ -92,7 +94,9 @@ def _parse_markdown(text: str, where: str) -> tuple[dict[str, Any], str]:
     data = _parse_yaml("\n".join(lines[1:end]), f"{where} (front matter)")
     brief = "\n".join(lines[end + 1 :]).strip()
     if not brief:
-        raise ConfigError(where, "the persona body is empty", "the persona's brief below the front matter")
+        raise ConfigError(
+            where, "the persona body is empty", "the persona's brief below the front matter"
+        )
     return data, brief
 
 
@@ -102,14 +106,16 @@ def _team_from_mapping(data: dict[str, Any], where: str, brief: str | None) -> T
             raise ConfigError(
                 f"{where}: {key}",
                 f"'{key}' is a run setting, not part of a team",
-                "it on the run (task argument or run.yaml team entry); remove it from the team file",
+                "it on the run (task argument or run.yaml team entry), not in the team file",
             )
     unknown = sorted(set(data) - set(TEAM_KEYS))
     if unknown:
         raise ConfigError(where, f"unknown key(s) {unknown}", f"only {', '.join(TEAM_KEYS)}")
     missing = [key for key in REQUIRED_TEAM_KEYS if key not in data]
     if missing:
-        raise ConfigError(where, f"missing key(s) {missing}", f"all of {', '.join(REQUIRED_TEAM_KEYS)}")
+        raise ConfigError(
+            where, f"missing key(s) {missing}", f"all of {', '.join(REQUIRED_TEAM_KEYS)}"
+        )
     for key in ("id", "name", "voice", "stance"):
         if not isinstance(data[key], str) or not data[key].strip():
             raise ConfigError(f"{where}: {key}", f"got {data[key]!r}", "a non-empty string")
@@ -139,4 +145,3 @@ def _check_corpus(team: Team, path: Path) -> None:
             f"corpus file {team.corpus!r} not found next to the team file",
             "a JSONL file path relative to the team file",
         )
-

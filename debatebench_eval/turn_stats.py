@@ -23,7 +23,7 @@ STAT_KEYS = (
 )
 
 
-@scorer(metrics=[mean()])
+@scorer(metrics={"*": [mean()]})
 def turn_stats() -> Scorer:
     """Per-debate token use, budget hits and latency from the recorded turns."""
 

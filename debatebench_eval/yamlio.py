@@ -36,7 +36,7 @@ _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _c
 def parse_yaml(text: str, where: str, expected: str) -> Any:
     """Parse YAML text, naming `where` and `expected` in any error."""
     try:
-        return yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
+        return yaml.load(text, Loader=_StrictLoader)
     except yaml.YAMLError as exc:
         reason = " ".join(str(exc).split())
         raise ConfigError(where, f"invalid YAML ({reason})", expected) from None

@@ -31,13 +31,17 @@ class Script:
     calls: list[Call] = field(default_factory=list)
 
     def model(self, config: GenerateConfig | None = None) -> Model:
-        def respond(input: list[Any], tools: Any, tool_choice: Any, config: GenerateConfig) -> ModelOutput:
+        def respond(
+            input: list[Any], tools: Any, tool_choice: Any, config: GenerateConfig
+        ) -> ModelOutput:
             self.calls.append(Call(list(input), config))
             if self.reply is not None:
                 return self.reply(len(self.calls), input, config)
             return output(self.name, f"{self.name} speaks, call {len(self.calls)}.")
 
-        return get_model(f"mockllm/{self.name}", config=config or GenerateConfig(), custom_outputs=respond)
+        return get_model(
+            f"mockllm/{self.name}", config=config or GenerateConfig(), custom_outputs=respond
+        )
 
 
 def output(model: str, text: str, *, tokens: int = 12, stop: str = "stop") -> ModelOutput:
@@ -49,7 +53,11 @@ def output(model: str, text: str, *, tokens: int = 12, stop: str = "stop") -> Mo
 @pytest.fixture
 def run_debate(tmp_path: Path) -> Callable[..., EvalLog]:
     def run(
-        *, roles: dict[str, Model] | None = None, main: Model | None = None, eval_args: dict[str, Any] | None = None, **task_args: Any
+        *,
+        roles: dict[str, Model] | None = None,
+        main: Model | None = None,
+        eval_args: dict[str, Any] | None = None,
+        **task_args: Any,
     ) -> EvalLog:
         task_args.setdefault("motion", "Cities should ban cars from their centres.")
         logs = eval(

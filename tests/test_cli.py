@@ -17,7 +17,12 @@ INSPECT = str(Path(sys.executable).parent / "inspect")
 
 
 def inspect_eval(args: list[str], base_url: str, log_dir: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "OLLAMA_BASE_URL": base_url, "INSPECT_LOG_DIR": str(log_dir), "NO_COLOR": "1"}
+    env = {
+        **os.environ,
+        "OLLAMA_BASE_URL": base_url,
+        "INSPECT_LOG_DIR": str(log_dir),
+        "NO_COLOR": "1",
+    }
     return subprocess.run(
         [INSPECT, "eval", "debatebench/debate", "--display", "plain", *args],
         env=env, capture_output=True, text=True, timeout=240,
@@ -58,7 +63,9 @@ def test_debate_from_the_command_line_records_a_complete_transcript(tmp_path: Pa
 
 def test_unreachable_server_fails_fast_naming_its_url(tmp_path: Path) -> None:
     dead = "http://127.0.0.1:9/v1"  # the discard port: nothing listens on loopback
-    result = inspect_eval(["--model", "ollama/stub", "--limit", "1", "-T", "phases=[opening]"], dead, tmp_path)
+    result = inspect_eval(
+        ["--model", "ollama/stub", "--limit", "1", "-T", "phases=[opening]"], dead, tmp_path
+    )
     log = only_log(tmp_path)
     error = (log.samples or [])[0].error
     assert error is not None and dead in error.message and "did not answer" in error.message
@@ -66,7 +73,9 @@ def test_unreachable_server_fails_fast_naming_its_url(tmp_path: Path) -> None:
 
 
 def test_bad_task_argument_is_one_message_without_traceback(tmp_path: Path) -> None:
-    result = inspect_eval(["--model", "ollama/stub", "-T", "budgt=100"], "http://127.0.0.1:9/v1", tmp_path)
+    result = inspect_eval(
+        ["--model", "ollama/stub", "-T", "budgt=100"], "http://127.0.0.1:9/v1", tmp_path
+    )
     assert result.returncode != 0
     assert "-T budgt: unknown argument(s) budgt for task debate" in result.stderr + result.stdout
     assert "Traceback" not in result.stderr + result.stdout
@@ -74,13 +83,31 @@ def test_bad_task_argument_is_one_message_without_traceback(tmp_path: Path) -> N
 
 def test_empty_speech_from_the_server_fails_the_samples(tmp_path: Path) -> None:
     with StubServer(StubBehaviour(empty=True)) as stub:
-        inspect_eval(["--model", "ollama/stub", "--limit", "1", "-T", "phases=[opening]", "-T", "empty_retries=1"], stub.base_url, tmp_path)
+        inspect_eval(
+            [
+                "--model",
+                "ollama/stub",
+                "--limit",
+                "1",
+                "-T",
+                "phases=[opening]",
+                "-T",
+                "empty_retries=1",
+            ],
+            stub.base_url,
+            tmp_path,
+        )
         assert len(stub.behaviour.requests) == 2
     sample = (only_log(tmp_path).samples or [])[0]
     assert sample.error is not None and "phase 0 (opening:medium), side pro" in sample.error.message
 
 
 def test_project_command_lists_tasks_and_scorers() -> None:
-    result = subprocess.run([sys.executable, "-m", "debatebench_eval", "--help"], capture_output=True, text=True, check=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "debatebench_eval", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert "debatebench/debate" in result.stdout and "debatebench/turn_stats" in result.stdout
     assert "export" in result.stdout

@@ -35,7 +35,10 @@ def write(path: Path, text: str) -> Path:
         ({"paired": "maybe"}, r"-T paired: got 'maybe'; expected true or false"),
         ({"phases": "[opening, prep]"}, r"'prep' is not available"),
         ({"phases": "[opening, closing]"}, r"unknown phase 'closing'"),
-        ({"format": "nope"}, r"-T format: unknown format 'nope'; expected one of classic, lightning"),
+        (
+            {"format": "nope"},
+            r"-T format: unknown format 'nope'; expected one of classic, lightning",
+        ),
         ({"format": "classic", "phases": "[opening]"}, r"both were given"),
         ({"motion": "x", "motions": "default"}, r"-T motion / -T motions: both were given"),
         ({"motion": True}, r"-T motion: YAML read the value as True"),
@@ -71,8 +74,10 @@ def test_bundled_motions_are_many_with_stable_unique_ids() -> None:
 
 def test_motion_files_in_three_formats(tmp_path: Path) -> None:
     yaml_file = write(tmp_path / "m.yaml", "motions:\n  - {id: a, motion: Motion A., topic: a}\n")
-    jsonl = write(tmp_path / "m.jsonl", '{"motion": "Motion B."}\n\n{"id": "c", "motion": "Motion C."}\n')
-    csv_file = write(tmp_path / "m.csv", "id,motion,topic\r\nd,\"Motion D, with comma.\",d\r\n")
+    jsonl = write(
+        tmp_path / "m.jsonl", '{"motion": "Motion B."}\n\n{"id": "c", "motion": "Motion C."}\n'
+    )
+    csv_file = write(tmp_path / "m.csv", 'id,motion,topic\r\nd,"Motion D, with comma.",d\r\n')
     assert [m.id for m in load_motions(yaml_file)] == ["a"]
     assert [m.text for m in load_motions(jsonl)] == ["Motion B.", "Motion C."]
     assert load_motions(csv_file)[0].text == "Motion D, with comma."
@@ -172,7 +177,11 @@ def run_dir(tmp_path: Path) -> Path:
 def test_debatebench_run_yaml_is_read_unchanged(run_dir: Path) -> None:
     settings = parse_run_yaml(write(run_dir / "run.yaml", RUN))
     assert settings.motions[0].text == "A federal carbon tax would do more good than harm."
-    assert [str(p) for p in settings.phases] == ["opening:medium", "rebuttal:medium", "conclusion:short"]
+    assert [str(p) for p in settings.phases] == [
+        "opening:medium",
+        "rebuttal:medium",
+        "conclusion:short",
+    ]
     assert settings.budgets == {"pro": 2000, "con": 1500} and settings.seed == 42
     assert settings.role_models["con"].model == "phi4-mini"
     assert settings.role_models["judge"].base_url == "http://127.0.0.1:11434/v1"
@@ -202,9 +211,17 @@ def test_run_yaml_models_become_roles_without_credentials(run_dir: Path) -> None
         ("http://127.0.0.1:8080/v1", "ftp://host", r"teams\[1\].base_url: got 'ftp://host'"),
         ("    model: phi4-mini\n", "", r"teams\[1\]: model: missing"),
         ("teams/b.yaml", "teams/none.yaml", "none.yaml: team file not found"),
-        ("    budget: 1500", "    budget: 1500\n    prep_budget: 100", "prep_budget: set but phases have no 'prep'"),
+        (
+            "    budget: 1500",
+            "    budget: 1500\n    prep_budget: 100",
+            "prep_budget: set but phases have no 'prep'",
+        ),
         ("output: transcript.json", "sources: [wiki]", "'wiki' is not a vetted pool"),
-        ("  budget: 6000", "  budget: 6000\n  fact_check: sometimes", "judge.fact_check: got 'sometimes'"),
+        (
+            "  budget: 6000",
+            "  budget: 6000\n  fact_check: sometimes",
+            "judge.fact_check: got 'sometimes'",
+        ),
         ("format:\n  phases:", "format:\n  rounds: 3\n  phases:", "format: unknown key 'rounds'"),
         ("seed: 42", "seed: -1", "seed: got -1"),
     ],

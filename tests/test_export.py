@@ -16,8 +16,13 @@ from debatebench_eval.export import export_log
 FIXTURE = Path(__file__).parent / "fixtures" / "debatebench-mirror-1-transcript.json"
 
 
-def test_export_round_trips_through_debatebench_reader(run_debate: Callable[..., EvalLog], tmp_path: Path) -> None:
-    log = run_debate(roles={"pro": Script("A").model(), "con": Script("B").model()}, phases="[opening:short, rebuttal, conclusion]")
+def test_export_round_trips_through_debatebench_reader(
+    run_debate: Callable[..., EvalLog], tmp_path: Path
+) -> None:
+    log = run_debate(
+        roles={"pro": Script("A").model(), "con": Script("B").model()},
+        phases="[opening:short, rebuttal, conclusion]",
+    )
     written, skipped = export_log(log.location, tmp_path / "out")
     assert len(written) == 1 and not skipped
     transcript = load_transcript(written[0])
@@ -29,7 +34,9 @@ def test_export_round_trips_through_debatebench_reader(run_debate: Callable[...,
     assert [side.model for side in transcript.run.sides] == ["mockllm/A", "mockllm/B"]
 
 
-def test_export_has_the_fields_debatebench_writes(run_debate: Callable[..., EvalLog], tmp_path: Path) -> None:
+def test_export_has_the_fields_debatebench_writes(
+    run_debate: Callable[..., EvalLog], tmp_path: Path
+) -> None:
     log = run_debate(phases="[opening]")
     ours = json.loads(export_log(log.location, tmp_path)[0][0].read_text())
     theirs = json.loads(FIXTURE.read_text())
@@ -39,7 +46,13 @@ def test_export_has_the_fields_debatebench_writes(run_debate: Callable[..., Eval
     assert set(ours["turns"][0]) == set(theirs["turns"][0])
 
 
-def test_export_command_skips_failed_debates(run_debate: Callable[..., EvalLog], tmp_path: Path, capsys: object) -> None:
-    log = run_debate(roles={"pro": Script("A", lambda n, m, c: __import__("conftest").output("A", "")).model()}, phases="[opening]", empty_retries=0)
+def test_export_command_skips_failed_debates(
+    run_debate: Callable[..., EvalLog], tmp_path: Path, capsys: object
+) -> None:
+    log = run_debate(
+        roles={"pro": Script("A", lambda n, m, c: __import__("conftest").output("A", "")).model()},
+        phases="[opening]",
+        empty_retries=0,
+    )
     assert main(["export", log.location, "-o", str(tmp_path / "t")]) == 1
     assert "skipped" in capsys.readouterr().err  # type: ignore[attr-defined]

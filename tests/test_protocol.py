@@ -8,7 +8,11 @@ from debatebench_eval.protocol import Phase, parse_phase, parse_phases, speaking
 
 def test_length_defaults_to_medium_and_maps_to_sentences() -> None:
     assert parse_phase("opening") == Phase("opening", "medium")
-    assert [parse_phase(f"rebuttal:{n}").sentences for n in ("short", "medium", "long")] == [2, 5, 10]
+    assert [parse_phase(f"rebuttal:{n}").sentences for n in ("short", "medium", "long")] == [
+        2,
+        5,
+        10,
+    ]
 
 
 def test_prep_takes_no_length() -> None:

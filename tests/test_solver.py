@@ -72,11 +72,17 @@ def test_roles_default_to_the_main_model(run_debate: RunDebate) -> None:
     assert {t.model for t in record_of(log).turns} == {"main"}
 
 
-def test_command_line_settings_reach_role_models_and_role_settings_win(run_debate: RunDebate) -> None:
+def test_command_line_settings_reach_role_models_and_role_settings_win(
+    run_debate: RunDebate,
+) -> None:
     pro = Script("pro")
     con_script = Script("con")
     con = con_script.model(GenerateConfig(temperature=0.9))
-    run_debate(roles={"pro": pro.model(), "con": con}, phases="[opening]", eval_args={"temperature": 0.2, "top_p": 0.5})
+    run_debate(
+        roles={"pro": pro.model(), "con": con},
+        phases="[opening]",
+        eval_args={"temperature": 0.2, "top_p": 0.5},
+    )
     assert pro.calls[0].config.temperature == 0.2 and pro.calls[0].config.top_p == 0.5
     assert con_script.calls[0].config.temperature == 0.9 and con_script.calls[0].config.top_p == 0.5
 
@@ -87,7 +93,9 @@ def test_seed_derives_from_command_line_seed_and_reaches_every_call(run_debate: 
     record = record_of(log)
     assert record.run is not None and "42" in record.run.seed_source
     assert {c.config.seed for c in pro.calls + con.calls} == {record.run.seed}
-    again = run_debate(roles={"pro": Script("pro").model(), "con": Script("con").model()}, eval_args={"seed": 42})
+    again = run_debate(
+        roles={"pro": Script("pro").model(), "con": Script("con").model()}, eval_args={"seed": 42}
+    )
     assert record_of(again).run.seed == record.run.seed  # type: ignore[union-attr]
 
 
@@ -97,7 +105,11 @@ def test_without_a_seed_one_is_drawn_and_recorded(run_debate: RunDebate) -> None
 
 
 def test_paired_runs_each_motion_twice_with_models_exchanged(run_debate: RunDebate) -> None:
-    log = run_debate(roles={"pro": Script("A").model(), "con": Script("B").model()}, paired=True, phases="[opening]")
+    log = run_debate(
+        roles={"pro": Script("A").model(), "con": Script("B").model()},
+        paired=True,
+        phases="[opening]",
+    )
     assert log.samples is not None and len(log.samples) == 2
     by_id = {s.id: s.store_as(DebateRecord) for s in log.samples}
     plain, swapped = sorted(by_id.items(), key=lambda kv: ".swapped" in str(kv[0]))
@@ -107,15 +119,24 @@ def test_paired_runs_each_motion_twice_with_models_exchanged(run_debate: RunDeba
     assert swapped[1].run.swapped and not plain[1].run.swapped  # type: ignore[union-attr]
 
 
-def test_an_empty_turn_fails_only_its_sample_naming_phase_and_side(run_debate: RunDebate, tmp_path: Any) -> None:
+def test_an_empty_turn_fails_only_its_sample_naming_phase_and_side(
+    run_debate: RunDebate, tmp_path: Any
+) -> None:
     motions = tmp_path / "m.yaml"
-    motions.write_text("- {id: fine, motion: Fine motion.}\n- {id: broken, motion: Broken motion.}\n")
+    motions.write_text(
+        "- {id: fine, motion: Fine motion.}\n- {id: broken, motion: Broken motion.}\n"
+    )
 
     def con_reply(n: int, messages: Any, config: GenerateConfig) -> ModelOutput:
         broken = "Broken motion" in messages[0].text and "rebuttal" in messages[-1].text.lower()
         return output("con", "" if broken else f"con {n}")
 
-    log = run_debate(roles={"con": Script("con", con_reply).model()}, motions=str(motions), motion=None, empty_retries=1)
+    log = run_debate(
+        roles={"con": Script("con", con_reply).model()},
+        motions=str(motions),
+        motion=None,
+        empty_retries=1,
+    )
     assert log.status == "success"
     samples = {s.id: s for s in log.samples or []}
     assert samples["fine"].error is None and samples["fine"].scores
@@ -132,19 +153,33 @@ def test_a_server_that_ignores_the_budget_is_an_error(run_debate: RunDebate) -> 
 
     log = run_debate(roles={"pro": Script("pro", verbose).model()}, budget=100, phases="[opening]")
     error = log.samples[0].error  # type: ignore[index]
-    assert error is not None and "ignores max_tokens" in error.message and "budget of 100" in error.message
+    assert (
+        error is not None
+        and "ignores max_tokens" in error.message
+        and "budget of 100" in error.message
+    )
 
 
 def test_reasoning_is_kept_out_of_the_speech_and_counted(run_debate: RunDebate) -> None:
     def thinker(n: int, messages: Any, config: GenerateConfig) -> ModelOutput:
-        out = ModelOutput.from_content("pro", [ContentReasoning(reasoning="secret plan"), ContentText(text="<think>more</think>The speech.")])
-        out.usage = ModelUsage(input_tokens=5, output_tokens=30, total_tokens=35, reasoning_tokens=20)
+        out = ModelOutput.from_content(
+            "pro",
+            [
+                ContentReasoning(reasoning="secret plan"),
+                ContentText(text="<think>more</think>The speech."),
+            ],
+        )
+        out.usage = ModelUsage(
+            input_tokens=5, output_tokens=30, total_tokens=35, reasoning_tokens=20
+        )
         return out
 
     log = run_debate(roles={"pro": Script("pro", thinker).model()}, phases="[opening]")
     turn = next(t for t in record_of(log).turns if t.side == "pro")
     assert turn.text == "The speech."
-    assert turn.usage.reasoning_tokens == 20 and turn.reasoning_chars == len("secret plan") + len("<think>more</think>")
+    assert turn.usage.reasoning_tokens == 20 and turn.reasoning_chars == len("secret plan") + len(
+        "<think>more</think>"
+    )
 
 
 def test_viewer_messages_carry_phase_side_team_and_model(run_debate: RunDebate) -> None:
@@ -152,3 +187,11 @@ def test_viewer_messages_carry_phase_side_team_and_model(run_debate: RunDebate) 
     texts = [m.text for m in log.samples[0].messages if m.role == "assistant"]  # type: ignore[index]
     assert texts[0].startswith("### 1. Opening (medium) — PRO\n*reform-advocate · A")
     assert "— CON" in texts[1] and "cautious-skeptic" in texts[1]
+
+
+def test_turn_stats_reports_each_key_as_its_own_metric(run_debate: RunDebate) -> None:
+    log = run_debate(phases="[opening]")
+    assert log.results is not None
+    metrics = {score.name: score.metrics["mean"].value for score in log.results.scores}
+    assert metrics["turns"] == 2.0 and metrics["hit_budget_rate"] == 0.0
+    assert metrics["pro_output_tokens"] == 12.0
