@@ -111,3 +111,37 @@ def test_project_command_lists_tasks_and_scorers() -> None:
     )
     assert "debatebench/debate" in result.stdout and "debatebench/turn_stats" in result.stdout
     assert "export" in result.stdout
+
+
+def test_eval_retry_completes_failed_debates_once_the_server_recovers(tmp_path: Path) -> None:
+    with StubServer(StubBehaviour(empty=True)) as stub:
+        args = [
+            "--model",
+            "ollama/stub",
+            "--limit",
+            "2",
+            "-T",
+            "phases=[opening]",
+            "-T",
+            "empty_retries=0",
+        ]
+        inspect_eval(args, stub.base_url, tmp_path)
+        failed = only_log(tmp_path)
+        assert all(sample.error is not None for sample in failed.samples or [])
+        stub.behaviour.empty = False
+        env = {
+            **os.environ,
+            "OLLAMA_BASE_URL": stub.base_url,
+            "INSPECT_LOG_DIR": str(tmp_path / "retry"),
+        }
+        result = subprocess.run(
+            [INSPECT, "eval-retry", failed.location, "--display", "plain"],
+            env=env, capture_output=True, text=True, timeout=240,
+        )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    retried = only_log(tmp_path / "retry")
+    assert retried.status == "success"
+    assert sorted(str(s.id) for s in retried.samples or []) == sorted(
+        str(s.id) for s in failed.samples or []
+    )
+    assert all(s.error is None and s.store_as(DebateRecord).complete for s in retried.samples or [])
