@@ -24,7 +24,6 @@ DEFAULT_BUDGET = 2000
 DEFAULT_FORMAT = "quickstart"
 DEFAULT_TIMEOUT = 600
 DEFAULT_EMPTY_RETRIES = 2
-ROLES = ("pro", "con", "judge")
 
 RUN_KEYS = ("topic", "format", "teams", "sources", "seed", "timeout", "judge", "output")
 RUN_TEAM_KEYS = ("team", "side", "model", "base_url", "budget", "prep_budget")
@@ -58,6 +57,9 @@ class DebateSettings:
     probe: bool = True
     sources: tuple[str, ...] = ()
     role_models: dict[str, RoleModel] = field(default_factory=dict)
+    # From a run.yaml judge block; the judging scorers read them.
+    judge_budget: int | None = None
+    fact_check: bool = True
     notes: tuple[str, ...] = ()
 
 

@@ -43,7 +43,7 @@ def parse_run_yaml(path: Path) -> DebateSettings:
     teams, budgets, models = _teams(data.get("teams"), phases, path.parent, where)
     judge = _judge(data.get("judge"), where)
     if judge is not None:
-        models["judge"] = judge
+        models["judge"] = judge[0]
     notes = (
         ["run.yaml 'output' is ignored: the Inspect log is the output"] if "output" in data else []
     )
@@ -57,6 +57,8 @@ def parse_run_yaml(path: Path) -> DebateSettings:
         timeout=_int(data, "timeout", where, minimum=1) or DEFAULT_TIMEOUT,
         sources=_sources(data.get("sources"), where),
         role_models=models,
+        judge_budget=judge[1] if judge else None,
+        fact_check=judge[2] if judge else True,
         notes=tuple(notes),
     )
 
@@ -183,7 +185,7 @@ def _url(value: Any, where: str) -> str:
     return value
 
 
-def _judge(block: Any, where: str) -> RoleModel | None:
+def _judge(block: Any, where: str) -> tuple[RoleModel, int | None, bool] | None:
     if block is None:
         return None
     at = f"{where}: judge"
@@ -195,12 +197,13 @@ def _judge(block: Any, where: str) -> RoleModel | None:
     fact_check = block.get("fact_check", True)
     if not isinstance(fact_check, bool):
         raise ConfigError(f"{at}.fact_check", f"got {_describe(fact_check)}", "true or false")
-    _int(block, "budget", at, minimum=1)
+    budget = _int(block, "budget", at, minimum=1)
     _int(block, "timeout", at, minimum=1)
-    return RoleModel(
+    model = RoleModel(
         model=_text(block, "model", at, required=True) or "",
         base_url=_url(block.get("base_url"), f"{at}.base_url"),
     )
+    return model, budget, fact_check
 
 
 def _sources(value: Any, where: str) -> tuple[str, ...]:

@@ -185,6 +185,7 @@ def test_debatebench_run_yaml_is_read_unchanged(run_dir: Path) -> None:
     assert settings.budgets == {"pro": 2000, "con": 1500} and settings.seed == 42
     assert settings.role_models["con"].model == "phi4-mini"
     assert settings.role_models["judge"].base_url == "http://127.0.0.1:11434/v1"
+    assert settings.judge_budget == 6000 and settings.fact_check
     assert any("output" in note for note in settings.notes)
 
 
