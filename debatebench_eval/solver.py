@@ -60,10 +60,13 @@ def _speakers(settings: DebateSettings, swapped: bool) -> dict[Side, Speaker]:
 
 
 def _run_settings(
-    state: TaskState, settings: DebateSettings, speakers: dict[Side, Speaker], seed: tuple[int, str]
+    state: TaskState,
+    settings: DebateSettings,
+    speakers: dict[Side, Speaker],
+    seed: tuple[int, str],
+    orders: list[tuple[Side, Side]],
 ) -> RunSettings:
     meta = state.metadata
-    orders = speaking_order(settings.phases)
     return RunSettings(
         motion_id=meta["motion_id"],
         motion=meta["motion"],
@@ -106,10 +109,10 @@ def debate_solver(settings: DebateSettings) -> Solver:
                 await ensure_reachable(speaker.model, speaker.role)
         base = active_generate_config().seed
         seed = sample_seed(settings.seed if base is None else base, state.sample_id, state.epoch)
-        record = state.store_as(DebateRecord)
-        record.run = _run_settings(state, settings, speakers, seed)
-        state.metadata.update(record.run.model_dump(exclude={"sides"}))
         orders = speaking_order(settings.phases)
+        record = state.store_as(DebateRecord)
+        record.run = _run_settings(state, settings, speakers, seed, orders)
+        state.metadata.update(record.run.model_dump(exclude={"sides"}))
         for phase_index, (phase, order) in enumerate(zip(settings.phases, orders, strict=True)):
             async with span(f"{phase_index + 1}. {phase}", type="phase"):
                 for position, side in enumerate(order):
