@@ -15,12 +15,14 @@ from collections.abc import Callable
 from typing import Any
 
 from ._inspect import RegistryInfo, registry_add, registry_info
+from .fact_check import fact_check
+from .rubric_scorer import rubric
 from .task import debate
 from .turn_stats import turn_stats
 
 ALIAS_PREFIX = "debatebench"
 TASKS: tuple[Callable[..., Any], ...] = (debate,)
-SCORERS: tuple[Callable[..., Any], ...] = (turn_stats,)
+SCORERS: tuple[Callable[..., Any], ...] = (rubric, fact_check, turn_stats)
 
 
 def _alias(obj: Callable[..., Any]) -> Callable[..., Any]:
@@ -40,4 +42,4 @@ def _alias(obj: Callable[..., Any]) -> Callable[..., Any]:
 
 ALIASES = tuple(_alias(obj) for obj in (*TASKS, *SCORERS))
 
-__all__ = ["ALIASES", "debate", "turn_stats"]
+__all__ = ["ALIASES", "debate", "fact_check", "rubric", "turn_stats"]

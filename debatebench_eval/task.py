@@ -22,11 +22,13 @@ from .config import (
     role_model_spec,
 )
 from .errors import ConfigError
+from .judging import JUDGE_ARGS, judging_scorers
 from .protocol import parse_phases
 from .run_yaml import parse_run_yaml
 from .solver import debate_solver
 from .teams import resolve_team
 from .turn_stats import turn_stats
+from .viewer import debate_viewer
 
 # Inspect's default retries a dead server for a very long time; a debate
 # should fail fast and let `inspect eval-retry` resume. Command-line
@@ -69,6 +71,15 @@ def debate(
     timeout: int | None = None,
     empty_retries: int = DEFAULT_EMPTY_RETRIES,
     probe: bool = True,
+    rubric: str | None = None,
+    swap_judging: bool = True,
+    fact_check: bool | None = None,
+    judge_budget: int | None = None,
+    judge_quorum: int | None = None,
+    strict_judge: bool = False,
+    judge_schema: bool = True,
+    resolved_margin: float | None = None,
+    leaning_margin: float | None = None,
     **unknown: Any,
 ) -> Task:
     """A structured adversarial debate between the `pro` and `con` model roles.
@@ -94,15 +105,29 @@ def debate(
         timeout: Seconds to wait for one model reply (default 600).
         empty_retries: Extra attempts when a model returns no speech (default 2).
         probe: Check each model server answers before debating (default true).
+        rubric: A rubric file for the judge (default scorers/rubric.yaml).
+        swap_judging: Judge twice with Side A/B swapped and average (default true).
+        fact_check: Run the fact-check scorer (default true, or the run.yaml's judge setting).
+        judge_budget: Completion-token cap of each judge call (default 6000, or the run.yaml's).
+        judge_quorum: Valid judges needed when the judge role is a panel (default: all).
+        strict_judge: Refuse to debate when the judge is also a debater (default false: warn).
+        judge_schema: Send the reply's JSON Schema as structured output (default true).
+        resolved_margin: Total-score margin for RESOLVED (default 15 of 100).
+        leaning_margin: Total-score margin for CONTESTED_BUT_LEANING (default 5 of 100).
     """
-    arg.reject_unknown("debate", unknown, DEBATE_ARGS)
+    arg.reject_unknown("debate", unknown, (*DEBATE_ARGS, *JUDGE_ARGS))
     given = {k: v for k, v in locals().items() if k in DEBATE_ARGS}
     settings, roles = _settings(given)
+    judged = {k: v for k, v in locals().items() if k in JUDGE_ARGS}
+    scorers = judging_scorers(
+        judged, default_budget=settings.judge_budget, default_fact_check=settings.fact_check
+    )
     return Task(
         dataset=debate_dataset(settings),
-        solver=debate_solver(settings),
-        scorer=turn_stats(),
+        solver=debate_solver(settings, strict_judge=arg.as_bool("strict_judge", strict_judge)),
+        scorer=[*scorers, turn_stats()],
         model_roles=roles or None,
+        viewer=debate_viewer(fact_check=len(scorers) > 1),
         config=GenerateConfig(max_retries=DEFAULT_MAX_RETRIES, timeout=settings.timeout),
         # One failed debate must not stop the others; eval-retry resumes it.
         fail_on_error=False,

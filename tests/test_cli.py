@@ -54,11 +54,20 @@ def test_debate_from_the_command_line_records_a_complete_transcript(tmp_path: Pa
         con = [t for t in record.turns if t.side == "con"]
         assert all(t.budget == 20 and t.hit_budget and t.finish_reason == "max_tokens" for t in con)
         assert {t.model for t in con} == {"stub-con"}
-    assert len(requests) == 12
-    assert {r["model"] for r in requests} == {"stub", "stub-con"}
+    debaters = [r for r in requests if "debater in a formal" in r["messages"][0]["content"]]
+    assert len(debaters) == 12
+    assert {r["model"] for r in debaters} == {"stub", "stub-con"}
     # Command-line generate settings reach the role model too.
     assert {r.get("temperature") for r in requests} == {0.4}
-    assert {r["max_tokens"] for r in requests if r["model"] == "stub-con"} == {20}
+    assert {r["max_tokens"] for r in debaters if r["model"] == "stub-con"} == {20}
+    # The judge (the main model here) asked for JSON by schema; the stub's prose
+    # is unusable, so after one repair each the samples are unscored, not zero.
+    judged = [r for r in requests if r not in debaters]
+    assert judged and all(r["response_format"]["type"] == "json_schema" for r in judged)
+    for sample in log.samples or []:
+        rubric = (sample.scores or {})["rubric"]
+        assert rubric.reason and "not valid JSON" in rubric.reason
+        assert rubric.metadata and rubric.metadata["readings"][0]["orientations"][0]["repairs"] == 1
 
 
 def test_unreachable_server_fails_fast_naming_its_url(tmp_path: Path) -> None:

@@ -1,0 +1,161 @@
+"""What the judging scorers share: their options, the judge models, the guard.
+
+Scorer options are task options (`-T swap_judging=false` on `inspect eval`),
+and scorer options again under `inspect score -S ...`; both arrive as YAML
+scalars and are coerced here, with one clear error naming the option.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from inspect_ai.model import GenerateConfig, Model, ResponseSchema, get_model, model_roles
+from inspect_ai.scorer import Scorer
+from inspect_ai.util import JSONSchema
+
+from . import arguments as arg
+from .errors import ConfigError, DebateError
+from .probe import model_base_url
+from .record import DebateRecord
+from .rubric import Rubric, default_rubric, load_rubric
+from .speech import call_config
+from .verdict import DEFAULT_LEANING_MARGIN, DEFAULT_RESOLVED_MARGIN
+
+JUDGE_ROLE = "judge"
+# Room for a whole transcript's scores with justifications, and for the
+# reasoning a thinking model spends first (debatebench's example uses 6000).
+DEFAULT_JUDGE_BUDGET = 6000
+JUDGE_ARGS = (
+    "rubric", "swap_judging", "fact_check", "judge_budget", "judge_quorum", "strict_judge",
+    "judge_schema", "resolved_margin", "leaning_margin",
+)  # fmt: skip
+# Trust is filled by the judge-validation issue; the field exists from the
+# start so regression baselines do not churn when it lands.
+UNVALIDATED = {"status": "unvalidated", "record": None}
+
+
+@dataclass(frozen=True)
+class JudgeOptions:
+    rubric: Rubric
+    swap_judging: bool = True
+    judge_budget: int = DEFAULT_JUDGE_BUDGET
+    judge_quorum: int | None = None
+    strict_judge: bool = False
+    judge_schema: bool = True
+    resolved_margin: float = DEFAULT_RESOLVED_MARGIN
+    leaning_margin: float = DEFAULT_LEANING_MARGIN
+
+
+def judge_options(
+    *,
+    rubric: Any = None,
+    swap_judging: Any = True,
+    judge_budget: Any = None,
+    judge_quorum: Any = None,
+    strict_judge: Any = False,
+    judge_schema: Any = True,
+    resolved_margin: Any = None,
+    leaning_margin: Any = None,
+) -> JudgeOptions:
+    """Coerce and check the judging options (from -T or -S)."""
+    path = arg.as_text("rubric", rubric)
+    resolved = _number("resolved_margin", resolved_margin, DEFAULT_RESOLVED_MARGIN)
+    leaning = _number("leaning_margin", leaning_margin, DEFAULT_LEANING_MARGIN)
+    if leaning > resolved:
+        raise ConfigError(
+            "-T leaning_margin", f"{leaning} is above resolved_margin {resolved}", "at most it"
+        )
+    return JudgeOptions(
+        rubric=load_rubric(Path(path).expanduser()) if path else default_rubric(),
+        swap_judging=arg.as_bool("swap_judging", swap_judging),
+        judge_budget=arg.as_int("judge_budget", judge_budget) or DEFAULT_JUDGE_BUDGET,
+        judge_quorum=arg.as_int("judge_quorum", judge_quorum),
+        strict_judge=arg.as_bool("strict_judge", strict_judge),
+        judge_schema=arg.as_bool("judge_schema", judge_schema),
+        resolved_margin=resolved,
+        leaning_margin=leaning,
+    )
+
+
+def _number(name: str, value: Any, default: float) -> float:
+    if value is None:
+        return default
+    if isinstance(value, str):
+        with contextlib.suppress(ValueError):
+            value = float(value)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 100:
+        raise ConfigError(f"-T {name}", f"got {value!r}", "a number of points from 0 to 100")
+    return float(value)
+
+
+def judge_models() -> list[Model]:
+    """The judge role's models (several for a panel), else the main model."""
+    bound = model_roles().get(JUDGE_ROLE)
+    if bound is None:
+        return [get_model()]
+    return list(bound) if isinstance(bound, list) else [bound]
+
+
+def judge_config(
+    model: Model, budget: int, seed: int, schema: dict[str, Any] | None, name: str
+) -> GenerateConfig:
+    """The debate's own settings rule (budget and seed win), plus the reply schema."""
+    config = call_config(model, budget, seed)
+    if schema is None:
+        return config
+    return config.merge(
+        GenerateConfig(
+            response_schema=ResponseSchema(name=name, json_schema=JSONSchema.model_validate(schema))
+        )
+    )
+
+
+def debater_clashes(judges: list[Model], record: DebateRecord) -> list[str]:
+    """A warning for each judge that is also one of the debate's models."""
+    assert record.run is not None
+    warnings = []
+    for judge in judges:
+        name, url = str(judge).rsplit("/", 1)[-1], model_base_url(judge)
+        for side in record.run.sides:
+            same_url = url is None or side.base_url is None or url == side.base_url
+            if side.model.rsplit("/", 1)[-1] == name and same_url:
+                warnings.append(
+                    f"judge {judge} is also the {side.side} side's model ({side.model}): "
+                    "a model judging its own debate is not an independent judge"
+                )
+    return warnings
+
+
+def guard(judges: list[Model], record: DebateRecord, strict: bool) -> list[str]:
+    """The judge ≠ debater guard: warnings, or an error before any call when strict."""
+    warnings = debater_clashes(judges, record)
+    if warnings and strict:
+        raise DebateError(f"strict_judge: {warnings[0]}; pass a different --model-role judge=...")
+    return warnings
+
+
+def judging_scorers(
+    given: dict[str, Any], default_budget: int | None = None, default_fact_check: bool = True
+) -> list[Scorer]:
+    """The rubric scorer, and the fact-check unless turned off, from task options."""
+    from .fact_check import fact_check
+    from .rubric_scorer import rubric
+
+    options = {k: v for k, v in given.items() if k != "fact_check"}
+    if options.get("judge_budget") is None:
+        options["judge_budget"] = default_budget
+    checked = given.get("fact_check")
+    run_fact_check = default_fact_check if checked is None else arg.as_bool("fact_check", checked)
+    scorers = [rubric(**options)]
+    if run_fact_check:
+        scorers.append(
+            fact_check(
+                judge_budget=options["judge_budget"],
+                judge_schema=options.get("judge_schema", True),
+                strict_judge=options.get("strict_judge", False),
+            )
+        )
+    return scorers

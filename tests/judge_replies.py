@@ -1,0 +1,44 @@
+"""Build judge replies for scripted judges: valid rubric and fact-check JSON."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from debatebench_eval.rubric import default_rubric
+
+MAXIMA = {d.name: d.max for d in default_rubric().dimensions}
+_TURN_IDS = re.compile(r"^\[(t[0-9a-f]{8})\] \w+ — Side ([AB])$", re.MULTILINE)
+
+
+def side_scores(fraction: float) -> dict[str, int]:
+    """Every dimension at the same fraction of its maximum (rounded)."""
+    return {name: round(top * fraction) for name, top in MAXIMA.items()}
+
+
+def rubric_reply(a: dict[str, int], b: dict[str, int], *, ledger: bool = True) -> str:
+    def side(scores: dict[str, int], label: str) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for name, value in scores.items():
+            out[name] = {"score": value, "justification": f"Side {label} {name} reason."}
+        if ledger:
+            out["rebuttal_effectiveness"]["hit_ledger"] = [
+                {"point": f"point against {label}", "status": "rebutted"}
+            ]
+        return out
+
+    return json.dumps({"side_a": side(a, "A"), "side_b": side(b, "B")})
+
+
+def turn_ids(prompt: str) -> dict[str, str]:
+    """The turn ids the judge was shown, with the blind label of each."""
+    return dict(_TURN_IDS.findall(prompt))
+
+
+def is_rubric_call(messages: list[Any]) -> bool:
+    return "impartial judge" in str(messages[0].content)
+
+
+def is_fact_check_call(messages: list[Any]) -> bool:
+    return "fact-checker" in str(messages[0].content)
