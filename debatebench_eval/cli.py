@@ -88,8 +88,14 @@ def _run_export(args: argparse.Namespace) -> int:
     return 0 if written or not skipped else 1
 
 
-# Budgets and phases that fit a 135M model's 4096-token context with room to spare.
-QUICKSTART_ARGS = ["--limit", "1", "-T", "format=lightning", "-T", "budget=160", "--seed", "42"]
+# Budgets and phases that fit a 135M model's 4096-token context with room to
+# spare, the judge's prompt and reply included. llama-cpp-python's server
+# rejects OpenAI's json_schema response format but takes json_object with a
+# schema, which it enforces by grammar: even a 135M judge replies well formed.
+QUICKSTART_ARGS = [
+    "--limit", "1", "-T", "format=lightning", "-T", "budget=160", "--seed", "42",
+    "-T", "judge_budget=1024", "-T", "judge_schema=object",
+]  # fmt: skip
 
 
 def _run_quickstart(args: argparse.Namespace) -> int:

@@ -18,7 +18,7 @@ from inspect_ai.solver import TaskState
 
 from . import arguments as arg
 from .blind import blind_orientation, render_evidence, render_transcript, side_lines
-from .judging import DEFAULT_JUDGE_BUDGET, guard, judge_config, judge_models
+from .judging import DEFAULT_JUDGE_BUDGET, guard, json_mode, judge_config, judge_models
 from .ledger import REPLY_SHAPE, VERDICTS, Claim, check_ledger, fact_check_prompts, reply_schema
 from .protocol import SIDES
 from .record import DebateRecord
@@ -34,18 +34,19 @@ FACT_CHECK_KEYS = (
 @scorer(metrics={"*": [mean(), stderr()]})
 def fact_check(
     judge_budget: int | None = None,
-    judge_schema: bool = True,
+    judge_schema: bool | str = True,
     strict_judge: bool = False,
 ) -> Scorer:
     """Audit every claim against the debate's record (passages and turns) with the judge role.
 
     Args:
         judge_budget: Completion-token cap of the call (default 6000).
-        judge_schema: Send the reply's JSON Schema as structured output (default true).
+        judge_schema: Hold the judge to JSON: true (structured output), object (json_object
+            with the schema, for llama.cpp's server) or false (prompt only). Default true.
         strict_judge: Refuse to judge with a model that also debated (default false: warn).
     """
     budget = arg.as_int("judge_budget", judge_budget) or DEFAULT_JUDGE_BUDGET
-    use_schema = arg.as_bool("judge_schema", judge_schema)
+    mode = json_mode(judge_schema)
     strict = arg.as_bool("strict_judge", strict_judge)
     prompts = fact_check_prompts()
 
@@ -65,9 +66,7 @@ def fact_check(
             transcript=render_transcript(record, orientation),
             shape=REPLY_SHAPE,
         )
-        config = judge_config(
-            judge, budget, record.run.seed, reply_schema() if use_schema else None, "ledger"
-        )
+        config = judge_config(judge, budget, record.run.seed, reply_schema(), "ledger", mode)
         exchange = await ask_json(
             judge,
             [ChatMessageSystem(content=prompts.system), ChatMessageUser(content=prompt)],

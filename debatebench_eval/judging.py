@@ -44,7 +44,7 @@ class JudgeOptions:
     judge_budget: int = DEFAULT_JUDGE_BUDGET
     judge_quorum: int | None = None
     strict_judge: bool = False
-    judge_schema: bool = True
+    judge_schema: str = "true"
     resolved_margin: float = DEFAULT_RESOLVED_MARGIN
     leaning_margin: float = DEFAULT_LEANING_MARGIN
 
@@ -74,7 +74,7 @@ def judge_options(
         judge_budget=arg.as_int("judge_budget", judge_budget) or DEFAULT_JUDGE_BUDGET,
         judge_quorum=arg.as_int("judge_quorum", judge_quorum),
         strict_judge=arg.as_bool("strict_judge", strict_judge),
-        judge_schema=arg.as_bool("judge_schema", judge_schema),
+        judge_schema=json_mode(judge_schema),
         resolved_margin=resolved,
         leaning_margin=leaning,
     )
@@ -99,18 +99,31 @@ def judge_models() -> list[Model]:
     return list(bound) if isinstance(bound, list) else [bound]
 
 
+def json_mode(value: Any) -> str:
+    """How the judge is held to JSON: `true` (the provider's structured output, from
+    Inspect's response schema), `object` (OpenAI-compatible servers such as
+    llama.cpp's: `json_object` with the schema, which it enforces by grammar) or
+    `false` (the prompt alone)."""
+    if isinstance(value, str) and value.strip().lower() == "object":
+        return "object"
+    return "true" if arg.as_bool("judge_schema", value) else "false"
+
+
 def judge_config(
-    model: Model, budget: int, seed: int, schema: dict[str, Any] | None, name: str
+    model: Model, budget: int, seed: int, schema: dict[str, Any], name: str, mode: str
 ) -> GenerateConfig:
-    """The debate's own settings rule (budget and seed win), plus the reply schema."""
+    """The debate's own settings rule (budget and seed win), plus the reply format."""
     config = call_config(model, budget, seed)
-    if schema is None:
-        return config
-    return config.merge(
-        GenerateConfig(
-            response_schema=ResponseSchema(name=name, json_schema=JSONSchema.model_validate(schema))
-        )
-    )
+    if mode == "true":
+        format_ = ResponseSchema(name=name, json_schema=JSONSchema.model_validate(schema))
+        return config.merge(GenerateConfig(response_schema=format_))
+    if mode == "object":
+        body = {
+            **(config.extra_body or {}),
+            "response_format": {"type": "json_object", "schema": schema},
+        }
+        return config.merge(GenerateConfig(extra_body=body))
+    return config
 
 
 def debater_clashes(judges: list[Model], record: DebateRecord) -> list[str]:
@@ -154,7 +167,7 @@ def judging_scorers(
         scorers.append(
             fact_check(
                 judge_budget=options["judge_budget"],
-                judge_schema=options.get("judge_schema", True),
+                judge_schema=options.get("judge_schema", "true"),
                 strict_judge=options.get("strict_judge", False),
             )
         )

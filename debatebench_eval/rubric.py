@@ -23,6 +23,7 @@ SIDE_LABELS = ("A", "B")
 REPLY_KEYS = {"A": "side_a", "B": "side_b"}
 MARGIN_SCALE = 100
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+_WORDY = re.compile(r"[^\W_]")
 _RUBRIC_KEYS = {
     "name", "version", "tiebreak", "ledger", "evidence", "dimensions", "system", "prompt", "repair",
 }  # fmt: skip
@@ -267,12 +268,13 @@ def _check_side(value: Any, at: str, rubric: Rubric) -> tuple[SideJudgment | Non
         score, found = _check_score(entry, here, d.max)
         problems.extend(found)
         text = entry.get("justification")
-        if not isinstance(text, str) or not text.strip():
+        if not isinstance(text, str) or not _WORDY.search(text):
+            # "..." copied from the requested shape is no justification either.
             problems.append(f'"{here}.justification" is missing or empty')
         if d.name == rubric.ledger:
             ledger, found = _check_ledger(entry.get("hit_ledger"), f"{here}.hit_ledger")
             problems.extend(found)
-        if score is not None and isinstance(text, str) and text.strip():
+        if score is not None and isinstance(text, str) and _WORDY.search(text):
             scores[d.name] = DimensionScore(score, text.strip())
     if problems:
         return None, problems

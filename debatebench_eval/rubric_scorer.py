@@ -34,7 +34,7 @@ def rubric(
     judge_budget: int | None = None,
     judge_quorum: int | None = None,
     strict_judge: bool = False,
-    judge_schema: bool = True,
+    judge_schema: bool | str = True,
     resolved_margin: float | None = None,
     leaning_margin: float | None = None,
 ) -> Scorer:
@@ -46,7 +46,8 @@ def rubric(
         judge_budget: Completion-token cap of each judge call (default 6000).
         judge_quorum: Valid judges needed when the judge role is a panel (default: all).
         strict_judge: Refuse to judge with a model that also debated (default false: warn).
-        judge_schema: Send the reply's JSON Schema as structured output (default true).
+        judge_schema: Hold the judge to JSON: true (structured output), object (json_object
+            with the schema, for llama.cpp's server) or false (prompt only). Default true.
         resolved_margin: Total-score margin for RESOLVED (default 15 of 100).
         leaning_margin: Total-score margin for CONTESTED_BUT_LEANING (default 5 of 100).
     """
@@ -96,8 +97,10 @@ async def _judge_once(
         rubric=rubric_text(rubric),
         shape=reply_shape(rubric),
     )
-    schema_value = reply_schema(rubric) if options.judge_schema else None
-    config = judge_config(judge, options.judge_budget, record.run.seed, schema_value, "judgment")
+    config = judge_config(
+        judge, options.judge_budget, record.run.seed, reply_schema(rubric), "judgment",
+        options.judge_schema,
+    )  # fmt: skip
     return await ask_json(
         judge,
         [ChatMessageSystem(content=rubric.system), ChatMessageUser(content=prompt)],

@@ -77,7 +77,7 @@ def debate(
     judge_budget: int | None = None,
     judge_quorum: int | None = None,
     strict_judge: bool = False,
-    judge_schema: bool = True,
+    judge_schema: bool | str = True,
     resolved_margin: float | None = None,
     leaning_margin: float | None = None,
     **unknown: Any,
@@ -111,7 +111,8 @@ def debate(
         judge_budget: Completion-token cap of each judge call (default 6000, or the run.yaml's).
         judge_quorum: Valid judges needed when the judge role is a panel (default: all).
         strict_judge: Refuse to debate when the judge is also a debater (default false: warn).
-        judge_schema: Send the reply's JSON Schema as structured output (default true).
+        judge_schema: Hold the judge to JSON: true (structured output), object (json_object
+            with the schema, for llama.cpp's server) or false (prompt only). Default true.
         resolved_margin: Total-score margin for RESOLVED (default 15 of 100).
         leaning_margin: Total-score margin for CONTESTED_BUT_LEANING (default 5 of 100).
     """

@@ -22,6 +22,9 @@ WORDS_PER_REPLY = 40
 class StubBehaviour:
     ignore_budget: bool = False
     empty: bool = False
+    # Answer structured-output requests with an instance of their JSON Schema
+    # (a judge that always replies well formed); otherwise they get speech.
+    fill_schemas: bool = False
     requests: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -55,15 +58,35 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(200, _completion(request, number, behaviour))
 
 
+def schema_instance(schema: dict[str, Any]) -> Any:
+    """A value valid under a JSON Schema: mid-range integers, short strings, empty lists."""
+    kind = schema.get("type")
+    if "enum" in schema:
+        return schema["enum"][0]
+    if kind == "object":
+        return {key: schema_instance(sub) for key, sub in schema.get("properties", {}).items()}
+    if kind == "integer":
+        return (schema.get("minimum", 0) + schema.get("maximum", 10)) // 2
+    if kind == "array":
+        return []
+    return "A stub justification."
+
+
 def _completion(request: dict[str, Any], number: int, behaviour: StubBehaviour) -> dict[str, Any]:
+    schema = (request.get("response_format") or {}).get("json_schema", {}).get("schema")
+    if behaviour.fill_schemas and schema:
+        return _reply(request, number, json.dumps(schema_instance(schema)), "stop")
     budget = request.get("max_tokens") or request.get("max_completion_tokens")
     words = [f"w{i}" for i in range(WORDS_PER_REPLY)]
     words[:4] = ["Speech", str(number), "budget", str(budget)]
     finish = "stop"
     if budget is not None and not behaviour.ignore_budget and budget < len(words):
         words, finish = words[:budget], "length"
-    text = "" if behaviour.empty else " ".join(words)
-    completion_tokens = 0 if behaviour.empty else len(words)
+    return _reply(request, number, "" if behaviour.empty else " ".join(words), finish)
+
+
+def _reply(request: dict[str, Any], number: int, text: str, finish: str) -> dict[str, Any]:
+    completion_tokens = len(text.split())
     prompt_tokens = sum(len(str(m.get("content", "")).split()) for m in request.get("messages", []))
     return {
         "id": f"chatcmpl-{number}",

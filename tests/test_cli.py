@@ -154,3 +154,32 @@ def test_eval_retry_completes_failed_debates_once_the_server_recovers(tmp_path: 
         str(s.id) for s in failed.samples or []
     )
     assert all(s.error is None and s.store_as(DebateRecord).complete for s in retried.samples or [])
+
+
+def test_inspect_score_rejudges_a_saved_log_with_another_judge_role(tmp_path: Path) -> None:
+    with StubServer(StubBehaviour(fill_schemas=True)) as stub:
+        first = inspect_eval(
+            ["--model", "ollama/stub", "--model-role", "judge=ollama/judge-one", "--limit", "1",
+             "-T", "format=lightning", "-T", "fact_check=false"],
+            stub.base_url, tmp_path / "logs",
+        )  # fmt: skip
+        assert first.returncode == 0, first.stderr
+        log_file = list_eval_logs(str(tmp_path / "logs"))[0].name
+        rejudged = tmp_path / "rejudged.eval"
+        second = subprocess.run(
+            [INSPECT, "score", log_file, "--scorer", "debatebench/rubric",
+             "--model-role", "judge=ollama/judge-two", "--action", "append",
+             "--output-file", str(rejudged), "--display", "plain"],
+            env={**os.environ, "OLLAMA_BASE_URL": stub.base_url, "NO_COLOR": "1"},
+            capture_output=True, text=True, timeout=240,
+        )  # fmt: skip
+        judged_by = [
+            r["model"] for r in stub.behaviour.requests if "response_format" in r
+        ]  # judge calls only
+    assert second.returncode == 0, second.stderr
+    scores = (read_eval_log(str(rejudged)).samples or [])[0].scores or {}
+    # The original judgment is kept; the re-judge is appended under a new name.
+    assert scores["rubric"].metadata["judges"] == ["ollama/judge-one"]
+    assert scores["rubric1"].metadata["judges"] == ["ollama/judge-two"]
+    assert scores["rubric1"].value["judges"] == 1
+    assert judged_by.count("judge-two") == 2  # both orientations

@@ -65,6 +65,8 @@ MALFORMED = [
     ("missing justification", _mutate("side_a.clarity.justification", KeyError),
      '"side_a.clarity.justification" is missing or empty'),
     ("empty justification", _mutate("side_a.clarity.justification", "  "), "missing or empty"),
+    ("placeholder justification", _mutate("side_b.clarity.justification", "..."),
+     '"side_b.clarity.justification" is missing or empty'),
     ("ledger missing", _mutate("side_a.rebuttal_effectiveness.hit_ledger", KeyError),
      "hit_ledger\" is missing or not a list"),
     ("ledger bad status", _mutate("side_a.rebuttal_effectiveness.hit_ledger",

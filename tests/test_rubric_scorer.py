@@ -255,3 +255,12 @@ def test_bad_judging_options_fail_before_any_debate(
 
     with pytest.raises(ConfigError, match=message):
         run_debate(**{arg: value})
+
+
+def test_object_mode_sends_json_object_with_the_schema_for_llama_cpp(run_debate: Any) -> None:
+    judge = Script("judge", reply=judge_only(content_judge()))
+    run_debate(roles={**debaters(), "judge": judge.model()}, judge_schema="object")
+    formats = [(c.config.extra_body or {}).get("response_format") for c in judge.calls]
+    assert all(f["type"] == "json_object" for f in formats)
+    assert {tuple(f["schema"]["required"]) for f in formats} == {("side_a", "side_b"), ("claims",)}
+    assert all(c.config.response_schema is None for c in judge.calls)

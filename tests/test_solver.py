@@ -68,7 +68,9 @@ def test_hit_budget_and_finish_reason_are_recorded(run_debate: RunDebate) -> Non
 def test_roles_default_to_the_main_model(run_debate: RunDebate) -> None:
     main = Script("main")
     log = run_debate(main=main.model(), phases="[opening]")
-    assert len(main.calls) == 2
+    spoke = [c for c in main.calls if "debater in a formal" in str(c.messages[0].content)]
+    assert len(spoke) == 2
+    assert len(main.calls) > 2  # and the main model judged too (unusable prose: unscored)
     assert {t.model for t in record_of(log).turns} == {"main"}
 
 
@@ -192,6 +194,10 @@ def test_viewer_messages_carry_phase_side_team_and_model(run_debate: RunDebate) 
 def test_turn_stats_reports_each_key_as_its_own_metric(run_debate: RunDebate) -> None:
     log = run_debate(phases="[opening]")
     assert log.results is not None
-    metrics = {score.name: score.metrics["mean"].value for score in log.results.scores}
+    metrics = {
+        score.name: score.metrics["mean"].value
+        for score in log.results.scores
+        if score.scorer == "turn_stats"
+    }
     assert metrics["turns"] == 2.0 and metrics["hit_budget_rate"] == 0.0
     assert metrics["pro_output_tokens"] == 12.0
