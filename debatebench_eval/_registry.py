@@ -16,12 +16,13 @@ from typing import Any
 
 from ._inspect import RegistryInfo, registry_add, registry_info
 from .fact_check import fact_check
+from .judge_task import judge
 from .rubric_scorer import rubric
 from .task import debate
 from .turn_stats import turn_stats
 
 ALIAS_PREFIX = "debatebench"
-TASKS: tuple[Callable[..., Any], ...] = (debate,)
+TASKS: tuple[Callable[..., Any], ...] = (debate, judge)
 SCORERS: tuple[Callable[..., Any], ...] = (rubric, fact_check, turn_stats)
 
 
@@ -42,4 +43,4 @@ def _alias(obj: Callable[..., Any]) -> Callable[..., Any]:
 
 ALIASES = tuple(_alias(obj) for obj in (*TASKS, *SCORERS))
 
-__all__ = ["ALIASES", "debate", "fact_check", "rubric", "turn_stats"]
+__all__ = ["ALIASES", "debate", "fact_check", "judge", "rubric", "turn_stats"]

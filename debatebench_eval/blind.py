@@ -100,3 +100,16 @@ def render_evidence(record: DebateRecord, orientation: Orientation) -> str:
         listed = "\n".join(f"[{p.id}] {mask(p.text.strip(), terms, orientation)}" for p in rows)
         blocks.append(f"Side {label}:\n{listed or '(no passages)'}")
     return "\n\n".join(blocks)
+
+
+def view_fields(record: DebateRecord, orientation: Orientation) -> dict[str, str]:
+    """The template fields of the judge's view shared by the rubric and the fact-check."""
+    assert record.run is not None
+    side_a, side_b = side_lines(orientation)
+    return {
+        "motion": record.run.motion,
+        "side_a": side_a,
+        "side_b": side_b,
+        "evidence": render_evidence(record, orientation),
+        "transcript": render_transcript(record, orientation),
+    }

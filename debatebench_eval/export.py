@@ -2,8 +2,10 @@
 
 debatebench 0.1.x tools (its `judge`, its readers) take a schema_version 2
 transcript: `run` (topic, seed, phases, both sides with a team snapshot) and
-`turns` keyed by (phase_index, side_index). Only complete debates are
-exported; a failed sample has no transcript to give.
+`turns` keyed by (phase_index, side_index); a prep turn carries its side's
+passages as `evidence`, which is where debatebench keeps them. Only complete
+debates are exported; a failed sample has no transcript to give. A debate
+the rubric scored also gets its debatebench score file (`score_file`).
 """
 
 from __future__ import annotations
@@ -12,10 +14,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.log import EvalSample, read_eval_log
+from inspect_ai.log import EvalLog, EvalSample, read_eval_log
 
 from . import __version__
-from .record import DebateRecord, Turn
+from .arguments import as_int
+from .judging import DEFAULT_JUDGE_BUDGET
+from .record import DebateRecord, Passage, Turn
+from .score_file import is_scored, score_sheet
 from .speech import BUDGET_TOLERANCE
 
 TRANSCRIPT_SCHEMA_VERSION = 2
@@ -34,7 +39,7 @@ def transcript_from_record(record: DebateRecord) -> dict[str, Any]:
         raise ValueError("the debate is not complete, so it has no transcript")
     run = record.run
     sides = sorted(run.sides, key=lambda s: SIDE_INDEX[s.side])
-    turns = [_turn(turn) for turn in record.turns]
+    turns = [_turn(turn, record.passages) for turn in record.turns]
     return {
         "schema_version": TRANSCRIPT_SCHEMA_VERSION,
         "debatebench_version": f"debatebench-eval {__version__}",
@@ -66,7 +71,7 @@ def transcript_from_record(record: DebateRecord) -> dict[str, Any]:
     }
 
 
-def _turn(turn: Turn) -> dict[str, Any]:
+def _turn(turn: Turn, passages: list[Passage]) -> dict[str, Any]:
     out: dict[str, Any] = {
         "phase_index": turn.phase_index,
         "phase": turn.phase,
@@ -83,14 +88,22 @@ def _turn(turn: Turn) -> dict[str, Any]:
         "latency_ms": turn.latency_ms,
         "started_at": turn.started_at,
     }
+    evidence = [p for p in passages if p.side == turn.side] if turn.phase == "prep" else []
+    if evidence:  # absent, never empty, as debatebench writes it
+        out["evidence"] = [{"id": p.id, "source": p.pool, "text": p.text} for p in evidence]
     if turn.length is not None:
         out["length"] = turn.length
     return out
 
 
 def export_log(log_file: str | Path, out_dir: Path) -> tuple[list[Path], list[str]]:
-    """Write one transcript per complete sample; return the files and what was skipped."""
+    """Write one transcript per complete sample, and a score file per scored one.
+
+    Returns the files written and what was skipped. Files are NAME.json and
+    NAME-scores.json, NAME being `<sample id>-epoch<N>`.
+    """
     log = read_eval_log(str(log_file))
+    budget = judge_budget(log)
     written: list[Path] = []
     skipped: list[str] = []
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -102,13 +115,36 @@ def export_log(log_file: str | Path, out_dir: Path) -> tuple[list[Path], list[st
                 f"{name}: {sample.error.message if sample.error else 'incomplete debate'}"
             )
             continue
-        path = out_dir / f"{name}.json"
-        text = json.dumps(
-            transcript_from_record(record), indent=2, ensure_ascii=False, allow_nan=False
-        )
-        path.write_text(text + "\n", encoding="utf-8")
-        written.append(path)
+        written.append(_write(out_dir / f"{name}.json", transcript_from_record(record)))
+        scores = sample.scores or {}
+        rubric = scores.get("rubric")
+        if rubric is not None and is_scored(rubric):
+            sheet = score_sheet(
+                record,
+                rubric,
+                scores.get("fact_check"),
+                # The score records its budget; older logs only in the eval spec.
+                judge_budget=int((rubric.metadata or {}).get("judge_budget") or budget),
+                judged_at=sample.completed_at,
+            )
+            written.append(_write(out_dir / f"{name}-scores.json", sheet))
     return written, skipped
+
+
+def judge_budget(log: EvalLog) -> int:
+    """The rubric scorer's completion-token cap, as the log's eval spec records it."""
+    for scorer in log.eval.scorers or []:
+        if scorer.name.rsplit("/", 1)[-1] == "rubric":
+            given = (scorer.options or {}).get("judge_budget")
+            return as_int("judge_budget", given) or DEFAULT_JUDGE_BUDGET
+    return DEFAULT_JUDGE_BUDGET
+
+
+def _write(path: Path, document: dict[str, Any]) -> Path:
+    """Strict JSON as debatebench writes it: no NaN, non-ASCII kept as is."""
+    text = json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False)
+    path.write_text(text + "\n", encoding="utf-8")
+    return path
 
 
 def _record(sample: EvalSample) -> DebateRecord | None:

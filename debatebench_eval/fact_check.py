@@ -17,7 +17,7 @@ from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
 
 from . import arguments as arg
-from .blind import blind_orientation, render_evidence, render_transcript, side_lines
+from .blind import blind_orientation, view_fields
 from .judging import DEFAULT_JUDGE_BUDGET, guard, json_mode, judge_config, judge_models
 from .ledger import REPLY_SHAPE, VERDICTS, Claim, check_ledger, fact_check_prompts, reply_schema
 from .protocol import SIDES
@@ -57,15 +57,7 @@ def fact_check(
         judge = judge_models()[0]
         warnings = guard([judge], record, strict)
         orientation = blind_orientation(record.run.seed)
-        side_a, side_b = side_lines(orientation)
-        prompt = prompts.prompt.format(
-            motion=record.run.motion,
-            side_a=side_a,
-            side_b=side_b,
-            evidence=render_evidence(record, orientation),
-            transcript=render_transcript(record, orientation),
-            shape=REPLY_SHAPE,
-        )
+        prompt = prompts.prompt.format(**view_fields(record, orientation), shape=REPLY_SHAPE)
         config = judge_config(judge, budget, record.run.seed, reply_schema(), "ledger", mode)
         exchange = await ask_json(
             judge,

@@ -8,6 +8,7 @@ partial reply is never used.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -52,6 +53,7 @@ class Rubric:
     prompt: str
     repair: str
     file: str
+    sha256: str
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -112,6 +114,7 @@ def load_rubric(path: Path) -> Rubric:
         ledger=_dimension_ref(data, "ledger", names, where, required=False),
         evidence=_dimension_ref(data, "evidence", names, where, required=False),
         file=where,
+        sha256=hashlib.sha256(path.read_bytes()).hexdigest(),
         **templates,
     )
 
@@ -265,6 +268,10 @@ def _check_side(value: Any, at: str, rubric: Rubric) -> tuple[SideJudgment | Non
                 f'"{here}" is {_kind(entry)}, not an object with score and justification'
             )
             continue
+        allowed = {"score", "justification"} | (
+            {"hit_ledger"} if d.name == rubric.ledger else set()
+        )
+        problems += [f'unexpected key "{here}.{key}"' for key in entry if key not in allowed]
         score, found = _check_score(entry, here, d.max)
         problems.extend(found)
         text = entry.get("justification")

@@ -16,7 +16,7 @@ from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
 
 from . import score_schema as schema
-from .blind import Orientation, blind_orientation, render_evidence, render_transcript, side_lines
+from .blind import Orientation, blind_orientation, view_fields
 from .judging import UNVALIDATED, JudgeOptions, guard, judge_config, judge_models, judge_options
 from .metrics import model_win_rate, panel_alpha
 from .record import DebateRecord
@@ -87,15 +87,8 @@ async def _judge_once(
 ) -> Reading:
     assert record.run is not None
     rubric = options.rubric
-    side_a, side_b = side_lines(orientation)
     prompt = rubric.prompt.format(
-        motion=record.run.motion,
-        side_a=side_a,
-        side_b=side_b,
-        evidence=render_evidence(record, orientation),
-        transcript=render_transcript(record, orientation),
-        rubric=rubric_text(rubric),
-        shape=reply_shape(rubric),
+        **view_fields(record, orientation), rubric=rubric_text(rubric), shape=reply_shape(rubric)
     )
     config = judge_config(
         judge, options.judge_budget, record.run.seed, reply_schema(rubric), "judgment",

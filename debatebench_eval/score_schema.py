@@ -122,11 +122,15 @@ def context(
         "judge_warnings": warnings,
         "swap_judging": options.swap_judging,
         "blind": first.as_dict(),
+        # The content hash, not the path: it identifies the rubric on any machine.
         "rubric": {
             "name": options.rubric.name,
             "version": options.rubric.version,
-            "file": options.rubric.file,
+            "sha256": options.rubric.sha256,
+            "ledger": options.rubric.ledger,
+            "evidence": options.rubric.evidence,
         },
+        "judge_budget": options.judge_budget,
         "prep_grounded": bool(record.passages),
         "models": {s.role: s.model for s in record.run.sides},
         "readings": judge_records,

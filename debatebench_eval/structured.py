@@ -71,6 +71,10 @@ def parse_json_reply(text: str, stop_reason: str = "stop") -> tuple[Any, list[st
         body = fenced.group(1).strip()
     if not body:
         return None, ["the reply is empty"]
+    try:
+        return json.loads(body), []
+    except json.JSONDecodeError:
+        pass  # maybe prose around an object: try the outermost braces
     start, end = body.find("{"), body.rfind("}")
     candidate = body[start : end + 1] if 0 <= start < end else body
     try:

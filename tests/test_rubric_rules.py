@@ -50,6 +50,10 @@ def _mutate(path: str, value: Any) -> dict[str, Any]:
 MALFORMED = [
     ("missing side", _mutate("side_b", KeyError), '"side_b" is missing'),
     ("extra key", {**valid(), "winner": "A"}, 'unexpected key "winner"'),
+    ("extra key in a dimension", _mutate("side_a.clarity.weight", 2),
+     'unexpected key "side_a.clarity.weight"'),
+    ("ledger outside its dimension", _mutate("side_a.clarity.hit_ledger", []),
+     'unexpected key "side_a.clarity.hit_ledger"'),
     ("side not object", _mutate("side_a", [1, 2]), '"side_a" is an array'),
     ("missing dimension", _mutate("side_a.clarity", KeyError), '"side_a.clarity" is missing'),
     ("unknown dimension", _mutate("side_a.charisma", {"score": 1, "justification": "x"}),
