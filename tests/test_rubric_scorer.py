@@ -264,3 +264,14 @@ def test_object_mode_sends_json_object_with_the_schema_for_llama_cpp(run_debate:
     assert all(f["type"] == "json_object" for f in formats)
     assert {tuple(f["schema"]["required"]) for f in formats} == {("side_a", "side_b"), ("claims",)}
     assert all(c.config.response_schema is None for c in judge.calls)
+
+
+def test_the_viewer_shows_totals_margin_and_swap_columns(run_debate: Any) -> None:
+    judge = Script("judge", reply=judge_only(content_judge()))
+    log = run_debate(roles={**debaters(), "judge": judge.model()}, fact_check=False)
+    view = log.eval.viewer.task_samples_view if log.eval.viewer else None
+    assert view is not None and not isinstance(view, list)
+    columns = [c.id for c in view.columns or []]
+    assert "score__rubric__pro_total" in columns and "score__rubric__swap_flipped" in columns
+    assert not any("fact_check" in c for c in columns)  # not run, so not shown
+    assert view.score_labels and view.score_labels["margin"] == "Margin"
