@@ -20,10 +20,11 @@ from .judge_task import judge
 from .rubric_scorer import rubric
 from .task import debate
 from .turn_stats import turn_stats
+from .validation import judge_validation, speech_rating
 
 ALIAS_PREFIX = "debatebench"
-TASKS: tuple[Callable[..., Any], ...] = (debate, judge)
-SCORERS: tuple[Callable[..., Any], ...] = (rubric, fact_check, turn_stats)
+TASKS: tuple[Callable[..., Any], ...] = (debate, judge, judge_validation)
+SCORERS: tuple[Callable[..., Any], ...] = (rubric, fact_check, turn_stats, speech_rating)
 
 
 def _alias(obj: Callable[..., Any]) -> Callable[..., Any]:
@@ -43,4 +44,13 @@ def _alias(obj: Callable[..., Any]) -> Callable[..., Any]:
 
 ALIASES = tuple(_alias(obj) for obj in (*TASKS, *SCORERS))
 
-__all__ = ["ALIASES", "debate", "fact_check", "judge", "rubric", "turn_stats"]
+__all__ = [
+    "ALIASES",
+    "debate",
+    "fact_check",
+    "judge",
+    "judge_validation",
+    "rubric",
+    "speech_rating",
+    "turn_stats",
+]

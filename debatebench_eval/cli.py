@@ -52,6 +52,18 @@ def _parser() -> argparse.ArgumentParser:
         "-o", "--out", default="transcripts", help="output folder (default ./transcripts)"
     )
     export.set_defaults(run=_run_export)
+    trust = commands.add_parser(
+        "trust", help="record a judge's validation result from a judge_validation log"
+    )
+    trust.add_argument("log", help="a judge_validation log")
+    trust.add_argument("--out", help="folder for the record (default: the user trust folder)")
+    trust.set_defaults(run=_run_trust)
+    report = commands.add_parser(
+        "report", help="a judge validation's tables (Markdown) and plot (PNG, 'plots' extra)"
+    )
+    report.add_argument("log", help="a judge_validation log")
+    report.add_argument("-o", "--out", default="report", help="output folder (default ./report)")
+    report.set_defaults(run=_run_report)
     quick = commands.add_parser(
         "quickstart",
         help="run one real debate on the embedded SmolLM2 model (needs the 'embedded' extra)",
@@ -86,6 +98,42 @@ def _run_export(args: argparse.Namespace) -> int:
     for reason in skipped:
         print(f"skipped {reason}", file=sys.stderr)
     return 0 if written or not skipped else 1
+
+
+def _run_trust(args: argparse.Namespace) -> int:
+    from .trust import save_record, user_trust_dir
+    from .validation_log import NotAValidationLog, trust_record
+
+    try:
+        record = trust_record(Path(args.log))
+    except NotAValidationLog as exc:
+        print(f"debatebench-eval trust: {exc}", file=sys.stderr)
+        return 2
+    path = save_record(record, Path(args.out) if args.out else user_trust_dir())
+    judge = record.judge
+    print(f"judge {judge.provider}/{judge.model} at {judge.base_url or judge.provider}")
+    print(f"fingerprint: {judge.fingerprint or 'none reported by the server'}")
+    print(f"tau-c {record.tau_c} (95% CI {record.tau_c_ci}), tau-b {record.tau_b}, "
+          f"parse rate {record.parse_rate:.3f}, {record.n_scored}/{record.n} scored")  # fmt: skip
+    print("TRUSTED" if record.trusted else "NOT TRUSTED: " + "; ".join(record.reasons))
+    print(f"record: {path}")
+    return 0 if record.trusted else 1
+
+
+def _run_report(args: argparse.Namespace) -> int:
+    from .report import write_report
+    from .validation_log import NotAValidationLog
+
+    try:
+        written = write_report(Path(args.log), Path(args.out))
+    except NotAValidationLog as exc:
+        print(f"debatebench-eval report: {exc}", file=sys.stderr)
+        return 2
+    for path in written:
+        print(path)
+    if not any(p.suffix == ".png" for p in written):
+        print("no plot: install the 'plots' extra (pip install 'debatebench-eval[plots]')")
+    return 0
 
 
 # Budgets and phases that fit a 135M model's 4096-token context with room to

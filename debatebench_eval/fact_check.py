@@ -18,7 +18,14 @@ from inspect_ai.solver import TaskState
 
 from . import arguments as arg
 from .blind import blind_orientation, view_fields
-from .judging import DEFAULT_JUDGE_BUDGET, guard, json_mode, judge_config, judge_models
+from .judging import (
+    DEFAULT_JUDGE_BUDGET,
+    guard,
+    json_mode,
+    judge_config,
+    judge_models,
+    judge_trust,
+)
 from .ledger import REPLY_SHAPE, VERDICTS, Claim, check_ledger, fact_check_prompts, reply_schema
 from .protocol import SIDES
 from .record import DebateRecord
@@ -36,6 +43,7 @@ def fact_check(
     judge_budget: int | None = None,
     judge_schema: bool | str = True,
     strict_judge: bool = False,
+    require_validated_judge: bool = False,
 ) -> Scorer:
     """Audit every claim against the debate's record (passages and turns) with the judge role.
 
@@ -44,10 +52,12 @@ def fact_check(
         judge_schema: Hold the judge to JSON: true (structured output), object (json_object
             with the schema, for llama.cpp's server) or false (prompt only). Default true.
         strict_judge: Refuse to judge with a model that also debated (default false: warn).
+        require_validated_judge: Refuse a judge without a passing validation record.
     """
     budget = arg.as_int("judge_budget", judge_budget) or DEFAULT_JUDGE_BUDGET
     mode = json_mode(judge_schema)
     strict = arg.as_bool("strict_judge", strict_judge)
+    required = arg.as_bool("require_validated_judge", require_validated_judge)
     prompts = fact_check_prompts()
 
     async def score(state: TaskState, target: Target) -> Score | None:
@@ -56,6 +66,7 @@ def fact_check(
             return None
         judge = judge_models()[0]
         warnings = guard([judge], record, strict)
+        trust = await judge_trust([judge], required)
         orientation = blind_orientation(record.run.seed)
         prompt = prompts.prompt.format(**view_fields(record, orientation), shape=REPLY_SHAPE)
         config = judge_config(judge, budget, record.run.seed, reply_schema(), "ledger", mode)
@@ -69,6 +80,7 @@ def fact_check(
         meta = {
             "judge": str(judge),
             "judge_warnings": warnings,
+            "trust": trust,
             "blind": orientation.as_dict(),
             "exchange": exchange.record(),
         }

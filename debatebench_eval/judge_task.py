@@ -28,7 +28,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from . import arguments as arg
 from .config import DEFAULT_TIMEOUT
 from .errors import ConfigError
-from .judging import JUDGE_ARGS, JUDGE_ROLE, judge_models, judging_scorers
+from .judging import JUDGE_ARGS, JUDGE_ROLE, judge_models, judge_trust, judging_scorers
 from .probe import ensure_reachable
 from .record import DebateRecord
 from .solver import transcript_markdown
@@ -70,6 +70,7 @@ def judge(
     judge_schema: bool = True,
     resolved_margin: float | None = None,
     leaning_margin: float | None = None,
+    require_validated_judge: bool = False,
     probe: bool = True,
     **unknown: Any,
 ) -> Task:
@@ -87,6 +88,8 @@ def judge(
         judge_schema: Send the reply's JSON Schema as structured output (default true).
         resolved_margin: Total-score margin for RESOLVED (default 15 of 100).
         leaning_margin: Total-score margin for CONTESTED_BUT_LEANING (default 5 of 100).
+        require_validated_judge: Refuse, before any model call, a judge without a passing
+            validation record (see `debatebench-eval trust`).
         probe: Check each judge model's server answers before judging (default true).
     """
     arg.reject_unknown("judge", unknown, (*JUDGE_TASK_ARGS, *JUDGE_ARGS))
@@ -100,7 +103,11 @@ def judge(
     scorers = judging_scorers(judged)
     return Task(
         dataset=transcript_dataset(debates),
-        solver=recorded_debate(debates, probe=arg.as_bool("probe", probe)),
+        solver=recorded_debate(
+            debates,
+            probe=arg.as_bool("probe", probe),
+            require_validated_judge=arg.as_bool("require_validated_judge", require_validated_judge),
+        ),
         scorer=scorers,
         viewer=debate_viewer(fact_check=len(scorers) > 1),
         config=GenerateConfig(max_retries=DEFAULT_MAX_RETRIES, timeout=DEFAULT_TIMEOUT),
@@ -160,15 +167,20 @@ def transcript_dataset(debates: Transcripts) -> MemoryDataset:
 
 
 @solver
-def recorded_debate(debates: Transcripts, probe: bool = True) -> Solver:
+def recorded_debate(
+    debates: Transcripts, probe: bool = True, require_validated_judge: bool = False
+) -> Solver:
     """Put the sample's recorded debate into its DebateRecord store; no model is called.
 
     Args:
         debates: The checked transcripts, by sample id.
         probe: Check each judge model's server answers first (it fails the sample fast).
+        require_validated_judge: Refuse a judge without a passing validation record first.
     """
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
+        if require_validated_judge:
+            await judge_trust(judge_models(), require=True)
         if probe:
             for model in judge_models():
                 await ensure_reachable(model, JUDGE_ROLE)

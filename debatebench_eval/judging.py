@@ -22,6 +22,7 @@ from .probe import model_base_url
 from .record import DebateRecord
 from .rubric import Rubric, default_rubric, load_rubric
 from .speech import call_config
+from .trust import judge_identity, trust_status
 from .verdict import DEFAULT_LEANING_MARGIN, DEFAULT_RESOLVED_MARGIN
 
 JUDGE_ROLE = "judge"
@@ -30,11 +31,8 @@ JUDGE_ROLE = "judge"
 DEFAULT_JUDGE_BUDGET = 6000
 JUDGE_ARGS = (
     "rubric", "swap_judging", "fact_check", "judge_budget", "judge_quorum", "strict_judge",
-    "judge_schema", "resolved_margin", "leaning_margin",
+    "judge_schema", "resolved_margin", "leaning_margin", "require_validated_judge",
 )  # fmt: skip
-# Trust is filled by the judge-validation issue; the field exists from the
-# start so regression baselines do not churn when it lands.
-UNVALIDATED = {"status": "unvalidated", "record": None}
 
 
 @dataclass(frozen=True)
@@ -47,6 +45,7 @@ class JudgeOptions:
     judge_schema: str = "true"
     resolved_margin: float = DEFAULT_RESOLVED_MARGIN
     leaning_margin: float = DEFAULT_LEANING_MARGIN
+    require_validated_judge: bool = False
 
 
 def judge_options(
@@ -59,6 +58,7 @@ def judge_options(
     judge_schema: Any = True,
     resolved_margin: Any = None,
     leaning_margin: Any = None,
+    require_validated_judge: Any = False,
 ) -> JudgeOptions:
     """Coerce and check the judging options (from -T or -S)."""
     path = arg.as_text("rubric", rubric)
@@ -77,6 +77,7 @@ def judge_options(
         judge_schema=json_mode(judge_schema),
         resolved_margin=resolved,
         leaning_margin=leaning,
+        require_validated_judge=arg.as_bool("require_validated_judge", require_validated_judge),
     )
 
 
@@ -150,6 +151,20 @@ def guard(judges: list[Model], record: DebateRecord, strict: bool) -> list[str]:
     return warnings
 
 
+async def judge_trust(judges: list[Model], require: bool) -> dict[str, Any]:
+    """The judges' trust status (a panel's least trusted), or an error when one is required."""
+    statuses = [(judge, trust_status(await judge_identity(judge))) for judge in judges]
+    judge, worst = next(((j, s) for j, s in statuses if s["status"] != "trusted"), statuses[0])
+    if require and worst["status"] != "trusted":
+        why = worst.get("why") or "no validation record for it"
+        raise DebateError(
+            f"require_validated_judge: judge {judge} is {worst['status']} ({why}); run "
+            f"`inspect eval debatebench/judge_validation --model {judge}` and "
+            "`debatebench-eval trust LOG` first"
+        )
+    return {"status": worst["status"], "record": worst.get("record")}
+
+
 def judging_scorers(
     given: dict[str, Any], default_budget: int | None = None, default_fact_check: bool = True
 ) -> list[Scorer]:
@@ -169,6 +184,7 @@ def judging_scorers(
                 judge_budget=options["judge_budget"],
                 judge_schema=options.get("judge_schema", "true"),
                 strict_judge=options.get("strict_judge", False),
+                require_validated_judge=options.get("require_validated_judge", False),
             )
         )
     return scorers

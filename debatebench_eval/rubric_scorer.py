@@ -17,7 +17,7 @@ from inspect_ai.solver import TaskState
 
 from . import score_schema as schema
 from .blind import Orientation, blind_orientation, view_fields
-from .judging import UNVALIDATED, JudgeOptions, guard, judge_config, judge_models, judge_options
+from .judging import JudgeOptions, guard, judge_config, judge_models, judge_options, judge_trust
 from .metrics import model_win_rate, panel_alpha
 from .record import DebateRecord
 from .rubric import SideJudgment, check_judgment, reply_schema, reply_shape, rubric_text
@@ -37,6 +37,7 @@ def rubric(
     judge_schema: bool | str = True,
     resolved_margin: float | None = None,
     leaning_margin: float | None = None,
+    require_validated_judge: bool = False,
 ) -> Scorer:
     """Five-dimension rubric judging by the `judge` role (a panel when it lists several models).
 
@@ -50,6 +51,7 @@ def rubric(
             with the schema, for llama.cpp's server) or false (prompt only). Default true.
         resolved_margin: Total-score margin for RESOLVED (default 15 of 100).
         leaning_margin: Total-score margin for CONTESTED_BUT_LEANING (default 5 of 100).
+        require_validated_judge: Refuse a judge without a passing validation record.
     """
     options = judge_options(
         rubric=rubric,
@@ -60,6 +62,7 @@ def rubric(
         judge_schema=judge_schema,
         resolved_margin=resolved_margin,
         leaning_margin=leaning_margin,
+        require_validated_judge=require_validated_judge,
     )
 
     async def score(state: TaskState, target: Target) -> Score | None:
@@ -68,6 +71,7 @@ def rubric(
             return None  # a partial debate is never scored
         judges = judge_models()
         warnings = guard(judges, record, options.strict_judge)
+        trust = await judge_trust(judges, options.require_validated_judge)
         first = blind_orientation(record.run.seed)
         orientations = [first, first.swapped()] if options.swap_judging else [first]
         readings = await asyncio.gather(
@@ -77,7 +81,7 @@ def rubric(
             list(readings[i : i + len(orientations)])
             for i in range(0, len(readings), len(orientations))
         ]
-        return _score(record, judges, orientations, per_judge, options, warnings)
+        return _score(record, judges, orientations, per_judge, options, warnings, trust)
 
     return score
 
@@ -115,6 +119,7 @@ def _score(
     per_judge: list[list[Reading]],
     options: JudgeOptions,
     warnings: list[str],
+    trust: dict[str, Any],
 ) -> Score:
     assert record.run is not None
     seed = record.run.seed
@@ -130,7 +135,7 @@ def _score(
         return Score.unscored(
             reason=f"{len(valid)} of {len(judges)} judges gave a valid score, {quorum} needed: "
             + " | ".join(failures),
-            metadata={**context, "trust": UNVALIDATED},
+            metadata={**context, "trust": trust},
         )
     combined = median_scores([_judge_mean(per_judge[i], orientations) for i in valid])
     verdict = decide(
@@ -153,7 +158,7 @@ def _score(
         **context,
         **schema.verdict_metadata(record, verdict),
         "sides": details,
-        "trust": UNVALIDATED,
+        "trust": trust,
     }
     return Score(
         value=value,

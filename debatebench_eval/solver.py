@@ -18,7 +18,7 @@ from inspect_ai.util import span
 from ._inspect import active_generate_config
 from .config import DebateSettings
 from .errors import DebateError
-from .judging import guard, judge_models
+from .judging import guard, judge_models, judge_trust
 from .probe import ensure_reachable, model_base_url
 from .protocol import SIDES, Phase, Side, speaking_order
 from .record import DebateRecord, RunSettings, SideSettings, Turn
@@ -96,12 +96,16 @@ def _run_settings(
 
 
 @solver
-def debate_solver(settings: DebateSettings, strict_judge: bool = False) -> Solver:
+def debate_solver(
+    settings: DebateSettings, strict_judge: bool = False, require_validated_judge: bool = False
+) -> Solver:
     """Run one complete debate per sample and record it in the DebateRecord store.
 
     Args:
         settings: The validated run settings (phases, teams, budgets, seeds).
         strict_judge: Refuse, before any model call, when the judge is also a debater.
+        require_validated_judge: Refuse, before any model call, a judge without a
+            passing validation record.
     """
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
@@ -117,6 +121,8 @@ def debate_solver(settings: DebateSettings, strict_judge: bool = False) -> Solve
         state.metadata.update(record.run.model_dump(exclude={"sides"}))
         if strict_judge:
             guard(judge_models(), record, strict=True)
+        if require_validated_judge:
+            await judge_trust(judge_models(), require=True)
         for phase_index, (phase, order) in enumerate(zip(settings.phases, orders, strict=True)):
             async with span(f"{phase_index + 1}. {phase}", type="phase"):
                 for position, side in enumerate(order):

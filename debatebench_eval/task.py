@@ -80,6 +80,7 @@ def debate(
     judge_schema: bool | str = True,
     resolved_margin: float | None = None,
     leaning_margin: float | None = None,
+    require_validated_judge: bool = False,
     **unknown: Any,
 ) -> Task:
     """A structured adversarial debate between the `pro` and `con` model roles.
@@ -115,6 +116,8 @@ def debate(
             with the schema, for llama.cpp's server) or false (prompt only). Default true.
         resolved_margin: Total-score margin for RESOLVED (default 15 of 100).
         leaning_margin: Total-score margin for CONTESTED_BUT_LEANING (default 5 of 100).
+        require_validated_judge: Refuse, before any model call, a judge without a passing
+            validation record (see `debatebench-eval trust`).
     """
     arg.reject_unknown("debate", unknown, (*DEBATE_ARGS, *JUDGE_ARGS))
     given = {k: v for k, v in locals().items() if k in DEBATE_ARGS}
@@ -125,7 +128,11 @@ def debate(
     )
     return Task(
         dataset=debate_dataset(settings),
-        solver=debate_solver(settings, strict_judge=arg.as_bool("strict_judge", strict_judge)),
+        solver=debate_solver(
+            settings,
+            strict_judge=arg.as_bool("strict_judge", strict_judge),
+            require_validated_judge=arg.as_bool("require_validated_judge", require_validated_judge),
+        ),
         scorer=[*scorers, turn_stats()],
         model_roles=roles or None,
         viewer=debate_viewer(fact_check=len(scorers) > 1),

@@ -50,6 +50,14 @@ def output(model: str, text: str, *, tokens: int = 12, stop: str = "stop") -> Mo
     return out
 
 
+@pytest.fixture(autouse=True)
+def private_trust_records(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Judge trust records go to a per-test folder, never the user's own."""
+    folder = tmp_path / "trust"
+    monkeypatch.setenv("DEBATEBENCH_EVAL_TRUST_DIR", str(folder))
+    return folder
+
+
 @pytest.fixture
 def run_debate(tmp_path: Path) -> Callable[..., EvalLog]:
     def run(

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import shutil
 import sys
 from collections.abc import Callable
@@ -216,6 +217,8 @@ def replay(work: Path) -> EvalLog:
     for name, case in cases.items():
         shutil.copyfile(TRANSCRIPTS / case["transcript"], folder / f"{name}.json")
     model = replay_model(cases)
+    # Trust is read from records: the user's own must not change the baseline.
+    os.environ["DEBATEBENCH_EVAL_TRUST_DIR"] = str(work / "trust")
     logs = eval(
         judge(transcripts=str(folder), probe=False),
         model=model,

@@ -25,6 +25,9 @@ class StubBehaviour:
     # Answer structured-output requests with an instance of their JSON Schema
     # (a judge that always replies well formed); otherwise they get speech.
     fill_schemas: bool = False
+    # Ollama's model list (GET /api/tags): model name -> digest. Empty: 404, as
+    # an OpenAI-compatible server that is not Ollama answers.
+    digests: dict[str, str] = field(default_factory=dict)
     requests: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -43,7 +46,11 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
     def do_GET(self) -> None:
-        if self.path.rstrip("/").endswith("/models"):
+        digests = self.server.behaviour.digests
+        if self.path.rstrip("/") == "/api/tags" and digests:
+            models = [{"name": name, "model": name, "digest": d} for name, d in digests.items()]
+            self._send(200, {"models": models})
+        elif self.path.rstrip("/").endswith("/models"):
             self._send(200, {"object": "list", "data": [{"id": "stub", "object": "model"}]})
         else:
             self._send(404, {"error": {"message": "not found"}})

@@ -1,0 +1,148 @@
+"""Trust records and the gate: who a judge is, what its validation showed, who may judge."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import Script, output
+from inspect_ai.model import get_model
+from stub_server import StubBehaviour, StubServer
+from test_validation import human_judge, validate
+
+from debatebench_eval.cli import main
+from debatebench_eval.report import write_report
+from debatebench_eval.trust import (
+    JudgeIdentity,
+    TrustRecord,
+    judge_identity,
+    save_record,
+    trust_status,
+    verdict,
+)
+from debatebench_eval.validation_log import trust_record
+
+LOCAL = "http://127.0.0.1:11434/v1"
+
+
+def record(identity: JudgeIdentity, trusted: bool = True) -> TrustRecord:
+    return TrustRecord(
+        judge=identity, prompt="no_cot", n=631, n_scored=631, parse_rate=1.0, tau_c=0.55,
+        tau_c_ci=(0.5, 0.6), tau_b=0.52, source_baseline_tau_c=0.3, bias=-0.7,
+        generate_config={"temperature": 0.01}, data_sha256=None, log="x.eval",
+        date="2026-11-30T00:00:00Z", trusted=trusted, reasons=[] if trusted else ["low"],
+    )  # fmt: skip
+
+
+def test_the_thresholds() -> None:
+    assert verdict(631, 1.0, 0.547) == (True, [])
+    trusted, reasons = verdict(599, 0.98, 0.3)
+    assert not trusted and len(reasons) == 3
+
+
+def test_a_record_matches_only_the_same_model(private_trust_records: Path) -> None:
+    real = JudgeIdentity("ollama", "qwen3:8b", LOCAL, "qwen3:8b", "ollama:sha256:aaa")
+    save_record(record(real), private_trust_records)
+    assert trust_status(real)["status"] == "trusted"
+    # A different model served under the same name does not inherit the record.
+    impostor = replace(real, fingerprint="ollama:sha256:bbb")
+    assert trust_status(impostor)["status"] == "unvalidated"
+    # A server that reports no fingerprint cannot be matched to any record.
+    assert trust_status(replace(real, fingerprint=None))["status"] == "identity_unverifiable"
+    hosted = JudgeIdentity("openai", "gpt-4o", None)
+    assert trust_status(hosted)["status"] == "unvalidated"
+    save_record(record(hosted, trusted=False), private_trust_records)
+    assert trust_status(hosted)["status"] == "untrusted"
+
+
+def test_the_identity_comes_from_the_server() -> None:
+    behaviour = StubBehaviour(digests={"qwen3:8b": "sha256:aaa"})
+    with StubServer(behaviour) as stub:
+        model = get_model("ollama/qwen3:8b", base_url=stub.base_url, memoize=False)
+        identity = asyncio.run(judge_identity(model))
+    assert identity.fingerprint == "ollama:sha256:aaa" and identity.base_url == stub.base_url
+    with StubServer() as plain:  # an OpenAI-compatible server that is not Ollama
+        model = get_model("ollama/qwen3:8b", base_url=plain.base_url, memoize=False)
+        assert asyncio.run(judge_identity(model)).fingerprint is None
+
+
+def test_trust_and_report_from_a_validation_log(
+    tmp_path: Path, private_trust_records: Path
+) -> None:
+    log = validate(tmp_path, human_judge(unparsed=0), limit_per_source=2)
+    made = trust_record(Path(log.location))
+    assert made.n == 16 and made.parse_rate == 1 and made.tau_c is not None
+    assert not made.trusted and "fewer than 600" in " ".join(made.reasons)
+    assert made.judge.provider == "mockllm" and made.judge.model == "judge"
+    assert made.generate_config.get("temperature") == 0.01
+    assert main(["trust", log.location]) == 1  # written, and reported as not trusted
+    assert len(list(private_trust_records.glob("*.json"))) == 1
+    written = write_report(Path(log.location), tmp_path / "report")
+    text = written[0].read_text()
+    assert "Kendall tau-c" in text and "| Arg-GPT2 |" in text
+    assert main(["trust", str(tmp_path / "missing.eval")]) == 2
+
+
+def gated_debate(run_debate: Any, judge: Script, **args: Any) -> Any:
+    debaters = {
+        "pro": Script("pro", reply=lambda n, m, c: output("pro", "Yes.")).model(),
+        "con": Script("con", reply=lambda n, m, c: output("con", "No.")).model(),
+    }
+    return run_debate(roles={**debaters, "judge": judge.model()}, phases="[opening]", **args)
+
+
+def test_require_validated_judge_refuses_before_any_call(
+    run_debate: Any, private_trust_records: Path
+) -> None:
+    judge = Script("gatekeeper", reply=lambda n, m, c: output("j", "{}"))
+    log = gated_debate(run_debate, judge, require_validated_judge=True, fact_check=False)
+    sample = (log.samples or [])[0]
+    assert sample.error and "require_validated_judge" in sample.error.message
+    assert "unvalidated" in sample.error.message and judge.calls == []
+    save_record(record(JudgeIdentity("mockllm", "gatekeeper", None)), private_trust_records)
+    log = gated_debate(run_debate, judge, require_validated_judge=True, fact_check=False)
+    rubric = ((log.samples or [])[0].scores or {})["rubric"]
+    assert rubric.metadata["trust"]["status"] == "trusted"
+
+
+def test_every_rubric_score_is_stamped_with_the_judges_trust(run_debate: Any) -> None:
+    judge = Script("stamped", reply=lambda n, m, c: output("j", "{}"))
+    log = gated_debate(run_debate, judge)
+    scores = (log.samples or [])[0].scores or {}
+    assert scores["rubric"].metadata["trust"] == {"status": "unvalidated", "record": None}
+    assert scores["fact_check"].metadata["trust"]["status"] == "unvalidated"
+
+
+@pytest.mark.parametrize("bad", ["{", '{"judge": {}}'])
+def test_a_broken_record_file_is_reported_with_its_path(
+    private_trust_records: Path, bad: str
+) -> None:
+    private_trust_records.mkdir(parents=True, exist_ok=True)
+    (private_trust_records / "broken.json").write_text(bad)
+    with pytest.raises(ValueError, match=r"broken\.json: not a trust record"):
+        trust_status(JudgeIdentity("openai", "gpt-4o", None))
+
+
+def test_the_report_draws_the_calibration_plot(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib", reason="the plot needs the 'plots' extra (CI installs it)")
+    log = validate(tmp_path, human_judge(unparsed=0), limit_per_source=2)
+    written = write_report(Path(log.location), tmp_path / "report")
+    png = [p for p in written if p.suffix == ".png"]
+    assert png and png[0].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_rescoring_applies_the_same_gate(run_debate: Any) -> None:
+    from inspect_ai import score
+
+    from debatebench_eval.rubric_scorer import rubric
+
+    judge = Script("rescorer", reply=lambda n, m, c: output("j", "{}"))
+    log = gated_debate(run_debate, judge, fact_check=False)
+    calls = len(judge.calls)
+    with pytest.raises(Exception, match="require_validated_judge"):
+        score(log, rubric(require_validated_judge=True), model_roles={"judge": judge.model()},
+              display="none")  # fmt: skip
+    assert len(judge.calls) == calls  # refused before any judge call
