@@ -57,6 +57,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     trust.add_argument("log", help="a judge_validation log")
     trust.add_argument("--out", help="folder for the record (default: the user trust folder)")
+    trust.add_argument("--min-tau-c", type=float, default=0.38, help="default 0.38")
+    trust.add_argument("--min-parse-rate", type=float, default=0.99, help="default 0.99")
+    trust.add_argument("--min-scored", type=int, default=600, help="default 600 speeches")
     trust.set_defaults(run=_run_trust)
     report = commands.add_parser(
         "report", help="a judge validation's tables (Markdown) and plot (PNG, 'plots' extra)"
@@ -101,11 +104,12 @@ def _run_export(args: argparse.Namespace) -> int:
 
 
 def _run_trust(args: argparse.Namespace) -> int:
-    from .trust import save_record, user_trust_dir
+    from .trust import Thresholds, save_record, user_trust_dir
     from .validation_log import NotAValidationLog, trust_record
 
+    limits = Thresholds(args.min_tau_c, args.min_parse_rate, args.min_scored)
     try:
-        record = trust_record(Path(args.log))
+        record = trust_record(Path(args.log), limits)
     except NotAValidationLog as exc:
         print(f"debatebench-eval trust: {exc}", file=sys.stderr)
         return 2

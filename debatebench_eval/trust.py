@@ -77,9 +77,7 @@ class TrustRecord:
     trusted: bool
     reasons: list[str] = field(default_factory=list)
     schema_version: int = RECORD_SCHEMA_VERSION
-    thresholds: dict[str, float] = field(
-        default_factory=lambda: {"tau_c": MIN_TAU_C, "parse_rate": MIN_PARSE_RATE, "n": MIN_SCORED}
-    )
+    thresholds: dict[str, float] = field(default_factory=lambda: asdict(Thresholds()))
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
@@ -93,15 +91,26 @@ class TrustRecord:
         return TrustRecord(**fields)
 
 
-def verdict(n_scored: int, parse_rate: float, tau_c: float | None) -> tuple[bool, list[str]]:
+@dataclass(frozen=True)
+class Thresholds:
+    """What trusted means; the defaults are debatebench's, fixed before its runs."""
+
+    tau_c: float = MIN_TAU_C
+    parse_rate: float = MIN_PARSE_RATE
+    n: int = MIN_SCORED
+
+
+def verdict(
+    n_scored: int, parse_rate: float, tau_c: float | None, limits: Thresholds = Thresholds()
+) -> tuple[bool, list[str]]:
     """Trusted or not, and every threshold missed."""
     reasons = []
-    if tau_c is None or tau_c < MIN_TAU_C:
-        reasons.append(f"tau-c {tau_c} is below {MIN_TAU_C}")
-    if parse_rate < MIN_PARSE_RATE:
-        reasons.append(f"parse rate {parse_rate:.3f} is below {MIN_PARSE_RATE}")
-    if n_scored < MIN_SCORED:
-        reasons.append(f"{n_scored} speeches scored, fewer than {MIN_SCORED}")
+    if tau_c is None or tau_c < limits.tau_c:
+        reasons.append(f"tau-c {tau_c} is below {limits.tau_c}")
+    if parse_rate < limits.parse_rate:
+        reasons.append(f"parse rate {parse_rate:.3f} is below {limits.parse_rate}")
+    if n_scored < limits.n:
+        reasons.append(f"{n_scored} speeches scored, fewer than {limits.n}")
     return not reasons, reasons
 
 

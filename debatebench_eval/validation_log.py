@@ -8,13 +8,14 @@ here, so the numbers they print are recomputed from the samples with the same
 from __future__ import annotations
 
 import math
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from inspect_ai.log import EvalLog, read_eval_log
 
 from .stats import ValidationSummary, summarise
-from .trust import JudgeIdentity, TrustRecord, now, verdict
+from .trust import JudgeIdentity, Thresholds, TrustRecord, now, verdict
 from .validation import row_of
 
 SCORER = "speech_rating"
@@ -24,7 +25,9 @@ class NotAValidationLog(ValueError):
     """The log is not a judge_validation run (or has no scored samples)."""
 
 
-def read_validation_log(path: Path) -> tuple[EvalLog, ValidationSummary]:
+def read_validation_log(path: Path | str) -> tuple[EvalLog, ValidationSummary]:
+    # Inspect names logs by URI (file:/...); a user types a path.
+    path = Path(str(path).removeprefix("file://").removeprefix("file:"))
     if not path.is_file():
         raise NotAValidationLog(f"{path}: log file not found")
     log = read_eval_log(str(path))
@@ -36,10 +39,12 @@ def read_validation_log(path: Path) -> tuple[EvalLog, ValidationSummary]:
     return log, summarise([row_of(score) for score in scores])
 
 
-def trust_record(path: Path) -> TrustRecord:
+def trust_record(path: Path | str, limits: Thresholds | None = None) -> TrustRecord:
     """The record a validation log supports, with the verdict and its reasons."""
+    limits = limits or Thresholds()
     log, summary = read_validation_log(path)
-    trusted, reasons = verdict(summary.n_scored, summary.parse_rate, summary.tau_c)
+    path = Path(log.location.removeprefix("file://").removeprefix("file:"))
+    trusted, reasons = verdict(summary.n_scored, summary.parse_rate, summary.tau_c, limits)
     errors = sum(1 for s in log.samples or [] if s.error is not None)
     if errors:
         trusted, reasons = False, [*reasons, f"{errors} sample(s) failed with an error"]
@@ -63,6 +68,7 @@ def trust_record(path: Path) -> TrustRecord:
         date=now(),
         trusted=trusted,
         reasons=reasons,
+        thresholds=asdict(limits),
     )
 
 

@@ -28,6 +28,8 @@ class StubBehaviour:
     # Ollama's model list (GET /api/tags): model name -> digest. Empty: 404, as
     # an OpenAI-compatible server that is not Ollama answers.
     digests: dict[str, str] = field(default_factory=dict)
+    # Answer the speech-rating prompt with <score>N</score>, N cycling 1-5.
+    rate_speeches: bool = False
     requests: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -83,6 +85,9 @@ def _completion(request: dict[str, Any], number: int, behaviour: StubBehaviour) 
     schema = (request.get("response_format") or {}).get("json_schema", {}).get("schema")
     if behaviour.fill_schemas and schema:
         return _reply(request, number, json.dumps(schema_instance(schema)), "stop")
+    prompt = str((request.get("messages") or [{}])[-1].get("content", ""))
+    if behaviour.rate_speeches and "<speech>" in prompt:
+        return _reply(request, number, f"<score>{number % 5 + 1}</score>", "stop")
     budget = request.get("max_tokens") or request.get("max_completion_tokens")
     words = [f"w{i}" for i in range(WORDS_PER_REPLY)]
     words[:4] = ["Speech", str(number), "budget", str(budget)]

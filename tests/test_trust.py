@@ -17,6 +17,7 @@ from debatebench_eval.cli import main
 from debatebench_eval.report import write_report
 from debatebench_eval.trust import (
     JudgeIdentity,
+    Thresholds,
     TrustRecord,
     judge_identity,
     save_record,
@@ -146,3 +147,37 @@ def test_rescoring_applies_the_same_gate(run_debate: Any) -> None:
         score(log, rubric(require_validated_judge=True), model_roles={"judge": judge.model()},
               display="none")  # fmt: skip
     assert len(judge.calls) == calls  # refused before any judge call
+
+
+def test_all_631_speeches_through_the_real_cli_and_a_loopback_judge(
+    tmp_path: Path, private_trust_records: Path
+) -> None:
+    import os
+    import subprocess
+    import sys
+
+    from inspect_ai.log import list_eval_logs, read_eval_log
+
+    behaviour = StubBehaviour(rate_speeches=True, digests={"judge-x": "sha256:feed"})
+    with StubServer(behaviour) as stub:
+        result = subprocess.run(
+            [str(Path(sys.executable).parent / "inspect"), "eval",
+             "debatebench/judge_validation", "--model", "ollama/judge-x",
+             "--max-connections", "8", "--log-dir", str(tmp_path / "logs"), "--display", "plain"],
+            env={**os.environ, "OLLAMA_BASE_URL": stub.base_url, "NO_COLOR": "1"},
+            capture_output=True, text=True, timeout=600,
+        )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-2000:]
+    log = read_eval_log(list_eval_logs(str(tmp_path / "logs"))[0].name)
+    assert log.status == "success" and len(log.samples or []) == 631
+    metrics = {
+        k: m.value
+        for s in (log.results.scores if log.results else [])
+        for k, m in s.metrics.items()
+    }
+    assert metrics["n"] == 631 and metrics["parse_rate"] == 1 and metrics["distinct_values"] == 5
+    assert -0.2 < metrics["tau_c"] < 0.2  # a judge rating at random ranks at random
+    made = trust_record(Path(log.location))
+    assert made.judge.fingerprint == "ollama:sha256:feed" and not made.trusted
+    loose = trust_record(Path(log.location), Thresholds(tau_c=-1.0))
+    assert loose.trusted and loose.thresholds["tau_c"] == -1.0
