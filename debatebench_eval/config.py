@@ -84,13 +84,18 @@ def resolve_motions(motion: str | None, motions: str | None) -> tuple[Motion, ..
     return load_motions(Path(motions).expanduser())
 
 
-def reject_prep(phases: tuple[Phase, ...], where: str) -> None:
-    # Retrieval for prep is not built yet; refusing beats debating from nothing.
-    if any(phase.is_prep for phase in phases):
+def check_prep(
+    phases: tuple[Phase, ...], prep_budget: int | None, sources: tuple[str, ...]
+) -> None:
+    """`prep_budget` if and only if `prep` is a phase; `sources` only with prep."""
+    has_prep = any(phase.is_prep for phase in phases)
+    if has_prep and prep_budget is None:
         raise ConfigError(
-            where,
-            "'prep' is not available in this release (evidence retrieval is not built yet)",
-            "argument phases only: opening, rebuttal, retort, conclusion",
+            "-T prep_budget", "missing although phases include 'prep'", "an integer (tokens)"
+        )
+    if not has_prep and (prep_budget is not None or sources):
+        raise ConfigError(
+            "-T prep_budget / -T sources", "given but phases have no 'prep'", "prep in -T phases"
         )
 
 

@@ -11,7 +11,7 @@ from functools import cache
 from typing import Any
 
 from .protocol import Phase
-from .record import Turn
+from .record import Passage, Turn
 from .resources import data_file
 from .teams import Team
 from .yamlio import load_yaml
@@ -24,6 +24,9 @@ class DebaterPrompts:
     turn_heading: str
     nothing_yet: str
     length: str
+    evidence_heading: str
+    notes_heading: str
+    cite: str
     phases: dict[str, str]
 
 
@@ -50,13 +53,31 @@ def system_prompt(team: Team, side: str, motion: str) -> str:
     return "\n".join(line for line in text.splitlines() if line.strip()) + "\n"
 
 
-def phase_prompt(phase: Phase, history: list[Turn]) -> str:
-    """The user message for one turn: the debate so far, then the instruction."""
+def phase_prompt(
+    phase: Phase, history: list[Turn], side: str, passages: list[Passage] | None = None
+) -> str:
+    """The user message for one turn: the side's own evidence and notes (when prep ran),
+    the debate so far (never the opponent's prep), then the instruction."""
     prompts = debater_prompts()
+    own = [p for p in passages or [] if p.side == side]
     instruction = prompts.phases[phase.name]
     if phase.sentences is not None:
         instruction = f"{instruction} {prompts.length.format(sentences=phase.sentences)}"
-    return f"{render_history(history)}\n\n{instruction}"
+    if phase.is_prep:
+        return f"{render_evidence(own)}\n\n{instruction}"
+    spoken = [turn for turn in history if turn.phase != "prep"]
+    notes = [turn.text for turn in history if turn.phase == "prep" and turn.side == side]
+    blocks = []
+    if own:
+        blocks.append(render_evidence(own))
+        blocks += [f"{prompts.notes_heading}\n{text}" for text in notes]
+        instruction = f"{instruction} {prompts.cite}"
+    return "\n\n".join([*blocks, render_history(spoken), instruction])
+
+
+def render_evidence(passages: list[Passage]) -> str:
+    listed = "\n".join(f"[{p.id}] {p.text.strip()}" for p in passages)
+    return f"{debater_prompts().evidence_heading}\n{listed}"
 
 
 def render_history(history: list[Turn]) -> str:

@@ -47,6 +47,8 @@ class Turn(BaseModel):
     attempts: int = 1
     reasoning_chars: int = 0
     cited_ids: list[str] = Field(default_factory=list)
+    # Cited ids that name no passage, or the opponent's: cite-or-lose, recorded.
+    citation_problems: dict[str, str] = Field(default_factory=dict)
 
 
 class Passage(BaseModel):

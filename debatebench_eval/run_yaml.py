@@ -22,7 +22,6 @@ from .config import (
     VETTED_SOURCES,
     DebateSettings,
     RoleModel,
-    reject_prep,
 )
 from .errors import ConfigError
 from .motions import single_motion
@@ -39,8 +38,7 @@ def parse_run_yaml(path: Path) -> DebateSettings:
     _check_keys(data, RUN_KEYS, where)
     topic = _text(data, "topic", where, required=True)
     phases = _phases(data.get("format"), where)
-    reject_prep(phases, f"{where}: format.phases")
-    teams, budgets, models = _teams(data.get("teams"), phases, path.parent, where)
+    teams, budgets, models, prep_budgets = _teams(data.get("teams"), phases, path.parent, where)
     judge = _judge(data.get("judge"), where)
     if judge is not None:
         models["judge"] = judge[0]
@@ -53,6 +51,7 @@ def parse_run_yaml(path: Path) -> DebateSettings:
         phases=phases,
         teams=teams,
         budgets=budgets,
+        prep_budgets=prep_budgets,
         seed=_int(data, "seed", where, minimum=0),
         timeout=_int(data, "timeout", where, minimum=1) or DEFAULT_TIMEOUT,
         sources=_sources(data.get("sources"), where),
@@ -120,13 +119,14 @@ def _phases(block: Any, where: str) -> tuple[Phase, ...]:
 
 def _teams(
     entries: Any, phases: tuple[Phase, ...], base: Path, where: str
-) -> tuple[dict[str, Team], dict[str, int], dict[str, RoleModel]]:
+) -> tuple[dict[str, Team], dict[str, int], dict[str, RoleModel], dict[str, int | None]]:
     if not isinstance(entries, list) or len(entries) != 2:
         found = f"{len(entries)} entries" if isinstance(entries, list) else _describe(entries)
         raise ConfigError(f"{where}: teams", found, "a list of exactly two team entries")
     teams: dict[str, Team] = {}
     budgets: dict[str, int] = {}
     models: dict[str, RoleModel] = {}
+    prep_budgets: dict[str, int | None] = {}
     for index, entry in enumerate(entries):
         at = f"{where}: teams[{index}]"
         if not isinstance(entry, dict):
@@ -148,15 +148,15 @@ def _teams(
                 f"{at}.budget", "missing", "an integer of at least 1 (completion tokens per turn)"
             )
         budgets[side] = budget
-        _check_prep_budget(entry, phases, at)
+        prep_budgets[side] = _prep_budget(entry, phases, at)
         models[side] = RoleModel(
             model=_text(entry, "model", at, required=True) or "",
             base_url=_url(entry.get("base_url"), f"{at}.base_url"),
         )
-    return teams, budgets, models
+    return teams, budgets, models, prep_budgets
 
 
-def _check_prep_budget(entry: dict[str, Any], phases: tuple[Phase, ...], at: str) -> None:
+def _prep_budget(entry: dict[str, Any], phases: tuple[Phase, ...], at: str) -> int | None:
     has_prep = any(phase.is_prep for phase in phases)
     if has_prep and "prep_budget" not in entry:
         raise ConfigError(
@@ -164,6 +164,7 @@ def _check_prep_budget(entry: dict[str, Any], phases: tuple[Phase, ...], at: str
         )
     if not has_prep and "prep_budget" in entry:
         raise ConfigError(f"{at}.prep_budget", "set but phases have no 'prep'", "no prep_budget")
+    return _int(entry, "prep_budget", at, minimum=1)
 
 
 def _url(value: Any, where: str) -> str:

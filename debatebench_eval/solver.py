@@ -11,17 +11,20 @@ from __future__ import annotations
 import hashlib
 import secrets
 
-from inspect_ai.model import ChatMessageAssistant, ModelOutput, get_model
+from inspect_ai.model import ChatMessageAssistant, ChatMessageUser, ModelOutput, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import span
 
 from ._inspect import active_generate_config
 from .config import DebateSettings
 from .errors import DebateError
+from .evidence import Pools, gather, with_citations
 from .judging import guard, judge_models, judge_trust
+from .motions import Motion
 from .probe import ensure_reachable, model_base_url
+from .prompts import phase_prompt
 from .protocol import SIDES, Phase, Side, speaking_order
-from .record import DebateRecord, RunSettings, SideSettings, Turn
+from .record import DebateRecord, Passage, RunSettings, SideSettings, Turn
 from .speech import Speaker, speak, turn_heading
 
 
@@ -97,12 +100,16 @@ def _run_settings(
 
 @solver
 def debate_solver(
-    settings: DebateSettings, strict_judge: bool = False, require_validated_judge: bool = False
+    settings: DebateSettings,
+    pools: Pools | None = None,
+    strict_judge: bool = False,
+    require_validated_judge: bool = False,
 ) -> Solver:
     """Run one complete debate per sample and record it in the DebateRecord store.
 
     Args:
         settings: The validated run settings (phases, teams, budgets, seeds).
+        pools: The opened evidence pools, when the phases include prep.
         strict_judge: Refuse, before any model call, when the judge is also a debater.
         require_validated_judge: Refuse, before any model call, a judge without a
             passing validation record.
@@ -123,6 +130,11 @@ def debate_solver(
             guard(judge_models(), record, strict=True)
         if require_validated_judge:
             await judge_trust(judge_models(), require=True)
+        if pools is not None:
+            record.passages = _prep_evidence(pools, state)
+            state.messages += [
+                ChatMessageUser(content=evidence_heading(side, record.passages)) for side in SIDES
+            ]
         for phase_index, (phase, order) in enumerate(zip(settings.phases, orders, strict=True)):
             async with span(f"{phase_index + 1}. {phase}", type="phase"):
                 for position, side in enumerate(order):
@@ -163,17 +175,43 @@ async def _take_turn(
     settings: DebateSettings,
 ) -> Turn:
     assert record.run is not None
-    return await speak(
+    prep_budget = settings.prep_budgets.get(speaker.role)
+    turn = await speak(
         speaker,
         phase=phase,
         phase_index=phase_index,
         order=position,
         motion=record.run.motion,
-        history=list(record.turns),
+        prompt=phase_prompt(phase, list(record.turns), speaker.side, record.passages),
+        budget=prep_budget if phase.is_prep and prep_budget else speaker.budget,
         seed=seed,
         retries=settings.empty_retries,
         turn_id=turn_id(state.sample_id, state.epoch, phase_index, speaker.side),
     )
+    return with_citations(turn, record.passages) if record.passages else turn
+
+
+def _prep_evidence(pools: Pools, state: TaskState) -> list[Passage]:
+    """Both sides' passages, numbered P1 upward (pro's first); a side with none fails the sample."""
+    meta = state.metadata
+    motion = Motion(id=meta["motion_id"], text=meta["motion"], topic=meta["topic"])
+    passages: list[Passage] = []
+    for side in SIDES:
+        found = gather(pools, motion, side, first_number=len(passages) + 1)
+        if not found:
+            raise DebateError(
+                f"prep: no evidence for the {side} side on topic {motion.topic!r} in "
+                f"{pools}; a debate is not argued from nothing"
+            )
+        passages += found
+    return passages
+
+
+def evidence_heading(side: str, passages: list[Passage]) -> str:
+    """What the viewer shows of one side's private evidence (the judge sees it too)."""
+    rows = [p for p in passages if p.side == side]
+    listed = "\n".join(f"- **[{p.id}]** ({p.pool}: {p.row_id}) {p.text}" for p in rows)
+    return f"### Prep evidence — {side.upper()} (private to {side.upper()})\n\n{listed}"
 
 
 def _check_complete(record: DebateRecord, phases: tuple[Phase, ...]) -> None:

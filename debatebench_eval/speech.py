@@ -20,7 +20,7 @@ from inspect_ai.model import (
 from ._inspect import active_generate_config
 from .errors import DebateError, ServerError
 from .probe import model_base_url
-from .prompts import phase_prompt, system_prompt
+from .prompts import system_prompt
 from .protocol import Phase, Side
 from .record import Turn, TurnUsage
 from .teams import Team
@@ -71,8 +71,16 @@ def turn_heading(turn: Turn) -> str:
         f"### {turn.phase_index + 1}. {turn.phase.capitalize()}{length} — {turn.side.upper()}\n"
         f"*{turn.team_id} · {turn.model} · role {turn.role} · "
         f"{turn.usage.output_tokens}/{turn.budget} tokens"
-        f"{' · hit budget' if turn.hit_budget else ''}*"
+        f"{' · hit budget' if turn.hit_budget else ''}{_cites(turn)}*"
     )
+
+
+def _cites(turn: Turn) -> str:
+    if not turn.cited_ids:
+        return ""
+    problems = [f"{pid} ({why})" for pid, why in turn.citation_problems.items()]
+    flagged = f" · flagged {', '.join(problems)}" if problems else ""
+    return f" · cites {', '.join(turn.cited_ids)}{flagged}"
 
 
 async def speak(
@@ -82,7 +90,8 @@ async def speak(
     phase_index: int,
     order: int,
     motion: str,
-    history: list[Turn],
+    prompt: str,
+    budget: int,
     seed: int,
     retries: int,
     turn_id: str,
@@ -91,7 +100,7 @@ async def speak(
     where = f"phase {phase_index} ({phase}), side {speaker.side} ({speaker.model})"
     messages: list[ChatMessage] = [
         ChatMessageSystem(content=system_prompt(speaker.team, speaker.side, motion)),
-        ChatMessageUser(content=phase_prompt(phase, history)),
+        ChatMessageUser(content=prompt),
     ]
     for attempt in range(1, retries + 2):
         started = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -99,7 +108,7 @@ async def speak(
         try:
             # A retry changes the seed: the same seed would give the same empty reply.
             output = await speaker.model.generate(
-                messages, config=call_config(speaker.model, speaker.budget, seed + attempt - 1)
+                messages, config=call_config(speaker.model, budget, seed + attempt - 1)
             )
         except Exception as exc:
             raise DebateError(f"{where}: the model call failed: {exc}") from exc
@@ -108,7 +117,7 @@ async def speak(
             raise DebateError(f"{where}: the model returned an error: {output.error}")
         text, reasoning_chars = speech_text(output)
         usage = _usage(output)
-        _check_budget(speaker, usage, where)
+        _check_budget(speaker, budget, usage, where)
         if text:
             return Turn(
                 id=turn_id,
@@ -122,7 +131,7 @@ async def speak(
                 text=text,
                 model=output.model or str(speaker.model),
                 usage=usage,
-                budget=speaker.budget,
+                budget=budget,
                 hit_budget=output.stop_reason == "max_tokens",
                 finish_reason=output.stop_reason,
                 latency_ms=latency_ms,
@@ -145,10 +154,10 @@ def _usage(output: ModelOutput) -> TurnUsage:
     )
 
 
-def _check_budget(speaker: Speaker, usage: TurnUsage, where: str) -> None:
-    if usage.output_tokens > speaker.budget + BUDGET_TOLERANCE:
+def _check_budget(speaker: Speaker, budget: int, usage: TurnUsage, where: str) -> None:
+    if usage.output_tokens > budget + BUDGET_TOLERANCE:
         raise ServerError(
             f"{where}: the server at {model_base_url(speaker.model) or speaker.model} returned "
-            f"{usage.output_tokens} completion tokens for a budget of {speaker.budget}; it ignores "
+            f"{usage.output_tokens} completion tokens for a budget of {budget}; it ignores "
             "max_tokens, so budgets cannot be enforced on it"
         )

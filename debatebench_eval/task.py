@@ -16,12 +16,13 @@ from .config import (
     DEFAULT_FORMAT,
     DEFAULT_TIMEOUT,
     DebateSettings,
+    check_prep,
     named_format,
-    reject_prep,
     resolve_motions,
     role_model_spec,
 )
 from .errors import ConfigError
+from .evidence import open_pools
 from .judging import JUDGE_ARGS, judging_scorers
 from .protocol import parse_phases
 from .run_yaml import parse_run_yaml
@@ -37,6 +38,7 @@ DEFAULT_MAX_RETRIES = 3
 DEBATE_ARGS = (
     "motion", "motions", "format", "phases", "budget", "pro_budget", "con_budget",
     "pro_team", "con_team", "paired", "config", "seed", "timeout", "empty_retries", "probe",
+    "sources", "prep_budget",
 )  # fmt: skip
 # With config=run.yaml these live in the file; giving both would be ambiguous.
 _RUN_YAML_OWNS = (
@@ -51,6 +53,8 @@ _RUN_YAML_OWNS = (
     "con_team",
     "seed",
     "timeout",
+    "sources",
+    "prep_budget",
 )
 
 
@@ -71,6 +75,8 @@ def debate(
     timeout: int | None = None,
     empty_retries: int = DEFAULT_EMPTY_RETRIES,
     probe: bool = True,
+    sources: str | list[str] | None = None,
+    prep_budget: int | None = None,
     rubric: str | None = None,
     swap_judging: bool = True,
     fact_check: bool | None = None,
@@ -106,6 +112,9 @@ def debate(
         timeout: Seconds to wait for one model reply (default 600).
         empty_retries: Extra attempts when a model returns no speech (default 2).
         probe: Check each model server answers before debating (default true).
+        sources: Shared evidence pools for prep: args-me, debatesum (from
+            DEBATEBENCH_SOURCES_DIR), example (shipped), or .jsonl paths.
+        prep_budget: Completion-token cap of each side's prep call (required with prep).
         rubric: A rubric file for the judge (default scorers/rubric.yaml).
         swap_judging: Judge twice with Side A/B swapped and average (default true).
         fact_check: Run the fact-check scorer (default true, or the run.yaml's judge setting).
@@ -126,10 +135,13 @@ def debate(
     scorers = judging_scorers(
         judged, default_budget=settings.judge_budget, default_fact_check=settings.fact_check
     )
+    has_prep = any(phase.is_prep for phase in settings.phases)
+    pools = open_pools(settings.sources, settings.teams, "prep") if has_prep else None
     return Task(
         dataset=debate_dataset(settings),
         solver=debate_solver(
             settings,
+            pools,
             strict_judge=arg.as_bool("strict_judge", strict_judge),
             require_validated_judge=arg.as_bool("require_validated_judge", require_validated_judge),
         ),
@@ -180,7 +192,9 @@ def _settings_from_args(given: dict[str, Any]) -> DebateSettings:
         if phase_list is not None
         else named_format(format_name or DEFAULT_FORMAT)
     )
-    reject_prep(phases, "-T phases")
+    sources = tuple(arg.as_list("sources", given["sources"]) or ())
+    prep_budget = arg.as_int("prep_budget", given["prep_budget"])
+    check_prep(phases, prep_budget, sources)
     budget = arg.as_int("budget", given["budget"]) or DEFAULT_BUDGET
     return DebateSettings(
         motions=resolve_motions(
@@ -195,6 +209,8 @@ def _settings_from_args(given: dict[str, Any]) -> DebateSettings:
             "pro": arg.as_int("pro_budget", given["pro_budget"]) or budget,
             "con": arg.as_int("con_budget", given["con_budget"]) or budget,
         },
+        prep_budgets={"pro": prep_budget, "con": prep_budget},
+        sources=sources,
         seed=arg.as_int("seed", given["seed"], minimum=0),
         timeout=arg.as_int("timeout", given["timeout"]) or DEFAULT_TIMEOUT,
     )

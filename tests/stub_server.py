@@ -91,6 +91,8 @@ def _completion(request: dict[str, Any], number: int, behaviour: StubBehaviour) 
     budget = request.get("max_tokens") or request.get("max_completion_tokens")
     words = [f"w{i}" for i in range(WORDS_PER_REPLY)]
     words[:4] = ["Speech", str(number), "budget", str(budget)]
+    if "Cite your evidence" in prompt:  # a debater with prep evidence cites its first passage
+        words[4] = "[P1]"
     finish = "stop"
     if budget is not None and not behaviour.ignore_budget and budget < len(words):
         words, finish = words[:budget], "length"

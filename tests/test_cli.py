@@ -183,3 +183,22 @@ def test_inspect_score_rejudges_a_saved_log_with_another_judge_role(tmp_path: Pa
     assert scores["rubric1"].metadata["judges"] == ["ollama/judge-two"]
     assert scores["rubric1"].value["judges"] == 1
     assert judged_by.count("judge-two") == 2  # both orientations
+
+
+def test_a_debate_with_prep_on_the_shipped_pool(tmp_path: Path) -> None:
+    with StubServer() as stub:
+        result = inspect_eval(
+            ["--model", "ollama/stub", "--sample-id", "carbon-tax", "-T", "fact_check=false",
+             "-T", "phases=[prep, opening, conclusion]", "-T", "sources=[example]",
+             "-T", "prep_budget=30"],
+            stub.base_url, tmp_path,
+        )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    sample = (only_log(tmp_path).samples or [])[0]
+    record = sample.store_as(DebateRecord)
+    assert record.complete and {p.side for p in record.passages} == {"pro", "con"}
+    prep = [t for t in record.turns if t.phase == "prep"]
+    assert len(prep) == 2 and all(t.text and t.budget == 30 for t in prep)
+    spoken = [t for t in record.turns if t.phase != "prep"]
+    assert all(t.cited_ids == ["P1"] for t in spoken)
+    assert {t.side for t in spoken if t.citation_problems} == {"con"}  # P1 is pro's

@@ -33,7 +33,13 @@ def write(path: Path, text: str) -> Path:
         ({"budget": "lots"}, r"-T budget: got 'lots'; expected an integer of at least 1"),
         ({"budget": 0}, r"-T budget: got 0"),
         ({"paired": "maybe"}, r"-T paired: got 'maybe'; expected true or false"),
-        ({"phases": "[opening, prep]"}, r"'prep' is not available"),
+        ({"phases": "[prep, opening]"}, r"-T prep_budget: missing although phases include"),
+        ({"sources": "[example]"}, r"-T prep_budget / -T sources: given but phases have no"),
+        (
+            {"phases": "[prep, opening]", "prep_budget": 100, "sources": "[wiki]"},
+            r"prep: unknown pool 'wiki'; expected one of args-me, debatesum, example",
+        ),
+        ({"phases": "[prep, opening]", "prep_budget": 100}, r"prep: prep has no evidence to read"),
         ({"phases": "[opening, closing]"}, r"unknown phase 'closing'"),
         (
             {"format": "nope"},
@@ -204,7 +210,7 @@ def test_run_yaml_models_become_roles_without_credentials(run_dir: Path) -> None
         ("seed: 42", "seed: 42\nseed: 43", "found duplicate key 'seed'"),
         ("[opening:medium,", "[closing,", "unknown phase 'closing'"),
         ("[opening:medium,", "[opening:huge,", "unknown length 'huge'"),
-        ("[opening:medium,", "[prep, opening:medium,", "'prep' is not available"),
+        ("[opening:medium,", "[prep, opening:medium,", r"teams\[0\].prep_budget: missing"),
         ("    side: con", "    side: pro", "two teams are both 'pro'"),
         ("    side: con", "    side: both", r"teams\[1\].side: got 'both'"),
         ("    budget: 1500", "    budget: 0", r"teams\[1\]: budget: got 0"),

@@ -1,0 +1,117 @@
+"""Prep evidence: which pools a run reads, what each side gets, what it cites.
+
+Shared pools (`sources`) hold both sides' rows and are searched on topic and
+side; a team's own `corpus` (a path relative to its team file) holds only its
+side's rows and is searched on topic. Pools are named as debatebench names
+them (`args-me`, `debatesum`: files under DEBATEBENCH_SOURCES_DIR or
+~/.cache/debatebench/sources/), `example` for the small pool shipped with this
+package, or given by path. Nothing is downloaded. Every pool is opened (and
+indexed if new) when the task is built, so a bad pool stops the run before
+any model call.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .config import VETTED_SOURCES
+from .errors import ConfigError
+from .motions import Motion
+from .record import Passage, Turn
+from .resources import data_file
+from .retrieval import PoolIndex
+from .teams import Team
+
+SOURCES_DIR_VAR = "DEBATEBENCH_SOURCES_DIR"
+EXAMPLE_POOL = "example"
+_CITATION = re.compile(r"\[(P\d+)\]")
+
+
+@dataclass(frozen=True)
+class Pools:
+    """The opened pools of a run: shared ones, and each side's team corpus."""
+
+    shared: tuple[tuple[str, PoolIndex], ...]
+    corpora: dict[str, tuple[str, PoolIndex]]
+
+    def __str__(self) -> str:
+        names = [name for name, _ in self.shared]
+        names += [f"{side} corpus {name}" for side, (name, _) in self.corpora.items()]
+        return "pools " + ", ".join(names)
+
+    __repr__ = __str__
+
+
+def sources_dir() -> Path:
+    override = os.environ.get(SOURCES_DIR_VAR)
+    return Path(override).expanduser() if override else Path.home() / ".cache/debatebench/sources"
+
+
+def pool_path(name: str, where: str) -> Path:
+    """A pool name (vetted, or `example`) or a path to a JSONL file."""
+    if name == EXAMPLE_POOL:
+        return data_file("tasks", "sources", "example.jsonl")
+    if name in VETTED_SOURCES:
+        path = sources_dir() / f"{name}.jsonl"
+        if not path.is_file():
+            raise ConfigError(
+                where, f"pool {name!r} is not on disk at {path}",
+                f"the file there (nothing is downloaded), or {SOURCES_DIR_VAR} pointing at it",
+            )  # fmt: skip
+        return path
+    path = Path(name).expanduser()
+    if path.suffix == ".jsonl" and path.is_file():
+        return path
+    raise ConfigError(
+        where, f"unknown pool {name!r}",
+        f"one of {', '.join((*VETTED_SOURCES, EXAMPLE_POOL))}, or a path to a .jsonl file",
+    )  # fmt: skip
+
+
+def open_pools(sources: tuple[str, ...], teams: dict[str, Team], where: str) -> Pools:
+    shared = tuple((name, PoolIndex.open(pool_path(name, where), shared=True)) for name in sources)
+    corpora = {}
+    for side, team in teams.items():
+        if team.corpus is not None:
+            path = Path(team.file).parent / team.corpus
+            corpora[side] = (Path(team.corpus).stem, PoolIndex.open(path, shared=False))
+    if not shared and not corpora:
+        raise ConfigError(where, "prep has no evidence to read", "-T sources, or a team corpus")
+    return Pools(shared, corpora)
+
+
+def gather(pools: Pools, motion: Motion, side: str, first_number: int) -> list[Passage]:
+    """The side's passages: each shared pool's top rows, then its corpus's; ids P<n> upward."""
+    found = [
+        (name, row)
+        for name, index in pools.shared
+        for row in index.search(motion.text, motion.topic, side)
+    ]
+    if side in pools.corpora:
+        name, index = pools.corpora[side]
+        found += [(name, row) for row in index.search(motion.text, motion.topic, None)]
+    return [
+        Passage(id=f"P{first_number + i}", pool=name, row_id=row.id, side=side, text=row.text)
+        for i, (name, row) in enumerate(found)
+    ]
+
+
+def citations(text: str, passages: list[Passage], side: str) -> tuple[list[str], dict[str, str]]:
+    """The passage ids a speech cites, and what is wrong with any of them."""
+    cited = list(dict.fromkeys(_CITATION.findall(text)))
+    owners = {p.id: p.side for p in passages}
+    problems = {}
+    for pid in cited:
+        if pid not in owners:
+            problems[pid] = "no such passage"
+        elif owners[pid] != side:
+            problems[pid] = "the opponent's passage"
+    return cited, problems
+
+
+def with_citations(turn: Turn, passages: list[Passage]) -> Turn:
+    cited, problems = citations(turn.text, passages, turn.side)
+    return turn.model_copy(update={"cited_ids": cited, "citation_problems": problems})
