@@ -17,9 +17,10 @@ from .record import DebateRecord, Turn
 
 MASK = "[withheld]"
 # Side labels a debater may echo from its own prompt ("PRO argued...", "the
-# con side"); replaced by the blind label, so the meaning survives.
+# con side"); replaced by the blind label, so the meaning survives. Only the
+# capitalised label or "<label> side": "pros and cons" and "pro bono" stay.
 _LABELS = {
-    side: re.compile(rf"\b(?:the\s+)?(?:{side}\s+side|{side.upper()})\b", re.IGNORECASE)
+    side: re.compile(rf"\b(?:{side.upper()}\b(?!-)|(?i:(?:the\s+)?{side}\s+side\b))")
     for side in SIDES
 }
 _MIN_MASKED_TERM = 3
@@ -51,19 +52,30 @@ def blind_orientation(seed: int) -> Orientation:
     return Orientation(a="pro", b="con") if first else Orientation(a="con", b="pro")
 
 
-def masked_terms(record: DebateRecord) -> list[str]:
-    """Identity strings that must not reach the judge: team names and ids, model names."""
+def masked_terms(record: DebateRecord) -> list[tuple[str, bool]]:
+    """Identity strings that must not reach the judge, each with whether case matters.
+
+    Team names are proper names (matched with their case, so a team called
+    "Greens" does not mask "greens"); team ids are masked only when they cannot
+    be ordinary words (they hold a hyphen, underscore or digit); model names
+    always, without case.
+    """
     assert record.run is not None
-    terms: set[str] = set()
+    terms: dict[str, bool] = {}
     for side in record.run.sides:
-        terms.update(str(side.team.get(key) or "") for key in ("name", "id"))
-        terms.update({side.model, side.model.rsplit("/", 1)[-1]})
-    return sorted((t for t in terms if len(t) >= _MIN_MASKED_TERM), key=len, reverse=True)
+        terms[str(side.team.get("name") or "")] = True
+        team_id = str(side.team.get("id") or "")
+        if re.search(r"[-_0-9]", team_id):
+            terms[team_id] = False
+        terms.update({side.model: False, side.model.rsplit("/", 1)[-1]: False})
+    kept = [(t, case) for t, case in terms.items() if len(t) >= _MIN_MASKED_TERM]
+    return sorted(kept, key=lambda item: len(item[0]), reverse=True)
 
 
-def mask(text: str, terms: list[str], orientation: Orientation) -> str:
-    for term in terms:
-        text = re.sub(rf"(?<!\w){re.escape(term)}(?!\w)", MASK, text, flags=re.IGNORECASE)
+def mask(text: str, terms: list[tuple[str, bool]], orientation: Orientation) -> str:
+    for term, case in terms:
+        flags = 0 if case else re.IGNORECASE
+        text = re.sub(rf"(?<!\w){re.escape(term)}(?!\w)", MASK, text, flags=flags)
     for side, pattern in _LABELS.items():
         text = pattern.sub(f"Side {orientation.label(side)}", text)
     return text
@@ -83,7 +95,7 @@ def render_transcript(record: DebateRecord, orientation: Orientation) -> str:
     return "\n\n".join(blocks)
 
 
-def _turn_block(turn: Turn, terms: list[str], orientation: Orientation) -> str:
+def _turn_block(turn: Turn, terms: list[tuple[str, bool]], orientation: Orientation) -> str:
     heading = f"[{turn.id}] {turn.phase.capitalize()} — Side {orientation.label(turn.side)}"
     return f"{heading}\n{mask(turn.text.strip(), terms, orientation)}"
 

@@ -57,9 +57,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     trust.add_argument("log", help="a judge_validation log")
     trust.add_argument("--out", help="folder for the record (default: the user trust folder)")
-    trust.add_argument("--min-tau-c", type=float, default=0.38, help="default 0.38")
-    trust.add_argument("--min-parse-rate", type=float, default=0.99, help="default 0.99")
-    trust.add_argument("--min-scored", type=int, default=600, help="default 600 speeches")
+    from .trust import MIN_PARSE_RATE, MIN_SCORED, MIN_TAU_C
+
+    trust.add_argument("--min-tau-c", type=float, default=MIN_TAU_C, help=f"default {MIN_TAU_C}")
+    trust.add_argument(
+        "--min-parse-rate", type=float, default=MIN_PARSE_RATE, help=f"default {MIN_PARSE_RATE}"
+    )
+    trust.add_argument("--min-scored", type=int, default=MIN_SCORED, help=f"default {MIN_SCORED}")
     trust.set_defaults(run=_run_trust)
     report = commands.add_parser(
         "report", help="a judge validation's tables (Markdown) and plot (PNG, 'plots' extra)"

@@ -27,7 +27,8 @@ from .teams import Team
 
 SOURCES_DIR_VAR = "DEBATEBENCH_SOURCES_DIR"
 EXAMPLE_POOL = "example"
-_CITATION = re.compile(r"\[(P\d+)\]")
+# [P3], and lists such as [P3, P5] or [p3; p5].
+_CITATION = re.compile(r"\[\s*([Pp]\d+(?:\s*[,;]\s*[Pp]\d+)*)\s*\]")
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,7 @@ def pool_path(name: str, where: str) -> Path:
 
 
 def open_pools(sources: tuple[str, ...], teams: dict[str, Team], where: str) -> Pools:
+    """Open (indexing if new) every pool of the run; `where` names the setting, for errors."""
     shared = tuple((name, PoolIndex.open(pool_path(name, where), shared=True)) for name in sources)
     corpora = {}
     for side, team in teams.items():
@@ -79,7 +81,7 @@ def open_pools(sources: tuple[str, ...], teams: dict[str, Team], where: str) -> 
             path = Path(team.file).parent / team.corpus
             corpora[side] = (Path(team.corpus).stem, PoolIndex.open(path, shared=False))
     if not shared and not corpora:
-        raise ConfigError(where, "prep has no evidence to read", "-T sources, or a team corpus")
+        raise ConfigError(where, "prep has no evidence to read", "a shared pool, or a team corpus")
     return Pools(shared, corpora)
 
 
@@ -101,7 +103,10 @@ def gather(pools: Pools, motion: Motion, side: str, first_number: int) -> list[P
 
 def citations(text: str, passages: list[Passage], side: str) -> tuple[list[str], dict[str, str]]:
     """The passage ids a speech cites, and what is wrong with any of them."""
-    cited = list(dict.fromkeys(_CITATION.findall(text)))
+    found = (
+        pid.strip().upper() for group in _CITATION.findall(text) for pid in re.split(r"[,;]", group)
+    )
+    cited = list(dict.fromkeys(found))
     owners = {p.id: p.side for p in passages}
     problems = {}
     for pid in cited:

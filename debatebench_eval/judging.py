@@ -11,6 +11,7 @@ import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from inspect_ai.model import GenerateConfig, Model, ResponseSchema, get_model, model_roles
 from inspect_ai.scorer import Scorer
@@ -132,15 +133,28 @@ def debater_clashes(judges: list[Model], record: DebateRecord) -> list[str]:
     assert record.run is not None
     warnings = []
     for judge in judges:
-        name, url = str(judge).rsplit("/", 1)[-1], model_base_url(judge)
+        name, url = str(judge).rsplit("/", 1)[-1], _server(model_base_url(judge))
         for side in record.run.sides:
-            same_url = url is None or side.base_url is None or url == side.base_url
+            other = _server(side.base_url)
+            same_url = url is None or other is None or url == other
             if side.model.rsplit("/", 1)[-1] == name and same_url:
                 warnings.append(
                     f"judge {judge} is also the {side.side} side's model ({side.model}): "
                     "a model judging its own debate is not an independent judge"
                 )
     return warnings
+
+
+_LOOPBACK = {"localhost", "127.0.0.1", "::1", "0.0.0.0"}
+
+
+def _server(url: str | None) -> str | None:
+    """A server address to compare: every loopback name is one machine."""
+    if url is None:
+        return None
+    parts = urlsplit(url.rstrip("/"))
+    host = "loopback" if (parts.hostname or "") in _LOOPBACK else parts.hostname
+    return f"{host}:{parts.port}{parts.path}"
 
 
 def guard(judges: list[Model], record: DebateRecord, strict: bool) -> list[str]:

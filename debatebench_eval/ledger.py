@@ -26,6 +26,8 @@ VERDICTS = ("supported", "contradicted", "unsupported", "not_checkable")
 # 85 accepts a dropped or changed word in a ten-word quote and rejects a quote
 # that shares only its topic words with the text.
 QUOTE_THRESHOLD = 85.0
+MIN_QUOTE_WORDS = 3
+_NEGATIONS = frozenset({"not", "no", "never", "nor", "none", "cannot", "t"})
 _WORDS = re.compile(r"[^\w]+")
 
 
@@ -121,7 +123,9 @@ def _check_claim(item: Any, at: str, sides: dict[str, str]) -> tuple[Claim | Non
         return None, [f'"{at}" is not an object']
     problems = []
     turn, text, verdict = item.get("turn"), item.get("claim"), item.get("verdict")
-    if turn not in sides:
+    if isinstance(turn, str):
+        turn = turn.strip().strip("[]")  # the prompt shows ids in brackets
+    if not isinstance(turn, str) or turn not in sides:
         problems.append(f'"{at}.turn" is {turn!r}, which is not the id of a turn in the record')
     if not isinstance(text, str) or not text.strip():
         problems.append(f'"{at}.claim" is missing or empty')
@@ -173,14 +177,40 @@ def verify_citation(citation: Citation, kind: str | None, text: str, *, own_turn
         return Citation(citation.id, citation.quote, kind, None, "cites the claim's own turn")
     if not citation.quote:
         return Citation(citation.id, "", kind, None, None)
-    match = quote_match(citation.quote, text)
-    problem = None if match >= QUOTE_THRESHOLD else f"quote not found in the cited {kind}"
-    return Citation(citation.id, citation.quote, kind, round(match, 1), problem)
+    match, problem = check_quote(citation.quote, text)
+    why = problem.format(kind=kind) if problem else None
+    return Citation(citation.id, citation.quote, kind, round(match, 1), why)
 
 
 def normalise(text: str) -> str:
     return _WORDS.sub(" ", text.lower()).strip()
 
 
+def check_quote(quote: str, text: str) -> tuple[float, str | None]:
+    """How well the quote matches its best-aligned stretch of the text, and why it fails.
+
+    partial_ratio slides the shorter string along the longer, so a quote longer
+    than its source would match on the source alone: such a quote is compared
+    with the whole text instead. A quote of fewer than MIN_QUOTE_WORDS words
+    proves nothing, and a negation the source lacks ("never" for a plain
+    statement) reverses it however close the letters are.
+    """
+    q, t = normalise(quote), normalise(text)
+    if len(q.split()) < MIN_QUOTE_WORDS:
+        return 0.0, f"quote shorter than {MIN_QUOTE_WORDS} words"
+    if len(q) > len(t):
+        score, window = float(fuzz.ratio(q, t)), t
+    else:
+        aligned = fuzz.partial_ratio_alignment(q, t)
+        if aligned is None:  # rapidfuzz gives None only under a score_cutoff; none is set
+            return 0.0, "quote not found in the cited {kind}"
+        score, window = float(aligned.score), t[aligned.dest_start : aligned.dest_end]
+    if score < QUOTE_THRESHOLD:
+        return score, "quote not found in the cited {kind}"
+    if (set(q.split()) & _NEGATIONS) - set(window.split()):
+        return score, "quote adds a negation the cited {kind} lacks"
+    return score, None
+
+
 def quote_match(quote: str, text: str) -> float:
-    return float(fuzz.partial_ratio(normalise(quote), normalise(text)))
+    return check_quote(quote, text)[0]

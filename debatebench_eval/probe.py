@@ -19,9 +19,15 @@ _reachable: set[str] = set()
 
 
 def model_base_url(model: Model) -> str | None:
-    """The server URL a model talks to, without credentials, if it has one."""
-    url = getattr(model.api, "base_url", None)
-    return strip_credentials(str(url)) if url else None
+    """The server URL a model talks to, without credentials, if it has one.
+
+    Some providers keep a URL given by environment variable (OPENAI_BASE_URL)
+    only on their client, so that is asked too.
+    """
+    url = getattr(model.api, "base_url", None) or getattr(
+        getattr(model.api, "client", None), "base_url", None
+    )
+    return strip_credentials(str(url).rstrip("/")) if url else None
 
 
 async def ensure_reachable(model: Model, role: str) -> None:

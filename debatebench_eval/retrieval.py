@@ -178,6 +178,13 @@ def _drain(parts: list[np.ndarray]) -> np.ndarray:
     return whole
 
 
+def settings_key() -> str:
+    """What else decides an index besides the file: a changed tokenizer, stopword
+    list or BM25 parameter must not reuse an index built with the old ones."""
+    settings = json.dumps([_TOKEN.pattern, sorted(_STOPWORDS), K1, B, bm25s.__version__])
+    return hashlib.sha256(settings.encode()).hexdigest()[:12]
+
+
 def cache_root() -> Path:
     override = os.environ.get(CACHE_VAR)
     if override:
@@ -210,7 +217,7 @@ class PoolIndex:
         if not path.is_file():
             raise ConfigError(str(path), "pool file not found", "a JSONL pool on disk")
         kind = "shared" if shared else "corpus"
-        folder = cache_root() / f"v{INDEX_VERSION}-{kind}-{file_sha256(path)}"
+        folder = cache_root() / f"v{INDEX_VERSION}-{settings_key()}-{kind}-{file_sha256(path)}"
         if not (folder / "table.json").is_file():
             build_index(path, shared, folder)
         return cls._load(path, folder)
@@ -237,7 +244,9 @@ class PoolIndex:
         candidates = np.flatnonzero(mask)
         if candidates.size == 0:
             return []
-        scores = self.bm25.get_scores(tokens(query))[candidates]
+        words = tokens(query)
+        # A motion of stopwords or non-Latin script has no query terms: file order.
+        scores = self.bm25.get_scores(words)[candidates] if words else np.zeros(candidates.size)
         # lexsort sorts by its last key first: score descending, then row order.
         order = np.lexsort((candidates, -scores))[:k]
         return [self._row(int(candidates[i])) for i in order]

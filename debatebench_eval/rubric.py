@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import string
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -24,6 +25,8 @@ SIDE_LABELS = ("A", "B")
 REPLY_KEYS = {"A": "side_a", "B": "side_b"}
 MARGIN_SCALE = 100
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+# pro_<name> must not collide with the score's own per-side keys.
+_RESERVED = ("total", "win", "role_win")
 _WORDY = re.compile(r"[^\W_]")
 _RUBRIC_KEYS = {
     "name", "version", "tiebreak", "ledger", "evidence", "dimensions", "system", "prompt", "repair",
@@ -133,6 +136,10 @@ def _dimensions(value: Any, where: str) -> tuple[Dimension, ...]:
         name, top, text = item["name"], item["max"], item["description"]
         if not isinstance(name, str) or not _NAME.match(name):
             raise ConfigError(f"{here}.name", f"got {name!r}", "a lower-case identifier")
+        if name in _RESERVED:
+            raise ConfigError(
+                f"{here}.name", f"{name!r} is a score key", f"a name other than {_RESERVED}"
+            )
         if name in {d.name for d in dimensions}:
             raise ConfigError(f"{here}.name", f"{name!r} appears twice", "unique names")
         if isinstance(top, bool) or not isinstance(top, int) or top < 1:
@@ -163,9 +170,24 @@ def _template(data: dict[str, Any], key: str, where: str) -> str:
     value = data.get(key)
     if not isinstance(value, str) or not value.strip():
         raise ConfigError(f"{where}: {key}", f"got {value!r}", "a non-empty template string")
-    for name in _PLACEHOLDERS.get(key, ()):
+    allowed = _PLACEHOLDERS.get(key, ())
+    for name in allowed:
         if "{" + name + "}" not in value:
             raise ConfigError(f"{where}: {key}", f"no {{{name}}} placeholder", "all of its fields")
+    try:
+        fields = {field for _, field, _, _ in string.Formatter().parse(value) if field is not None}
+    except ValueError as exc:
+        raise ConfigError(
+            f"{where}: {key}", f"a broken brace ({exc})", "{{ and }} for braces"
+        ) from None
+    unknown = sorted(fields - set(allowed))
+    if unknown:
+        known = ", ".join("{" + n + "}" for n in allowed) or "no placeholder"
+        raise ConfigError(
+            f"{where}: {key}",
+            f"unknown placeholder {{{unknown[0]}}}",
+            f"only {known}; write {{{{ and }}}} for a literal brace",
+        )
     return value
 
 

@@ -17,6 +17,7 @@ from inspect_ai.solver import TaskState
 
 from . import score_schema as schema
 from .blind import Orientation, blind_orientation, view_fields
+from .errors import DebateError
 from .judging import JudgeOptions, guard, judge_config, judge_models, judge_options, judge_trust
 from .metrics import model_win_rate, panel_alpha
 from .record import DebateRecord
@@ -70,6 +71,11 @@ def rubric(
         if record.run is None or not record.complete:
             return None  # a partial debate is never scored
         judges = judge_models()
+        if (options.judge_quorum or 0) > len(judges):
+            raise DebateError(
+                f"-T judge_quorum={options.judge_quorum} but the judge role has "
+                f"{len(judges)} model(s); bind more with --model-role judge=a,b,c"
+            )
         warnings = guard(judges, record, options.strict_judge)
         trust = await judge_trust(judges, options.require_validated_judge)
         first = blind_orientation(record.run.seed)
@@ -134,7 +140,7 @@ def _score(
         failures = [r.failure for readings in per_judge for r in readings if r.failure]
         return Score.unscored(
             reason=f"{len(valid)} of {len(judges)} judges gave a valid score, {quorum} needed: "
-            + " | ".join(failures),
+            + (" | ".join(failures) or "none failed outright"),
             metadata={**context, "trust": trust},
         )
     combined = median_scores([_judge_mean(per_judge[i], orientations) for i in valid])

@@ -59,9 +59,14 @@ def speech_text(output: ModelOutput) -> tuple[str, int]:
             len(c.reasoning) for c in message.content if isinstance(c, ContentReasoning)
         )
     text = message.text
-    stripped = _THINK.sub("", text)
+    stripped = without_reasoning(text)
     reasoning += len(text) - len(stripped)
     return stripped.strip(), reasoning
+
+
+def without_reasoning(text: str) -> str:
+    """The text with any <think> block (closed or cut off) removed."""
+    return _THINK.sub("", text)
 
 
 def turn_heading(turn: Turn) -> str:

@@ -27,7 +27,6 @@ from .errors import ConfigError
 from .resources import data_file
 
 VENDORED_SHA256 = "032f5d1ba681bb0980db7812c8d8d062c6de9ed01365518dbcb79e86b070d28f"
-VENDORED_ROWS = 631
 HF_DATASET = "noystl/speech-quality-dataset"
 HF_PROBE_URL = f"https://huggingface.co/api/datasets/{HF_DATASET}"
 HF_PROBE_TIMEOUT_S = 5.0

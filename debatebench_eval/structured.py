@@ -21,10 +21,11 @@ from inspect_ai.model import (
     Model,
 )
 
+from .speech import without_reasoning
+
 T = TypeVar("T")
 Check = Callable[[Any], tuple[T | None, list[str]]]
 
-_THINK = re.compile(r"<think>.*?(</think>|$)", re.DOTALL | re.IGNORECASE)
 _FENCE = re.compile(r"^```[a-zA-Z]*\s*\n?(.*?)\n?```$", re.DOTALL)
 
 
@@ -65,7 +66,7 @@ class Exchange(Generic[T]):
 
 def parse_json_reply(text: str, stop_reason: str = "stop") -> tuple[Any, list[str]]:
     """The JSON value in a reply, tolerating reasoning and a code fence around it."""
-    body = _THINK.sub("", text).strip()
+    body = without_reasoning(text).strip()
     fenced = _FENCE.match(body)
     if fenced:
         body = fenced.group(1).strip()

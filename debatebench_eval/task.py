@@ -136,7 +136,8 @@ def debate(
         judged, default_budget=settings.judge_budget, default_fact_check=settings.fact_check
     )
     has_prep = any(phase.is_prep for phase in settings.phases)
-    pools = open_pools(settings.sources, settings.teams, "prep") if has_prep else None
+    where = f"{given['config']}: sources" if given["config"] else "-T sources"
+    pools = open_pools(settings.sources, settings.teams, where) if has_prep else None
     return Task(
         dataset=debate_dataset(settings),
         solver=debate_solver(

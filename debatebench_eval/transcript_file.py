@@ -91,6 +91,7 @@ def record_from_document(document: dict[str, Any], file: str, sample_id: str) ->
     ]
     turns = [turn for turn, _ in parsed]
     _check_coverage(reader, turns, names)
+    _check_passage_ids(reader, parsed)
     return DebateRecord(
         store=Store(),
         run=_run_settings(reader, run, sample_id, names, sides, turns),
@@ -259,6 +260,19 @@ def _length(reader: _Reader, item: dict[str, Any], at: str, phase: str) -> str |
         reader.fail(f"{at}.length", "set on a prep turn", "no length on prep (it takes none)")
     lengths = tuple(LENGTH_SENTENCES)
     return str(reader.get(item, "length", at, lambda v: v in lengths, f"one of {_or(lengths)}"))
+
+
+def _check_passage_ids(reader: _Reader, parsed: list[tuple[Turn, list[Passage]]]) -> None:
+    """Citations are verified by passage id, so an id must name one passage."""
+    seen: dict[str, str] = {}
+    for index, (_, passages) in enumerate(parsed):
+        for position, passage in enumerate(passages):
+            here = f"turns[{index}].evidence[{position}].id"
+            if passage.id in seen:
+                reader.fail(
+                    here, f"{passage.id!r} is also {seen[passage.id]}", "unique passage ids"
+                )
+            seen[passage.id] = here
 
 
 def _passages(reader: _Reader, item: dict[str, Any], at: str, turn: Turn) -> list[Passage]:

@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 import platformdirs
@@ -28,13 +29,13 @@ from inspect_ai.model import Model
 
 from .probe import PROBE_TIMEOUT_S, model_base_url
 from .resources import data_dir
+from .speech_data import VENDORED_SHA256
 
 TRUST_DIR_VAR = "DEBATEBENCH_EVAL_TRUST_DIR"
 RECORD_SCHEMA_VERSION = 1
 MIN_TAU_C = 0.38
 MIN_PARSE_RATE = 0.99
 MIN_SCORED = 600
-STATUSES = ("trusted", "untrusted", "unvalidated", "identity_unverifiable")
 
 
 @dataclass(frozen=True)
@@ -134,8 +135,8 @@ async def judge_identity(model: Model) -> JudgeIdentity:
 
 async def _ask_server(model: Model) -> JudgeIdentity:
     provider, name = str(model).split("/", 1) if "/" in str(model) else ("", str(model))
-    url = model_base_url(model) if _custom_server(model) else None
-    if url is None:
+    url = model_base_url(model)
+    if url is None or _hosted(model, url):
         return JudgeIdentity(provider, name, None)
     async with httpx.AsyncClient(timeout=PROBE_TIMEOUT_S) as client:
         listed = await _get_json(client, url.rstrip("/") + "/models")
@@ -146,14 +147,20 @@ async def _ask_server(model: Model) -> JudgeIdentity:
     return JudgeIdentity(provider, name, url, server_id, fingerprint)
 
 
-def _custom_server(model: Model) -> bool:
-    """A self-served model (Ollama, llama.cpp, vLLM, any OpenAI-compatible URL)."""
-    return model.api.__class__.__name__ not in _HOSTED_APIS
+def _hosted(model: Model, url: str) -> bool:
+    """A provider's own API at its own address: there the name is the identity. The same
+    provider class pointed at another URL (OPENAI_BASE_URL, --model-base-url) is self-served."""
+    host = (urlsplit(url).hostname or "").lower()
+    return model.api.__class__.__name__ in _HOSTED_APIS and host.endswith(_HOSTED_DOMAINS)
 
 
 _HOSTED_APIS = frozenset(
     {"OpenAIAPI", "AnthropicAPI", "GoogleGenAIAPI", "MistralAPI", "GroqAPI", "GrokAPI"}
 )
+_HOSTED_DOMAINS = (
+    "api.openai.com", "api.anthropic.com", "googleapis.com", "api.mistral.ai",
+    "api.groq.com", "api.x.ai",
+)  # fmt: skip
 
 
 async def _get_json(client: httpx.AsyncClient, url: str) -> Any:
@@ -223,16 +230,20 @@ def save_record(record: TrustRecord, folder: Path | None = None) -> Path:
 
 
 def trust_status(identity: JudgeIdentity) -> dict[str, Any]:
-    """The judge's status, and the record that decided it."""
+    """The judge's status from its newest matching record, judged by the gate's own rules:
+    the default thresholds and the vendored data, whatever the record was written with."""
     if not identity.verifiable:
         why = "its server reports no model fingerprint, so no record can be matched"
         return {"status": "identity_unverifiable", "record": None, "why": why}
     matches = [(p, r) for p, r in load_records() if r.judge.same_model(identity)]
-    trusted = [(p, r) for p, r in matches if r.trusted]
+    if not matches:
+        return {"status": "unvalidated", "record": None}
+    path, record = max(matches, key=lambda match: match[1].date)
+    trusted, reasons = verdict(record.n_scored, record.parse_rate, record.tau_c)
+    if record.data_sha256 != VENDORED_SHA256:
+        trusted, reasons = False, [*reasons, "validated on other data than the vendored copy"]
+    if record.reasons:
+        trusted, reasons = False, [*reasons, *record.reasons]
     if trusted:
-        path, record = trusted[-1]
         return {"status": "trusted", "record": path.name, "tau_c": record.tau_c}
-    if matches:
-        path, record = matches[-1]
-        return {"status": "untrusted", "record": path.name, "why": "; ".join(record.reasons)}
-    return {"status": "unvalidated", "record": None}
+    return {"status": "untrusted", "record": path.name, "why": "; ".join(dict.fromkeys(reasons))}

@@ -28,6 +28,7 @@ from inspect_ai.solver import TaskState, generate
 
 from . import arguments as arg
 from .resources import data_file
+from .speech import without_reasoning
 from .speech_data import Speech, SpeechData, load_speeches
 from .stats import Row, summarise
 from .trust import judge_identity
@@ -38,7 +39,6 @@ PROMPT_FILES = {False: "no_cot.txt", True: "short_cot.txt"}
 PAPER_CONFIG = GenerateConfig(temperature=0.01, max_tokens=4096)
 VALIDATION_ARGS = ("data", "cot", "limit_per_source")
 _SCORE = re.compile(r"<score>\s*\[?\s*([1-5])\s*\]?\s*</score>", re.IGNORECASE)
-_THINK = re.compile(r"<think>.*?(</think>|$)", re.DOTALL | re.IGNORECASE)
 
 
 @cache
@@ -55,7 +55,7 @@ def speech_prompt(speech: Speech, cot: bool) -> str:
 
 def parse_rating(reply: str) -> int | None:
     """The last `<score>` of the reply, outside any reasoning; None when there is none."""
-    found = _SCORE.findall(_THINK.sub("", reply))
+    found = _SCORE.findall(without_reasoning(reply))
     return int(found[-1]) if found else None
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from inspect_ai.log import EvalLog, read_eval_log
 
+from .config import strip_credentials
 from .stats import ValidationSummary, summarise
 from .trust import JudgeIdentity, Thresholds, TrustRecord, now, verdict
 from .validation import row_of
@@ -79,7 +80,8 @@ def _identity(log: EvalLog) -> JudgeIdentity:
         if identity:
             return JudgeIdentity(**identity)
     provider, _, name = log.eval.model.partition("/")
-    return JudgeIdentity(provider, name, log.eval.model_base_url)
+    url = log.eval.model_base_url
+    return JudgeIdentity(provider, name, strip_credentials(url) if url else None)
 
 
 def _generate_config(log: EvalLog) -> dict[str, Any]:

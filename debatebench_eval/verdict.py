@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from .protocol import SIDES, Side
 
 SideScores = dict[Side, dict[str, float]]
-WINNER_REASONS = ("total", "steelman_tiebreak", "coin_toss")
 TIERS = ("RESOLVED", "CONTESTED_BUT_LEANING", "UNRESOLVED")
 DEFAULT_RESOLVED_MARGIN = 15.0
 DEFAULT_LEANING_MARGIN = 5.0

@@ -171,3 +171,37 @@ def test_a_repaired_ledger_is_scored(run_debate: Any) -> None:
         roles={**debaters(), "judge": judge.model()}, phases="[opening]", swap_judging=False
     )
     assert fact_score(log).value["repairs"] == 1
+
+
+@pytest.mark.parametrize(
+    ("quote", "problem"),
+    [
+        ("Pontevedra saw road deaths fall sharply after the ban, and crime fell by ninety "
+         "percent in every city since 1950", "quote not found in the cited passage"),
+        ("deaths", "quote shorter than 3 words"),
+        ("road deaths never fall sharply", "quote not found in the cited passage"),
+        ("Pontevedra saw road deaths not fall sharply after the ban",
+         "quote adds a negation the cited passage lacks"),
+    ],
+)  # fmt: skip
+def test_invented_trivial_or_reversed_quotes_are_not_verified(quote: str, problem: str) -> None:
+    citation = cite("P1", quote)
+    assert not citation.verified and citation.problem == problem
+
+
+def test_a_turn_named_in_brackets_or_as_a_list() -> None:
+    claims, problems = check_ledger({"claims": [claim("[t00000001]")]}, record())
+    assert problems == [] and claims and claims[0].turn == "t00000001"
+    claims, problems = check_ledger({"claims": [claim(["t00000001"])]}, record())  # type: ignore[arg-type]
+    assert claims is None and "not the id of a turn" in problems[0]
+
+
+def test_the_fact_checker_sees_no_side_team_or_model_names(run_debate: Any) -> None:
+    judge = fact_judge(lambda ids, n: {"claims": []})
+    leaky = debaters()
+    run_debate(roles={**leaky, "judge": judge.model()}, phases="[opening]")
+    prompts = [str(c.messages[1].content) for c in judge.calls if is_fact_check_call(c.messages)]
+    assert prompts
+    for prompt in prompts:
+        for secret in ("mockllm", "Reform Advocate", "Cautious Skeptic", " PRO", " CON"):
+            assert secret not in prompt, secret

@@ -254,3 +254,14 @@ def test_a_judge_server_that_is_not_running_fails_fast_naming_its_url(tmp_path: 
     (sample,) = log.samples or []
     assert sample.error is not None and dead in sample.error.message
     assert "role 'judge'" in sample.error.message
+
+
+def test_a_passage_id_used_twice_is_refused(tmp_path: Path) -> None:
+    from rejudging import with_prep
+
+    document = with_prep(mirror_document())
+    document["turns"][1]["evidence"] = [dict(document["turns"][0]["evidence"][0])]
+    path = write_json(tmp_path / "twice.json", document)
+    with pytest.raises(ConfigError, match=r"turns\[1\]\.evidence\[0\]\.id") as caught:
+        judge(transcripts=str(path))
+    assert "is also turns[0].evidence[0].id" in str(caught.value)

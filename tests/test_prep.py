@@ -180,3 +180,14 @@ def test_a_run_yaml_with_prep_and_a_vetted_pool(
     example = Path(__file__).parent.parent / "tasks" / "sources" / "example.jsonl"
     (tmp_path / "sources" / "args-me.jsonl").write_text(example.read_text(), encoding="utf-8")
     assert debate(config=str(tmp_path / "run.yaml")) is not None
+
+
+def test_lists_of_citations_are_read() -> None:
+    from debatebench_eval.evidence import citations
+    from debatebench_eval.record import Passage
+
+    passages = [Passage(id=f"P{i}", pool="x", row_id=str(i), side="pro" if i < 3 else "con",
+                        text="t") for i in (1, 2, 3)]  # fmt: skip
+    cited, problems = citations("As [P1, P2] and [p3; P9] show, [ P1 ].", passages, "pro")
+    assert cited == ["P1", "P2", "P3", "P9"]
+    assert problems == {"P3": "the opponent's passage", "P9": "no such passage"}

@@ -161,3 +161,9 @@ def test_the_index_command_builds_ahead_of_a_run(
     (tmp_path / "bad.jsonl").write_text("{}\n")
     assert main(["index", str(tmp_path / "bad.jsonl")]) == 2
     assert "bad.jsonl: line 1" in capsys.readouterr().err
+
+
+def test_a_motion_without_query_words_keeps_file_order(tmp_path: Path) -> None:
+    index = PoolIndex.open(write_pool(tmp_path / "p.jsonl", POOL), shared=True)
+    assert [r.id for r in index.search("应该征收碳税", "carbon tax", "pro")][:2] == ["r1", "r3"]
+    assert [r.id for r in index.search("the and of", "carbon tax", "pro")][:2] == ["r1", "r3"]

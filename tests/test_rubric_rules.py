@@ -242,3 +242,34 @@ def test_a_bad_rubric_file_is_one_clear_error(
     with pytest.raises(ConfigError, match=r"rubric\.yaml") as info:
         load_rubric(write_rubric(tmp_path, **change))
     assert expected in str(info.value)
+
+
+def test_masking_keeps_ordinary_words_and_rewrites_labels() -> None:
+    from debatebench_eval.blind import Orientation, mask
+
+    text = "Weigh the pros and cons: a pro-growth tax, pro bono. PRO is wrong; the con side agrees."
+    masked = mask(text, [("Reform Advocate", True), ("greens", True)], Orientation("con", "pro"))
+    assert masked == (
+        "Weigh the pros and cons: a pro-growth tax, pro bono. Side B is wrong; Side A agrees."
+    )
+    assert mask(
+        "Reform Advocate says greens.", [("Reform Advocate", True)], Orientation("pro", "con")
+    ) == ("[withheld] says greens.")
+
+
+def test_dimension_names_cannot_collide_with_score_keys(tmp_path: Path) -> None:
+    dimensions = [
+        {"name": "win", "max": 60, "description": "d"},
+        {"name": "logic", "max": 40, "description": "d"},
+    ]
+    with pytest.raises(ConfigError, match="'win' is a score key"):
+        load_rubric(write_rubric(tmp_path, dimensions=dimensions, tiebreak="logic", ledger=None,
+                                 evidence=None))  # fmt: skip
+
+
+def test_a_literal_brace_in_a_template_is_refused_at_load(tmp_path: Path) -> None:
+    prompt = RUBRIC.prompt + '\nExample: {"score": 3}\n'
+    with pytest.raises(ConfigError, match=r'unknown placeholder \{"score"\}'):
+        load_rubric(write_rubric(tmp_path, prompt=prompt))
+    doubled = RUBRIC.prompt + '\nExample: {{"score": 3}}\n'
+    assert "{{" in load_rubric(write_rubric(tmp_path, prompt=doubled)).prompt

@@ -275,3 +275,20 @@ def test_the_viewer_shows_totals_margin_and_swap_columns(run_debate: Any) -> Non
     assert "score__rubric__pro_total" in columns and "score__rubric__swap_flipped" in columns
     assert not any("fact_check" in c for c in columns)  # not run, so not shown
     assert view.score_labels and view.score_labels["margin"] == "Margin"
+
+
+def test_a_quorum_larger_than_the_panel_is_an_error_not_an_unscored_run(run_debate: Any) -> None:
+    judge = Script("judge", reply=judge_only(content_judge()))
+    log = run_debate(roles={**debaters(), "judge": judge.model()}, judge_quorum=2,
+                     fact_check=False)  # fmt: skip
+    sample = (log.samples or [])[0]
+    message = sample.error.message if sample.error else str(sample.scores)
+    assert "judge_quorum=2 but the judge role has 1 model" in message
+    assert not [c for c in judge.calls if is_rubric_call(c.messages)]
+
+
+def test_the_guard_knows_localhost_and_127_0_0_1_are_one_server() -> None:
+    from debatebench_eval.judging import _server
+
+    assert _server("http://localhost:11434/v1") == _server("http://127.0.0.1:11434/v1/")
+    assert _server("http://10.0.0.2:11434/v1") != _server("http://127.0.0.1:11434/v1")

@@ -15,6 +15,7 @@ from test_validation import human_judge, validate
 
 from debatebench_eval.cli import main
 from debatebench_eval.report import write_report
+from debatebench_eval.speech_data import VENDORED_SHA256
 from debatebench_eval.trust import (
     JudgeIdentity,
     Thresholds,
@@ -33,7 +34,7 @@ def record(identity: JudgeIdentity, trusted: bool = True) -> TrustRecord:
     return TrustRecord(
         judge=identity, prompt="no_cot", n=631, n_scored=631, parse_rate=1.0, tau_c=0.55,
         tau_c_ci=(0.5, 0.6), tau_b=0.52, source_baseline_tau_c=0.3, bias=-0.7,
-        generate_config={"temperature": 0.01}, data_sha256=None, log="x.eval",
+        generate_config={"temperature": 0.01}, data_sha256=VENDORED_SHA256, log="x.eval",
         date="2026-11-30T00:00:00Z", trusted=trusted, reasons=[] if trusted else ["low"],
     )  # fmt: skip
 
@@ -181,3 +182,29 @@ def test_all_631_speeches_through_the_real_cli_and_a_loopback_judge(
     assert made.judge.fingerprint == "ollama:sha256:feed" and not made.trusted
     loose = trust_record(Path(log.location), Thresholds(tau_c=-1.0))
     assert loose.trusted and loose.thresholds["tau_c"] == -1.0
+
+
+def test_the_gate_judges_a_record_by_its_own_rules(private_trust_records: Path) -> None:
+    judge = JudgeIdentity("openai", "gpt-4o", None)
+    lowered = replace(record(judge), tau_c=0.1, thresholds={"tau_c": 0.0})
+    save_record(lowered, private_trust_records)
+    status = trust_status(judge)
+    assert status["status"] == "untrusted" and "tau-c 0.1 is below 0.38" in status["why"]
+    other_data = replace(record(judge), data_sha256="f" * 64, date="2026-12-01T00:00:00Z")
+    save_record(other_data, private_trust_records)
+    assert "other data than the vendored copy" in trust_status(judge)["why"]
+    newest = replace(record(judge), date="2026-12-02T00:00:00Z")
+    save_record(newest, private_trust_records)
+    assert trust_status(judge)["status"] == "trusted"
+
+
+def test_a_hosted_provider_pointed_elsewhere_is_self_served(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "test")
+    with StubServer() as stub:
+        monkeypatch.setenv("OPENAI_BASE_URL", stub.base_url)
+        model = get_model("openai/gpt-4o", memoize=False)
+        identity = asyncio.run(judge_identity(model))
+    assert identity.base_url == stub.base_url and identity.fingerprint is None
+    assert trust_status(identity)["status"] == "identity_unverifiable"
