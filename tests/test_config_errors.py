@@ -37,9 +37,9 @@ def write(path: Path, text: str) -> Path:
         ({"sources": "[example]"}, r"-T prep_budget / -T sources: given but phases have no"),
         (
             {"phases": "[prep, opening]", "prep_budget": 100, "sources": "[wiki]"},
-            r"prep: unknown pool 'wiki'; expected one of args-me, debatesum, example",
+            r"-T sources: unknown pool 'wiki'; expected one of args-me, debatesum, example",
         ),
-        ({"phases": "[prep, opening]", "prep_budget": 100}, r"prep: prep has no evidence to read"),
+        ({"phases": "[prep, opening]", "prep_budget": 100}, r"-T sources: prep has no evidence to read"),
         ({"phases": "[opening, closing]"}, r"unknown phase 'closing'"),
         (
             {"format": "nope"},
