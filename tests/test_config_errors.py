@@ -39,7 +39,10 @@ def write(path: Path, text: str) -> Path:
             {"phases": "[prep, opening]", "prep_budget": 100, "sources": "[wiki]"},
             r"-T sources: unknown pool 'wiki'; expected one of args-me, debatesum, example",
         ),
-        ({"phases": "[prep, opening]", "prep_budget": 100}, r"-T sources: prep has no evidence to read"),
+        (
+            {"phases": "[prep, opening]", "prep_budget": 100},
+            r"-T sources: prep has no evidence to read",
+        ),
         ({"phases": "[opening, closing]"}, r"unknown phase 'closing'"),
         (
             {"format": "nope"},
