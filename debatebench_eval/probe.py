@@ -8,6 +8,8 @@ found again by the next sample.
 
 from __future__ import annotations
 
+import asyncio
+
 import httpx
 from inspect_ai.model import Model
 
@@ -16,6 +18,7 @@ from .errors import ServerError
 
 PROBE_TIMEOUT_S = 5.0
 _reachable: set[str] = set()
+_locks: dict[tuple[str, int], asyncio.Lock] = {}
 
 
 def model_base_url(model: Model) -> str | None:
@@ -31,10 +34,27 @@ def model_base_url(model: Model) -> str | None:
 
 
 async def ensure_reachable(model: Model, role: str) -> None:
-    """Raise ServerError naming the URL if the model's server does not answer."""
+    """Raise ServerError naming the URL if the model's server does not answer.
+
+    Samples start together; one probe per server runs at a time, so a hundred
+    samples wait for the first answer instead of sending a hundred probes.
+    """
     url = model_base_url(model)
     if url is None or url in _reachable:
         return
+    async with _lock(url):
+        if url not in _reachable:
+            await _probe(url, model, role)
+            _reachable.add(url)
+
+
+def _lock(url: str) -> asyncio.Lock:
+    # A lock belongs to one event loop, and each eval runs its own.
+    key = (url, id(asyncio.get_running_loop()))
+    return _locks.setdefault(key, asyncio.Lock())
+
+
+async def _probe(url: str, model: Model, role: str) -> None:
     target = url.rstrip("/") + "/models"
     try:
         async with httpx.AsyncClient(timeout=PROBE_TIMEOUT_S) as client:
@@ -46,4 +66,3 @@ async def ensure_reachable(model: Model, role: str) -> None:
             f"({type(exc).__name__}: {exc or 'no detail'}); start it, or point the "
             "model at the right server (e.g. OLLAMA_BASE_URL or --model-base-url)"
         ) from None
-    _reachable.add(url)

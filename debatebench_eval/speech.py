@@ -116,7 +116,8 @@ async def speak(
                 messages, config=call_config(speaker.model, budget, seed + attempt - 1)
             )
         except Exception as exc:
-            raise DebateError(f"{where}: the model call failed: {exc}") from exc
+            server = model_base_url(speaker.model) or str(speaker.model)
+            raise DebateError(f"{where}: the model call to {server} failed: {exc}") from exc
         latency_ms = round((time.perf_counter() - clock) * 1000)
         if output.error:
             raise DebateError(f"{where}: the model returned an error: {output.error}")

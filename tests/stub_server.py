@@ -9,8 +9,10 @@ let a test make the server ignore budgets or return empty speech.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -30,6 +32,12 @@ class StubBehaviour:
     digests: dict[str, str] = field(default_factory=dict)
     # Answer the speech-rating prompt with <score>N</score>, N cycling 1-5.
     rate_speeches: bool = False
+    # A model's time per request, and how many requests it serves at once
+    # (0: no limit), like a server's parallel decoding slots.
+    latency_s: float = 0.0
+    slots: int = 0
+    # (arrival, reply) times of every chat request, perf_counter seconds.
+    request_times: list[tuple[float, float]] = field(default_factory=list)
     requests: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -61,10 +69,16 @@ class _Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length", "0"))
         request = json.loads(self.rfile.read(length) or b"{}")
         behaviour = self.server.behaviour
+        arrived = time.perf_counter()
         with self.server.lock:
             behaviour.requests.append(request)
             number = len(behaviour.requests)
-        self._send(200, _completion(request, number, behaviour))
+        with self.server.slots:
+            time.sleep(behaviour.latency_s)
+        body = _completion(request, number, behaviour)
+        with self.server.lock:
+            behaviour.request_times.append((arrived, time.perf_counter()))
+        self._send(200, body)
 
 
 def schema_instance(schema: dict[str, Any]) -> Any:
@@ -120,20 +134,29 @@ def _reply(request: dict[str, Any], number: int, text: str, finish: str) -> dict
 
 class _StubHTTPServer(ThreadingHTTPServer):
     daemon_threads = True
+    # socketserver's default backlog of 5 refuses a burst of 100 clients.
+    request_queue_size = 256
 
-    def __init__(self, behaviour: StubBehaviour) -> None:
-        super().__init__(("127.0.0.1", 0), _Handler)
+    def __init__(self, behaviour: StubBehaviour, port: int = 0) -> None:
+        super().__init__(("127.0.0.1", port), _Handler)
         self.behaviour = behaviour
         self.lock = threading.Lock()
+        self.slots: threading.Semaphore | contextlib.nullcontext[None] = (
+            threading.Semaphore(behaviour.slots) if behaviour.slots else contextlib.nullcontext()
+        )
 
 
 class StubServer:
     """Start with `with StubServer() as stub:`; `stub.base_url` ends in /v1."""
 
-    def __init__(self, behaviour: StubBehaviour | None = None) -> None:
+    def __init__(self, behaviour: StubBehaviour | None = None, port: int = 0) -> None:
         self.behaviour = behaviour or StubBehaviour()
-        self._server = _StubHTTPServer(self.behaviour)
+        self._server = _StubHTTPServer(self.behaviour, port)
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def port(self) -> int:
+        return int(self._server.server_address[1])
 
     @property
     def base_url(self) -> str:

@@ -1,0 +1,96 @@
+"""Faults and load against a loopback server: a server killed mid-run, 100 debates at once."""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import yaml
+from inspect_ai.log import list_eval_logs, read_eval_log
+from stub_server import StubBehaviour, StubServer
+
+from debatebench_eval.record import DebateRecord
+
+INSPECT = str(Path(sys.executable).parent / "inspect")
+
+
+def run(args: list[str], base_url: str, log_dir: Path, wait: bool = True) -> subprocess.Popen[str]:
+    env = {**os.environ, "OLLAMA_BASE_URL": base_url, "NO_COLOR": "1"}
+    process = subprocess.Popen(
+        [INSPECT, *args, "--log-dir", str(log_dir), "--display", "plain"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    if wait:
+        process.communicate(timeout=600)
+    return process
+
+
+def only_log(log_dir: Path):  # type: ignore[no-untyped-def]
+    logs = list_eval_logs(str(log_dir))
+    assert len(logs) == 1
+    return read_eval_log(logs[0].name)
+
+
+DEBATES = ["debatebench/debate", "--model", "ollama/stub", "--limit", "6", "-T", "fact_check=false",
+           "-T", "swap_judging=false", "-T", "phases=[opening, conclusion]", "--max-samples", "2",
+           "--max-retries", "1", "--timeout", "5"]  # fmt: skip
+
+
+def test_a_server_killed_mid_run_fails_only_the_debates_in_flight(tmp_path: Path) -> None:
+    behaviour = StubBehaviour(latency_s=0.15)
+    stub = StubServer(behaviour).__enter__()
+    port, url = stub.port, stub.base_url
+    process = run(["eval", *DEBATES], url, tmp_path / "first", wait=False)
+    deadline = time.monotonic() + 120
+    while len(behaviour.requests) < 16 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    stub.__exit__()  # the server dies with debates in flight
+    process.communicate(timeout=600)
+    first = only_log(tmp_path / "first")
+    done = [s for s in first.samples or [] if s.error is None]
+    failed = [s for s in first.samples or [] if s.error is not None]
+    assert done and failed, "the kill must land between finished and unfinished debates"
+    for sample in done:
+        assert sample.store_as(DebateRecord).complete
+    for sample in failed:
+        assert url in sample.error.message or "127.0.0.1" in sample.error.message, sample.error
+        assert not sample.scores  # a failed debate is never scored
+    with StubServer(StubBehaviour(), port=port) as again:
+        retry = run(["eval-retry", first.location, "--max-retries", "1"], again.base_url,
+                    tmp_path / "retry")  # fmt: skip
+    assert retry.returncode == 0
+    retried = only_log(tmp_path / "retry")
+    ids = [str(s.id) for s in retried.samples or []]
+    assert retried.status == "success" and sorted(ids) == sorted(
+        str(s.id) for s in first.samples or []
+    )
+    assert len(ids) == len(set(ids)) == 6  # nothing lost, nothing duplicated
+    assert all(s.store_as(DebateRecord).complete for s in retried.samples or [])
+
+
+def test_a_hundred_debates_at_once_against_a_slow_server(tmp_path: Path) -> None:
+    motions = [{"id": f"m{i:03d}", "motion": f"Motion number {i} should pass."} for i in range(100)]
+    path = tmp_path / "motions.yaml"
+    path.write_text(yaml.safe_dump({"motions": motions}), encoding="utf-8")
+    with StubServer(StubBehaviour(latency_s=0.2)) as stub:
+        start = time.monotonic()
+        process = run(
+            ["eval", "debatebench/debate", "--model", "ollama/stub", "-T", f"motions={path}",
+             "-T", "phases=[opening]", "-T", "fact_check=false", "-T", "swap_judging=false",
+             "--max-connections", "100", "--max-samples", "100"],
+            stub.base_url, tmp_path / "logs",
+        )  # fmt: skip
+        wall = time.monotonic() - start
+        requests = len(stub.behaviour.requests)
+    assert process.returncode == 0
+    log = only_log(tmp_path / "logs")
+    assert log.status == "success" and len(log.samples or []) == 100
+    assert all(s.error is None and s.store_as(DebateRecord).complete for s in log.samples or [])
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    print(f"\n100 debates, {requests} requests at 0.2 s each: {wall:.1f} s, peak RSS {peak:.0f} MB")
+    # Serially that is 400 x 0.2 = 80 s; at once, the chain of 4 calls is 0.8 s.
+    assert wall < 60
