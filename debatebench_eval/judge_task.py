@@ -33,7 +33,7 @@ from .probe import ensure_reachable
 from .record import DebateRecord
 from .solver import transcript_markdown
 from .speech import turn_heading
-from .transcript_file import load_json, record_from_document
+from .transcript_file import load_json, read_transcript, record_from_document
 from .viewer import debate_viewer
 
 TRANSCRIPT_GLOB = "*.json"
@@ -121,7 +121,7 @@ def judge(
 def load_transcripts(path: Path) -> Transcripts:
     """Every transcript in a folder (sorted by name), or the one file given; all checked."""
     if path.is_file():
-        return Transcripts(name=str(path), records={path.stem: _read(path)})
+        return Transcripts(name=str(path), records={path.stem: read_transcript(path)})
     if not path.is_dir():
         raise ConfigError(
             "-T transcripts", f"{path} does not exist", "a folder of transcripts or one file"
@@ -141,10 +141,6 @@ def load_transcripts(path: Path) -> Transcripts:
             "a folder of debatebench transcript files",
         )
     return Transcripts(name=str(path), records=records, skipped=tuple(skipped))
-
-
-def _read(file: Path) -> DebateRecord:
-    return record_from_document(load_json(file), str(file), file.stem)
 
 
 def transcript_dataset(debates: Transcripts) -> MemoryDataset:

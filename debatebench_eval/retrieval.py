@@ -28,7 +28,7 @@ from array import array
 from dataclasses import dataclass, field
 from itertools import chain
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import bm25s
 import numpy as np
@@ -249,12 +249,12 @@ class PoolIndex:
         scores = self.bm25.get_scores(words)[candidates] if words else np.zeros(candidates.size)
         # lexsort sorts by its last key first: score descending, then row order.
         order = np.lexsort((candidates, -scores))[:k]
-        return [self._row(int(candidates[i])) for i in order]
+        with self.path.open("rb") as handle:  # one open for all k rows
+            return [self._row(handle, int(candidates[i])) for i in order]
 
-    def _row(self, index: int) -> PoolRow:
-        with self.path.open("rb") as handle:
-            handle.seek(int(self.offsets[index]))
-            row = json.loads(handle.readline())
+    def _row(self, handle: BinaryIO, index: int) -> PoolRow:
+        handle.seek(int(self.offsets[index]))
+        row = json.loads(handle.readline())
         return PoolRow(row["id"], row["topic"], row.get("side"), row["source"], row["text"])
 
 

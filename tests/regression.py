@@ -31,7 +31,7 @@ from inspect_ai.model import GenerateConfig, ModelOutput, ModelUsage, get_model
 
 from debatebench_eval.judge_task import judge
 from debatebench_eval.record import DebateRecord
-from debatebench_eval.transcript_file import load_json, record_from_document
+from debatebench_eval.transcript_file import read_transcript
 
 ROOT = Path(__file__).resolve().parent.parent
 REGRESSION = ROOT / "results" / "regression"
@@ -177,8 +177,7 @@ def build_replies() -> dict[str, Any]:
 
 
 def case_record(case: str, transcript: str) -> DebateRecord:
-    path = TRANSCRIPTS / transcript
-    return record_from_document(load_json(path), str(path), case)
+    return read_transcript(TRANSCRIPTS / transcript, case)
 
 
 # ---------------------------------------------------------------- replay
