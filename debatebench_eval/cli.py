@@ -98,10 +98,15 @@ def _run_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def _log_path(text: str) -> Path:
+    """A log given as a path or as the `file:` URI Inspect's log listing prints."""
+    return Path(text.removeprefix("file://").removeprefix("file:"))
+
+
 def _run_export(args: argparse.Namespace) -> int:
     from .export import export_log
 
-    log = Path(args.log)
+    log = _log_path(args.log)
     if not log.is_file():
         print(f"debatebench-eval export: log file not found: {log}", file=sys.stderr)
         return 2
@@ -137,7 +142,7 @@ def _run_trust(args: argparse.Namespace) -> int:
 
     limits = Thresholds(args.min_tau_c, args.min_parse_rate, args.min_scored)
     try:
-        record = trust_record(Path(args.log), limits)
+        record = trust_record(_log_path(args.log), limits)
     except NotAValidationLog as exc:
         print(f"debatebench-eval trust: {exc}", file=sys.stderr)
         return 2
@@ -157,7 +162,7 @@ def _run_report(args: argparse.Namespace) -> int:
     from .validation_log import NotAValidationLog
 
     try:
-        written = write_report(Path(args.log), Path(args.out))
+        written = write_report(_log_path(args.log), Path(args.out))
     except NotAValidationLog as exc:
         print(f"debatebench-eval report: {exc}", file=sys.stderr)
         return 2
@@ -169,12 +174,14 @@ def _run_report(args: argparse.Namespace) -> int:
 
 
 # Budgets and phases that fit a 135M model's 4096-token context with room to
-# spare, the judge's prompt and reply included. llama-cpp-python's server
+# spare, the judge's prompt and reply included; each turn is still counted
+# against that context before its call. llama-cpp-python's server
 # rejects OpenAI's json_schema response format but takes json_object with a
 # schema, which it enforces by grammar: even a 135M judge replies well formed.
 QUICKSTART_ARGS = [
     "--limit", "1", "-T", "format=lightning", "-T", "budget=160", "--seed", "42",
     "-T", "judge_budget=1024", "-T", "judge_schema=object",
+    "-T", "context_window=4096",  # embedded.CONTEXT_TOKENS, without importing it here
 ]  # fmt: skip
 
 

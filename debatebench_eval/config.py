@@ -55,6 +55,7 @@ class DebateSettings:
     timeout: int = DEFAULT_TIMEOUT
     empty_retries: int = DEFAULT_EMPTY_RETRIES
     probe: bool = True
+    context_window: int | None = None
     sources: tuple[str, ...] = ()
     role_models: dict[str, RoleModel] = field(default_factory=dict)
     # From a run.yaml judge block; the judging scorers read them.

@@ -7,7 +7,19 @@ without a traceback.
 
 from __future__ import annotations
 
+import json
+import re
+
 from ._inspect import PrerequisiteError
+
+# The user:password part of any URL in a text (`scheme://user:pw@host`).
+_USERINFO = re.compile(r"(?<=://)[^/@\s'\"]+@")
+
+
+def without_userinfo(text: str) -> str:
+    """The text with credentials cut out of every URL in it, so an error
+    message quoting a file (a run.yaml line, a base_url) never repeats them."""
+    return _USERINFO.sub("", text)
 
 
 class ConfigError(PrerequisiteError):
@@ -17,7 +29,7 @@ class ConfigError(PrerequisiteError):
         self.where = where
         self.found = found
         self.expected = expected
-        message = f"{where}: {found}; expected {expected}."
+        message = without_userinfo(f"{where}: {found}; expected {expected}.")
         super().__init__(message)
         # PrerequisiteError keeps only `.message`; str() and pytest read args.
         self.args = (message,)
@@ -32,3 +44,16 @@ class DebateError(RuntimeError):
 
 class ServerError(RuntimeError):
     """A model server that cannot be used: unreachable, or ignoring the budget."""
+
+
+def call_failure(exc: BaseException) -> str:
+    """Why a model call failed, in words: the last attempt's error when the
+    provider retried (tenacity wraps it), and the transport error under it."""
+    last = getattr(exc, "last_attempt", None)
+    if last is not None and last.failed:
+        exc = last.exception()
+    if isinstance(exc, json.JSONDecodeError):
+        return f"the server's reply is not valid JSON ({exc})"
+    cause = exc.__cause__
+    under = f" ({type(cause).__name__}: {cause})" if cause is not None and str(cause) else ""
+    return f"{type(exc).__name__}: {exc}{under}"

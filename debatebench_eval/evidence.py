@@ -64,7 +64,9 @@ def pool_path(name: str, where: str) -> Path:
             )  # fmt: skip
         return path
     path = Path(name).expanduser()
-    if path.suffix == ".jsonl" and path.is_file():
+    if path.suffix == ".jsonl":
+        if not path.is_file():
+            raise ConfigError(where, f"pool file {str(path)!r} not found", "a JSONL pool on disk")
         return path
     raise ConfigError(
         where, f"unknown pool {name!r}",

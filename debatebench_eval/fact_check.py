@@ -16,16 +16,8 @@ from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
 
-from . import arguments as arg
 from .blind import blind_orientation, view_fields
-from .judging import (
-    DEFAULT_JUDGE_BUDGET,
-    guard,
-    json_mode,
-    judge_config,
-    judge_models,
-    judge_trust,
-)
+from .judging import guard, judge_config, judge_models, judge_trust, scorer_options
 from .ledger import REPLY_SHAPE, VERDICTS, Claim, check_ledger, fact_check_prompts, reply_schema
 from .protocol import SIDES
 from .record import DebateRecord
@@ -44,6 +36,7 @@ def fact_check(
     judge_schema: bool | str = True,
     strict_judge: bool = False,
     require_validated_judge: bool = False,
+    **unknown: Any,
 ) -> Scorer:
     """Audit every claim against the debate's record (passages and turns) with the judge role.
 
@@ -54,10 +47,16 @@ def fact_check(
         strict_judge: Refuse to judge with a model that also debated (default false: warn).
         require_validated_judge: Refuse a judge without a passing validation record.
     """
-    budget = arg.as_int("judge_budget", judge_budget) or DEFAULT_JUDGE_BUDGET
-    mode = json_mode(judge_schema)
-    strict = arg.as_bool("strict_judge", strict_judge)
-    required = arg.as_bool("require_validated_judge", require_validated_judge)
+    options = scorer_options(
+        "fact_check",
+        unknown,
+        judge_budget=judge_budget,
+        judge_schema=judge_schema,
+        strict_judge=strict_judge,
+        require_validated_judge=require_validated_judge,
+    )
+    budget, mode = options.judge_budget, options.judge_schema
+    strict, required = options.strict_judge, options.require_validated_judge
     prompts = fact_check_prompts()
 
     async def score(state: TaskState, target: Target) -> Score | None:

@@ -93,7 +93,7 @@ def judge(
             validation record (see `debatebench-eval trust`).
         probe: Check each judge model's server answers before judging (default true).
     """
-    arg.reject_unknown("judge", unknown, (*JUDGE_TASK_ARGS, *JUDGE_ARGS))
+    arg.reject_unknown("task judge", unknown, (*JUDGE_TASK_ARGS, *JUDGE_ARGS))
     judged = {k: v for k, v in locals().items() if k in JUDGE_ARGS}
     source = arg.as_text("transcripts", transcripts)
     if source is None:

@@ -8,6 +8,7 @@ scalars and are coerced here, with one clear error naming the option.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -67,7 +68,9 @@ def judge_options(
     leaning = _number("leaning_margin", leaning_margin, DEFAULT_LEANING_MARGIN)
     if leaning > resolved:
         raise ConfigError(
-            "-T leaning_margin", f"{leaning} is above resolved_margin {resolved}", "at most it"
+            arg.label("leaning_margin"),
+            f"{leaning} is above resolved_margin {resolved}",
+            "at most it",
         )
     return JudgeOptions(
         rubric=load_rubric(Path(path).expanduser()) if path else default_rubric(),
@@ -82,6 +85,15 @@ def judge_options(
     )
 
 
+def scorer_options(scorer: str, unknown: Mapping[str, Any], **given: Any) -> JudgeOptions:
+    """A judging scorer's options as `inspect score -S` gives them: an unknown
+    key or a bad value is one message naming `-S <key>`. (From a task they
+    arrive already checked by `judging_scorers`, naming `-T`.)"""
+    with arg.given_with("-S"):
+        arg.reject_unknown(f"scorer {scorer}", unknown, given)
+        return judge_options(**given)
+
+
 def _number(name: str, value: Any, default: float) -> float:
     if value is None:
         return default
@@ -89,7 +101,7 @@ def _number(name: str, value: Any, default: float) -> float:
         with contextlib.suppress(ValueError):
             value = float(value)
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 100:
-        raise ConfigError(f"-T {name}", f"got {value!r}", "a number of points from 0 to 100")
+        raise ConfigError(arg.label(name), f"got {value!r}", "a number of points from 0 to 100")
     return float(value)
 
 
@@ -108,7 +120,10 @@ def json_mode(value: Any) -> str:
     `false` (the prompt alone)."""
     if isinstance(value, str) and value.strip().lower() == "object":
         return "object"
-    return "true" if arg.as_bool("judge_schema", value) else "false"
+    try:
+        return "true" if arg.as_bool("judge_schema", value) else "false"
+    except ConfigError as exc:
+        raise ConfigError(exc.where, exc.found, "true, false or object") from None
 
 
 def judge_config(
@@ -189,6 +204,7 @@ def judging_scorers(
     options = {k: v for k, v in given.items() if k != "fact_check"}
     if options.get("judge_budget") is None:
         options["judge_budget"] = default_budget
+    judge_options(**options)  # checked here, so a bad value is named as the task's -T
     checked = given.get("fact_check")
     run_fact_check = default_fact_check if checked is None else arg.as_bool("fact_check", checked)
     scorers = [rubric(**options)]

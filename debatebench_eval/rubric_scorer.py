@@ -18,7 +18,7 @@ from inspect_ai.solver import TaskState
 from . import score_schema as schema
 from .blind import Orientation, blind_orientation, view_fields
 from .errors import DebateError
-from .judging import JudgeOptions, guard, judge_config, judge_models, judge_options, judge_trust
+from .judging import JudgeOptions, guard, judge_config, judge_models, judge_trust, scorer_options
 from .metrics import model_win_rate, panel_alpha
 from .record import DebateRecord
 from .rubric import SideJudgment, check_judgment, reply_schema, reply_shape, rubric_text
@@ -39,6 +39,7 @@ def rubric(
     resolved_margin: float | None = None,
     leaning_margin: float | None = None,
     require_validated_judge: bool = False,
+    **unknown: Any,
 ) -> Scorer:
     """Five-dimension rubric judging by the `judge` role (a panel when it lists several models).
 
@@ -54,7 +55,9 @@ def rubric(
         leaning_margin: Total-score margin for CONTESTED_BUT_LEANING (default 5 of 100).
         require_validated_judge: Refuse a judge without a passing validation record.
     """
-    options = judge_options(
+    options = scorer_options(
+        "rubric",
+        unknown,
         rubric=rubric,
         swap_judging=swap_judging,
         judge_budget=judge_budget,

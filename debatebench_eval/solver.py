@@ -59,6 +59,7 @@ def _speakers(settings: DebateSettings, swapped: bool) -> dict[Side, Speaker]:
             model=model,
             team=settings.teams[side],
             budget=settings.budgets[role],
+            context_window=settings.context_window,
         )
     return speakers
 

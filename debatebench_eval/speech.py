@@ -18,7 +18,8 @@ from inspect_ai.model import (
 )
 
 from ._inspect import active_generate_config
-from .errors import DebateError, ServerError
+from .context_window import check_fits
+from .errors import DebateError, ServerError, call_failure
 from .probe import model_base_url
 from .prompts import system_prompt
 from .protocol import Phase, Side
@@ -40,6 +41,8 @@ class Speaker:
     model: Model
     team: Team
     budget: int
+    # Tokens the model's server can hold; None: not checked before a call.
+    context_window: int | None = None
 
 
 def call_config(model: Model, budget: int, seed: int) -> GenerateConfig:
@@ -107,6 +110,8 @@ async def speak(
         ChatMessageSystem(content=system_prompt(speaker.team, speaker.side, motion)),
         ChatMessageUser(content=prompt),
     ]
+    if speaker.context_window is not None:
+        await check_fits(speaker.model, messages, budget, speaker.context_window, where)
     for attempt in range(1, retries + 2):
         started = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         clock = time.perf_counter()
@@ -117,7 +122,9 @@ async def speak(
             )
         except Exception as exc:
             server = model_base_url(speaker.model) or str(speaker.model)
-            raise DebateError(f"{where}: the model call to {server} failed: {exc}") from exc
+            raise DebateError(
+                f"{where}: the model call to {server} failed: {call_failure(exc)}"
+            ) from exc
         latency_ms = round((time.perf_counter() - clock) * 1000)
         if output.error:
             raise DebateError(f"{where}: the model returned an error: {output.error}")

@@ -21,6 +21,7 @@ from inspect_ai.model import (
     Model,
 )
 
+from .errors import call_failure
 from .speech import without_reasoning
 
 T = TypeVar("T")
@@ -105,7 +106,7 @@ async def ask_json(
         try:
             output = await model.generate(conversation, config=config)
         except Exception as exc:  # any provider error ends this judge's turn
-            exchange.error = f"{type(exc).__name__}: {exc}"
+            exchange.error = call_failure(exc)
             return exchange
         text = output.completion
         exchange.replies.append(text)

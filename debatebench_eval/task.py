@@ -38,7 +38,7 @@ DEFAULT_MAX_RETRIES = 3
 DEBATE_ARGS = (
     "motion", "motions", "format", "phases", "budget", "pro_budget", "con_budget",
     "pro_team", "con_team", "paired", "config", "seed", "timeout", "empty_retries", "probe",
-    "sources", "prep_budget",
+    "sources", "prep_budget", "context_window",
 )  # fmt: skip
 # With config=run.yaml these live in the file; giving both would be ambiguous.
 _RUN_YAML_OWNS = (
@@ -77,6 +77,7 @@ def debate(
     probe: bool = True,
     sources: str | list[str] | None = None,
     prep_budget: int | None = None,
+    context_window: int | None = None,
     rubric: str | None = None,
     swap_judging: bool = True,
     fact_check: bool | None = None,
@@ -115,6 +116,9 @@ def debate(
         sources: Shared evidence pools for prep: args-me, debatesum (from
             DEBATEBENCH_SOURCES_DIR), example (shipped), or .jsonl paths.
         prep_budget: Completion-token cap of each side's prep call (required with prep).
+        context_window: Tokens the debaters' model server holds; each turn's prompt is
+            counted by the server (llama.cpp's) and a turn that cannot fit with its
+            budget fails before the call. Default: not checked.
         rubric: A rubric file for the judge (default scorers/rubric.yaml).
         swap_judging: Judge twice with Side A/B swapped and average (default true).
         fact_check: Run the fact-check scorer (default true, or the run.yaml's judge setting).
@@ -128,7 +132,7 @@ def debate(
         require_validated_judge: Refuse, before any model call, a judge without a passing
             validation record (see `debatebench-eval trust`).
     """
-    arg.reject_unknown("debate", unknown, (*DEBATE_ARGS, *JUDGE_ARGS))
+    arg.reject_unknown("task debate", unknown, (*DEBATE_ARGS, *JUDGE_ARGS))
     given = {k: v for k, v in locals().items() if k in DEBATE_ARGS}
     settings, roles = _settings(given)
     judged = {k: v for k, v in locals().items() if k in JUDGE_ARGS}
@@ -161,6 +165,7 @@ def _settings(given: dict[str, Any]) -> tuple[DebateSettings, dict[str, Model]]:
     probe = arg.as_bool("probe", given["probe"])
     retries = arg.as_int("empty_retries", given["empty_retries"], minimum=0, optional=False)
     assert retries is not None
+    window = arg.as_int("context_window", given["context_window"])
     config = arg.as_text("config", given["config"])
     if config is None:
         settings = _settings_from_args(given)
@@ -174,7 +179,13 @@ def _settings(given: dict[str, Any]) -> tuple[DebateSettings, dict[str, Model]]:
             )
         settings = parse_run_yaml(Path(config).expanduser())
     settings = DebateSettings(
-        **{**settings.__dict__, "paired": paired, "probe": probe, "empty_retries": retries}
+        **{
+            **settings.__dict__,
+            "paired": paired,
+            "probe": probe,
+            "empty_retries": retries,
+            "context_window": window,
+        }
     )
     roles = {}
     for role, role_model in settings.role_models.items():

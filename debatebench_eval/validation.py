@@ -85,7 +85,7 @@ def judge_validation(
         cot: Use the paper's short-CoT prompt instead of the no-CoT one (default false).
         limit_per_source: Take only the first N speeches of each of the 8 sources.
     """
-    arg.reject_unknown("judge_validation", unknown, VALIDATION_ARGS)
+    arg.reject_unknown("task judge_validation", unknown, VALIDATION_ARGS)
     use_cot = arg.as_bool("cot", cot)
     speeches = load_speeches(arg.as_text("data", data))
     chosen = per_source(speeches.speeches, arg.as_int("limit_per_source", limit_per_source))

@@ -38,7 +38,8 @@ def parse_yaml(text: str, where: str, expected: str) -> Any:
     try:
         return yaml.load(text, Loader=_StrictLoader)
     except yaml.YAMLError as exc:
-        reason = " ".join(str(exc).split())
+        # The text was read from `where`: PyYAML's placeholder name is noise.
+        reason = " ".join(str(exc).replace('in "<unicode string>", line', "at line").split())
         raise ConfigError(where, f"invalid YAML ({reason})", expected) from None
 
 

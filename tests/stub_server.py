@@ -30,6 +30,16 @@ class StubBehaviour:
     # Ollama's model list (GET /api/tags): model name -> digest. Empty: 404, as
     # an OpenAI-compatible server that is not Ollama answers.
     digests: dict[str, str] = field(default_factory=dict)
+    # Answer every chat request with this text (a scripted judge reply).
+    reply: str | None = None
+    # Answer every chat request with a broken body: "json" (a 200 whose body is
+    # not JSON) or "truncated" (a body cut short of its Content-Length).
+    broken: str | None = None
+    # Only requests for these models are broken (empty: all).
+    broken_models: frozenset[str] = frozenset()
+    # Serve llama-cpp-python's token count (a word is a token), and count its calls.
+    tokenizer: bool = False
+    token_counts: int = 0
     # Answer the speech-rating prompt with <score>N</score>, N cycling 1-5.
     rate_speeches: bool = False
     # A model's time per request, and how many requests it serves at once
@@ -69,6 +79,12 @@ class _Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length", "0"))
         request = json.loads(self.rfile.read(length) or b"{}")
         behaviour = self.server.behaviour
+        if self.path.rstrip("/").endswith("/tokenize/count"):
+            self._count_tokens(request)
+            return
+        if not self.path.rstrip("/").endswith("/chat/completions"):
+            self._send(404, {"detail": "Not Found"})
+            return
         arrived = time.perf_counter()
         with self.server.lock:
             behaviour.requests.append(request)
@@ -78,7 +94,32 @@ class _Handler(BaseHTTPRequestHandler):
         body = _completion(request, number, behaviour)
         with self.server.lock:
             behaviour.request_times.append((arrived, time.perf_counter()))
-        self._send(200, body)
+        model = request.get("model")
+        if behaviour.broken and (not behaviour.broken_models or model in behaviour.broken_models):
+            self._send_broken(behaviour.broken)
+        else:
+            self._send(200, body)
+
+    def _count_tokens(self, request: dict[str, Any]) -> None:
+        """llama-cpp-python's /extras/tokenize/count, with a word for a token."""
+        behaviour = self.server.behaviour
+        if not behaviour.tokenizer:
+            self._send(404, {"detail": "Not Found"})
+            return
+        with self.server.lock:
+            behaviour.token_counts += 1
+        self._send(200, {"count": len(str(request.get("input", "")).split())})
+
+    def _send_broken(self, kind: str) -> None:
+        data = b'{"id": "chatcmpl-broken", "choices": [{"message": '
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        # "truncated" promises more bytes than it sends, then hangs up.
+        extra = 100 if kind == "truncated" else 0
+        self.send_header("Content-Length", str(len(data) + extra))
+        self.end_headers()
+        self.wfile.write(data)
+        self.close_connection = True
 
 
 def schema_instance(schema: dict[str, Any]) -> Any:
@@ -97,6 +138,8 @@ def schema_instance(schema: dict[str, Any]) -> Any:
 
 def _completion(request: dict[str, Any], number: int, behaviour: StubBehaviour) -> dict[str, Any]:
     schema = (request.get("response_format") or {}).get("json_schema", {}).get("schema")
+    if behaviour.reply is not None:
+        return _reply(request, number, behaviour.reply, "stop")
     if behaviour.fill_schemas and schema:
         return _reply(request, number, json.dumps(schema_instance(schema)), "stop")
     prompt = str((request.get("messages") or [{}])[-1].get("content", ""))

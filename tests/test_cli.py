@@ -202,3 +202,10 @@ def test_a_debate_with_prep_on_the_shipped_pool(tmp_path: Path) -> None:
     spoken = [t for t in record.turns if t.phase != "prep"]
     assert all(t.cited_ids == ["P1"] for t in spoken)
     assert {t.side for t in spoken if t.citation_problems} == {"con"}  # P1 is pro's
+
+
+def test_the_quickstart_checks_turns_against_the_embedded_context() -> None:
+    from debatebench_eval.cli import QUICKSTART_ARGS
+    from debatebench_eval.embedded import CONTEXT_TOKENS
+
+    assert f"context_window={CONTEXT_TOKENS}" in QUICKSTART_ARGS

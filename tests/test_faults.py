@@ -1,4 +1,5 @@
-"""Faults and load against a loopback server: a server killed mid-run, 100 debates at once."""
+"""Faults and load against a loopback server: a server killed mid-run, replies
+with a broken body, 100 debates at once."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 import yaml
 from inspect_ai.log import list_eval_logs, read_eval_log
 from stub_server import StubBehaviour, StubServer
@@ -70,6 +72,33 @@ def test_a_server_killed_mid_run_fails_only_the_debates_in_flight(tmp_path: Path
     )
     assert len(ids) == len(set(ids)) == 6  # nothing lost, nothing duplicated
     assert all(s.store_as(DebateRecord).complete for s in retried.samples or [])
+
+
+@pytest.mark.parametrize(
+    ("broken", "why"),
+    [
+        ("json", "the server's reply is not valid JSON"),
+        ("truncated", "peer closed connection without sending complete message body"),
+    ],
+)
+def test_a_reply_with_a_broken_body_fails_the_turn_and_the_debate(
+    tmp_path: Path, broken: str, why: str
+) -> None:
+    # Only the con side's model breaks, so pro's opening is recorded first: a
+    # partial debate, which must fail rather than be scored.
+    behaviour = StubBehaviour(broken=broken, broken_models=frozenset({"stub-con"}))
+    with StubServer(behaviour) as stub:
+        run(["eval", "debatebench/debate", "--model", "ollama/stub", "--model-role",
+             "con=ollama/stub-con", "--limit", "1", "-T", "phases=[opening:short, conclusion]",
+             "--max-retries", "1"], stub.base_url, tmp_path)  # fmt: skip
+    sample = (only_log(tmp_path).samples or [])[0]
+    record = sample.store_as(DebateRecord)
+    assert [(t.side, t.phase) for t in record.turns] == [("pro", "opening")]
+    assert not record.complete and not sample.scores
+    assert sample.error is not None
+    message = sample.error.message
+    assert "phase 0 (opening:short), side con (ollama/stub-con)" in message
+    assert stub.base_url in message and why in message
 
 
 def test_a_hundred_debates_at_once_against_a_slow_server(tmp_path: Path) -> None:

@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
-from debatebench_eval.embedded import MODEL_ALIAS, embedded_server
+from debatebench_eval.embedded import CONTEXT_TOKENS, MODEL_ALIAS, embedded_server
 from debatebench_eval.record import DebateRecord
 from debatebench_eval.rubric import default_rubric
 from debatebench_eval.validation_log import trust_record
@@ -70,7 +70,8 @@ def test_debates_judged_and_fact_checked_on_a_real_server(server: str, tmp_path:
         ["debatebench/debate", "--model", MODEL, "--model-role", f"pro={MODEL}",
          "--model-role", f"con={MODEL}", "--model-role", f"judge={MODEL}", "--limit", "2",
          "-T", "format=lightning", "-T", "budget=96", "-T", "judge_budget=700",
-         "-T", "judge_schema=object", "--seed", "11"],
+         "-T", "judge_schema=object", "-T", f"context_window={CONTEXT_TOKENS}",
+         "--seed", "11"],
         server, tmp_path,
     )  # fmt: skip
     assert log.status == "success" and len(log.samples or []) == 2
@@ -84,6 +85,23 @@ def test_debates_judged_and_fact_checked_on_a_real_server(server: str, tmp_path:
         scores = sample.scores or {}
         check_rubric(scores["rubric"])
         check_fact_check(scores["fact_check"])
+
+
+def test_a_turn_that_cannot_fit_the_real_context_fails_before_the_call(
+    server: str, tmp_path: Path
+) -> None:
+    # llama-cpp-python counts the prompt; 4000 tokens of budget leave it no room.
+    log = inspect(
+        ["debatebench/debate", "--model", MODEL, "--limit", "1", "-T", "format=lightning",
+         "-T", "budget=4000", "-T", f"context_window={CONTEXT_TOKENS}", "-T", "fact_check=false"],
+        server, tmp_path,
+    )  # fmt: skip
+    sample = (log.samples or [])[0]
+    assert sample.error is not None and not sample.scores
+    message = sample.error.message
+    assert "tokens by the server's tokenizer" in message and "the budget (4000)" in message
+    assert f"context window of {CONTEXT_TOKENS}" in message
+    assert not sample.store_as(DebateRecord).turns
 
 
 def check_rubric(score: Any) -> None:
