@@ -16,14 +16,17 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .config import VETTED_SOURCES
 from .errors import ConfigError
 from .motions import Motion
 from .record import Passage, Turn
 from .resources import data_file
-from .retrieval import PoolIndex
 from .teams import Team
+
+if TYPE_CHECKING:  # retrieval loads bm25s and scipy: only a run with prep needs them
+    from .retrieval import PoolIndex
 
 SOURCES_DIR_VAR = "DEBATEBENCH_SOURCES_DIR"
 EXAMPLE_POOL = "example"
@@ -76,6 +79,8 @@ def pool_path(name: str, where: str) -> Path:
 
 def open_pools(sources: tuple[str, ...], teams: dict[str, Team], where: str) -> Pools:
     """Open (indexing if new) every pool of the run; `where` names the setting, for errors."""
+    from .retrieval import PoolIndex
+
     shared = tuple((name, PoolIndex.open(pool_path(name, where), shared=True)) for name in sources)
     corpora = {}
     for side, team in teams.items():

@@ -22,12 +22,9 @@ from statistics import fmean
 
 import numpy as np
 
-# scipy ships no type information (scipy-stubs would give it).
-from scipy.stats import (  # type: ignore[import-untyped]
-    DegenerateDataWarning,
-    bootstrap,
-    kendalltau,
-)
+# scipy.stats is imported where it is used: importing it takes half a second,
+# and every `inspect` command that loads this package's tasks would pay it.
+# (scipy ships no type information; scipy-stubs would give it.)
 
 
 def _tau(pred: Sequence[float], gold: Sequence[float], variant: str) -> float | None:
@@ -36,6 +33,8 @@ def _tau(pred: Sequence[float], gold: Sequence[float], variant: str) -> float | 
     # The paper returns None here; scipy would give NaN with a warning.
     if len(set(pred)) < 2 or len(set(gold)) < 2:
         return None
+    from scipy.stats import kendalltau  # type: ignore[import-untyped]
+
     return float(kendalltau(pred, gold, variant=variant).statistic)
 
 
@@ -71,6 +70,11 @@ def tau_c_ci(
     """
     if tau_c(pred, gold) is None:
         raise ValueError("tau-c is undefined: one side has a single distinct value")
+    from scipy.stats import (
+        DegenerateDataWarning,
+        bootstrap,
+        kendalltau,
+    )
 
     def statistic(x: np.ndarray, y: np.ndarray) -> float:
         return float(kendalltau(x, y, variant="c").statistic)
