@@ -21,8 +21,8 @@ from typing import Any
 import httpx
 from inspect_ai.model import ChatMessage, Model
 
-from .errors import DebateError
-from .probe import PROBE_TIMEOUT_S, model_base_url
+from .errors import DebateError, call_failure
+from .probe import model_base_url
 
 # Tokens a chat template adds around each message (ChatML, used by SmolLM2 and
 # Qwen, adds 5), and around the reply it opens; an allowance, not a count.
@@ -46,11 +46,19 @@ _known: dict[str, _Endpoint] = {}
 
 
 async def check_fits(
-    model: Model, messages: Sequence[ChatMessage], budget: int, window: int, where: str
+    model: Model,
+    messages: Sequence[ChatMessage],
+    budget: int,
+    window: int,
+    where: str,
+    timeout: float,
 ) -> None:
     """Raise DebateError if the messages plus `budget` need more than `window` tokens."""
     text = "\n".join(message.text for message in messages)
-    prompt = await count_tokens(model, text)
+    try:
+        prompt = await count_tokens(model, text, timeout)
+    except DebateError as exc:
+        raise DebateError(f"{where}: {exc}") from exc
     template = TEMPLATE_TOKENS_PER_MESSAGE * len(messages) + TEMPLATE_TOKENS_FOR_REPLY
     needed = prompt + template + budget
     if needed > window:
@@ -62,8 +70,12 @@ async def check_fits(
         )
 
 
-async def count_tokens(model: Model, text: str) -> int:
-    """The number of tokens the model's server makes of `text`."""
+async def count_tokens(model: Model, text: str, timeout: float) -> int:
+    """The number of tokens the model's server makes of `text`.
+
+    `timeout` is the model call's own: llama.cpp's servers answer a count
+    only between generations, so it can wait as long as a turn does.
+    """
     url = model_base_url(model)
     if url is None:
         raise DebateError(
@@ -72,7 +84,7 @@ async def count_tokens(model: Model, text: str) -> int:
     root = url.removesuffix("/v1")
     known = _known.get(root)
     candidates = (known,) if known else _ENDPOINTS
-    async with httpx.AsyncClient(timeout=PROBE_TIMEOUT_S) as client:
+    async with httpx.AsyncClient(timeout=timeout) as client:
         for endpoint in candidates:
             count = await _ask(client, root, endpoint, text)
             if count is not None:
@@ -80,16 +92,27 @@ async def count_tokens(model: Model, text: str) -> int:
                 return count
     tried = " and ".join(endpoint.path for endpoint in candidates)
     raise DebateError(
-        f"-T context_window is set, but the server at {root} did not count tokens "
+        f"-T context_window is set, but the server at {root} does not count tokens "
         f"(tried {tried}); the check works with llama.cpp's servers: leave "
         "context_window unset for others"
     )
 
 
 async def _ask(client: httpx.AsyncClient, root: str, endpoint: _Endpoint, text: str) -> int | None:
+    """The count, or None when the server has no such endpoint."""
     try:
         response = await client.post(root + endpoint.path, json=endpoint.body(text))
+    except httpx.HTTPError as exc:
+        raise DebateError(
+            f"counting the prompt's tokens at {root}{endpoint.path} failed: {call_failure(exc)}"
+        ) from exc
+    if response.status_code >= 500:
+        raise DebateError(
+            f"counting the prompt's tokens at {root}{endpoint.path} failed: "
+            f"HTTP {response.status_code} {response.text[:200]}"
+        )
+    try:
         response.raise_for_status()
         return endpoint.count(response.json())
     except (httpx.HTTPError, ValueError, KeyError, TypeError):
-        return None
+        return None  # 404 and the like, or another shape: not this server's endpoint

@@ -18,6 +18,7 @@ from inspect_ai.model import (
 )
 
 from ._inspect import active_generate_config
+from .config import DEFAULT_TIMEOUT
 from .context_window import check_fits
 from .errors import DebateError, ServerError, call_failure
 from .probe import model_base_url
@@ -111,7 +112,8 @@ async def speak(
         ChatMessageUser(content=prompt),
     ]
     if speaker.context_window is not None:
-        await check_fits(speaker.model, messages, budget, speaker.context_window, where)
+        timeout = call_config(speaker.model, budget, seed).timeout or DEFAULT_TIMEOUT
+        await check_fits(speaker.model, messages, budget, speaker.context_window, where, timeout)
     for attempt in range(1, retries + 2):
         started = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         clock = time.perf_counter()

@@ -39,6 +39,7 @@ class StubBehaviour:
     broken_models: frozenset[str] = frozenset()
     # Serve llama-cpp-python's token count (a word is a token), and count its calls.
     tokenizer: bool = False
+    tokenizer_status: int = 200
     token_counts: int = 0
     # Answer the speech-rating prompt with <score>N</score>, N cycling 1-5.
     rate_speeches: bool = False
@@ -108,6 +109,9 @@ class _Handler(BaseHTTPRequestHandler):
             return
         with self.server.lock:
             behaviour.token_counts += 1
+        if behaviour.tokenizer_status != 200:
+            self._send(behaviour.tokenizer_status, {"detail": "the model is busy"})
+            return
         self._send(200, {"count": len(str(request.get("input", "")).split())})
 
     def _send_broken(self, kind: str) -> None:

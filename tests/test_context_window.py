@@ -44,7 +44,18 @@ def test_a_server_that_cannot_count_tokens_is_named(tmp_path: Path) -> None:
         run([*DEBATE, "-T", "context_window=4096"], stub.base_url, tmp_path)
     sample = (only_log(tmp_path).samples or [])[0]
     assert sample.error is not None
-    assert f"the server at {stub.base_url.removesuffix('/v1')} did not count tokens" in (
+    assert f"the server at {stub.base_url.removesuffix('/v1')} does not count tokens" in (
         sample.error.message
     )
     assert chat_requests(stub.behaviour) == []
+
+
+def test_a_failed_count_is_an_error_of_its_own_not_a_missing_tokenizer(tmp_path: Path) -> None:
+    with StubServer(StubBehaviour(tokenizer=True, tokenizer_status=503)) as stub:
+        run([*DEBATE, "-T", "context_window=4096"], stub.base_url, tmp_path)
+    sample = (only_log(tmp_path).samples or [])[0]
+    assert sample.error is not None
+    message = sample.error.message
+    assert "phase 0 (opening:short), side pro" in message
+    assert "counting the prompt" in message and "HTTP 503" in message
+    assert "does not count tokens" not in message
