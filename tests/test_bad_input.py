@@ -108,6 +108,10 @@ CASES = [
     Case("run.yaml invalid YAML", (*DEBATE, *CONFIG),
          ("invalid YAML", "at line 15", "run.yaml", "expected a debatebench run.yaml"),
          run_yaml("seed: 42", "seed: [42")),
+    # Loaded safely: a Python tag is refused, never constructed.
+    Case("run.yaml Python tag", (*DEBATE, *CONFIG),
+         ("invalid YAML", "could not determine a constructor", "python/object/apply:os.system"),
+         run_yaml("seed: 42", "seed: !!python/object/apply:os.system ['true']")),
     Case("run.yaml top level a list", (*DEBATE, *CONFIG),
          ("run.yaml", "top level is", "expected a mapping of run settings"),
          {"run.yaml": "- topic: x\n"}),

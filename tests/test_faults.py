@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import os
 import resource
+import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -72,6 +74,43 @@ def test_a_server_killed_mid_run_fails_only_the_debates_in_flight(tmp_path: Path
     )
     assert len(ids) == len(set(ids)) == 6  # nothing lost, nothing duplicated
     assert all(s.store_as(DebateRecord).complete for s in retried.samples or [])
+
+
+class HangUp:
+    """A loopback port that accepts each connection and closes it unanswered,
+    counting the attempts: a server that cannot be used, made countable."""
+
+    def __init__(self) -> None:
+        self.socket = socket.create_server(("127.0.0.1", 0))
+        self.attempts = 0
+        self.url = f"http://127.0.0.1:{self.socket.getsockname()[1]}/v1"
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                connection, _ = self.socket.accept()
+            except OSError:
+                return
+            self.attempts += 1
+            connection.close()
+
+
+def test_an_unusable_server_is_tried_once_per_debate_and_named(tmp_path: Path) -> None:
+    server = HangUp()
+    try:
+        run(["eval", "debatebench/debate", "--model", "ollama/stub", "--limit", "3",
+             "-T", "phases=[opening]", "--max-retries", "5"], server.url, tmp_path)  # fmt: skip
+    finally:
+        server.socket.close()
+    samples = only_log(tmp_path).samples or []
+    assert len(samples) == 3
+    for sample in samples:
+        assert sample.error is not None and not sample.scores
+        assert server.url in sample.error.message and "did not answer" in sample.error.message
+    # One probe per debate, and no model call behind it: Inspect's retry loop
+    # (--max-retries 5) never starts against a server the probe found unusable.
+    assert server.attempts == 3
 
 
 @pytest.mark.parametrize(
