@@ -8,8 +8,9 @@ and a turn that cannot fit fails at once with the figures in the message.
 
 Counting needs a server that exposes its tokenizer: llama-cpp-python's
 `/extras/tokenize/count` (the embedded runtime) and llama.cpp's `/tokenize`
-are supported. The count covers the message text exactly; the chat
-template's role markers are allowed for per message, not counted.
+are supported. The count covers the message text, joined as one string; the
+chat template's role markers are an allowance per message, not a count, so
+the figure is close, not exact.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ _ENDPOINTS = (
     _Endpoint("/extras/tokenize/count", lambda text: {"input": text}, lambda r: int(r["count"])),
     _Endpoint("/tokenize", lambda text: {"content": text}, lambda r: len(r["tokens"])),
 )
+# No such endpoint, or not the request shape it takes: another server's path.
+_NOT_THIS_ENDPOINT = frozenset({400, 404, 405, 422})
 # Server root -> the endpoint that answered there, so later turns ask it first.
 _known: dict[str, _Endpoint] = {}
 
@@ -74,7 +77,9 @@ async def count_tokens(model: Model, text: str, timeout: float) -> int:
     """The number of tokens the model's server makes of `text`.
 
     `timeout` is the model call's own: llama.cpp's servers answer a count
-    only between generations, so it can wait as long as a turn does.
+    only between generations, so it can wait as long as a turn does. The
+    request names the model (a server holding several counts with its
+    tokenizer, not the default model's) and carries the model's API key.
     """
     url = model_base_url(model)
     if url is None:
@@ -84,9 +89,11 @@ async def count_tokens(model: Model, text: str, timeout: float) -> int:
     root = url.removesuffix("/v1")
     known = _known.get(root)
     candidates = (known,) if known else _ENDPOINTS
-    async with httpx.AsyncClient(timeout=timeout) as client:
+    key = getattr(model.api, "api_key", None)
+    headers = {"Authorization": f"Bearer {key}"} if key else {}
+    async with httpx.AsyncClient(timeout=timeout, headers=headers) as client:
         for endpoint in candidates:
-            count = await _ask(client, root, endpoint, text)
+            count = await _ask(client, root, endpoint, text, model.name)
             if count is not None:
                 _known[root] = endpoint
                 return count
@@ -98,21 +105,22 @@ async def count_tokens(model: Model, text: str, timeout: float) -> int:
     )
 
 
-async def _ask(client: httpx.AsyncClient, root: str, endpoint: _Endpoint, text: str) -> int | None:
+async def _ask(
+    client: httpx.AsyncClient, root: str, endpoint: _Endpoint, text: str, name: str
+) -> int | None:
     """The count, or None when the server has no such endpoint."""
+    where = f"counting the prompt's tokens at {root}{endpoint.path}"
     try:
-        response = await client.post(root + endpoint.path, json=endpoint.body(text))
-    except httpx.HTTPError as exc:
-        raise DebateError(
-            f"counting the prompt's tokens at {root}{endpoint.path} failed: {call_failure(exc)}"
-        ) from exc
-    if response.status_code >= 500:
-        raise DebateError(
-            f"counting the prompt's tokens at {root}{endpoint.path} failed: "
-            f"HTTP {response.status_code} {response.text[:200]}"
+        response = await client.post(
+            root + endpoint.path, json={**endpoint.body(text), "model": name}
         )
+    except httpx.HTTPError as exc:
+        raise DebateError(f"{where} failed: {call_failure(exc)}") from exc
+    if response.status_code in _NOT_THIS_ENDPOINT:
+        return None
+    if not response.is_success:  # 401, 429, 500...: the endpoint is there but failed
+        raise DebateError(f"{where} failed: HTTP {response.status_code} {response.text[:200]}")
     try:
-        response.raise_for_status()
         return endpoint.count(response.json())
-    except (httpx.HTTPError, ValueError, KeyError, TypeError):
-        return None  # 404 and the like, or another shape: not this server's endpoint
+    except (ValueError, KeyError, TypeError):
+        return None  # another server's answer at this path

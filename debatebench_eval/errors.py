@@ -13,7 +13,9 @@ import re
 from ._inspect import PrerequisiteError
 
 # The user:password part of any URL in a text (`scheme://user:pw@host`).
-_USERINFO = re.compile(r"(?<=://)[^/@\s'\"]+@")
+# Greedy, and stopping where the authority ends (/ ? #), so a password holding
+# an unencoded "@" is cut whole and "?to=a@b" in a query is left alone.
+_USERINFO = re.compile(r"(?<=://)[^/?#\s'\"]*@")
 
 
 def without_userinfo(text: str) -> str:
@@ -56,4 +58,4 @@ def call_failure(exc: BaseException) -> str:
         return f"the server's reply is not valid JSON ({exc})"
     cause = exc.__cause__
     under = f" ({type(cause).__name__}: {cause})" if cause is not None and str(cause) else ""
-    return f"{type(exc).__name__}: {exc}{under}"
+    return f"{type(exc).__name__}: {exc or 'no detail'}{under}"

@@ -1,16 +1,19 @@
 """Throughput on a real model server: this project against a direct client.
 
-Starts the embedded llama.cpp server (SmolLM2-135M-Instruct, one request at a
-time, 2 threads), runs N debates through `inspect eval debatebench/debate`
+Starts the embedded runtime, llama-cpp-python's server (SmolLM2-135M-Instruct,
+one request at a time, 2 threads), runs N debates through `inspect eval debatebench/debate`
 (no judging, greedy decoding so the work is repeatable), and reads from the
 log every request Inspect sent. Then it sends the same requests — the exact
 bodies, in the order they were made — straight to the server with httpx, one
 at a time: the server's raw throughput for that request mix, with no harness.
+Rounds alternate which of the two goes first (greedy decoding makes every
+round's requests the same), since this machine's speed drifts between runs.
 Printed: debates per hour (wall time, and from the first request to the last
 reply), the direct client's time and tokens, and the ratio of the two
 throughputs (target: this project at least 90% of the direct client).
 
-    python tests/benchmark_real_server.py [--debates 4] [--budget 96]
+    python tests/benchmark_real_server.py [--debates 4] [--budget 96] [--rounds 4]
+                                        [--max-connections 1]
 """
 
 from __future__ import annotations
@@ -89,19 +92,21 @@ def replay(base_url: str, events: list[ModelEvent]) -> Run:
     return Run(seconds, len(events), tokens)
 
 
-def one_round(base_url: str, folder: Path, args: argparse.Namespace) -> tuple[float, Run, Run]:
-    """Our run, then the direct client on the same requests: (wall, ours, direct)."""
+def measure_ours(
+    base_url: str, folder: Path, args: argparse.Namespace
+) -> tuple[float, Run, list[ModelEvent]]:
+    """Our run: wall time, the work from first request to last reply, and its calls."""
     wall, log_file = run_ours(folder, base_url, args)
     events = model_calls(log_file)
     tokens = sum(e.output.usage.output_tokens for e in events if e.output.usage)
-    return wall, Run(busy_span(events), len(events), tokens), replay(base_url, events)
+    return wall, Run(busy_span(events), len(events), tokens), events
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--debates", type=int, default=4)
     parser.add_argument("--budget", type=int, default=96)
-    parser.add_argument("--rounds", type=int, default=3, help="ours then direct, this many times")
+    parser.add_argument("--rounds", type=int, default=4, help="runs of each; the order alternates")
     parser.add_argument("--max-connections", type=int, default=1, help="1: the server's one slot")
     parser.add_argument("--no-context-check", action="store_true")
     args = parser.parse_args()
@@ -112,13 +117,20 @@ def main() -> None:
           f"{'off' if args.no_context_check else 'on'}")  # fmt: skip
     totals = {"wall": 0.0, "ours": 0.0, "direct": 0.0}
     with embedded_server() as base_url, tempfile.TemporaryDirectory() as tmp:
+        previous: list[ModelEvent] = []
         for number in range(1, args.rounds + 1):
-            wall, ours, direct = one_round(base_url, Path(tmp) / str(number), args)
+            # Greedy decoding makes every round's requests the same, so even rounds
+            # replay the last round's first: neither side always runs second.
+            direct_first = number % 2 == 0
+            direct = replay(base_url, previous) if direct_first else None
+            wall, mine, previous = measure_ours(base_url, Path(tmp) / str(number), args)
+            direct = direct or replay(base_url, previous)
             totals["wall"] += wall
-            totals["ours"] += ours.seconds
+            totals["ours"] += mine.seconds
             totals["direct"] += direct.seconds
-            print(f"round {number}: {ours.requests} requests; debatebench-eval wall {wall:.1f} s, "
-                  f"first request to last reply {ours.seconds:.1f} s, {ours.completion_tokens} "
+            print(f"round {number} ({'direct client' if direct_first else 'debatebench-eval'} "
+                  f"first): {mine.requests} requests; debatebench-eval wall {wall:.1f} s, "
+                  f"first request to last reply {mine.seconds:.1f} s, {mine.completion_tokens} "
                   f"completion tokens; direct client {direct.seconds:.1f} s, "
                   f"{direct.completion_tokens} completion tokens")  # fmt: skip
     debates = args.debates * args.rounds

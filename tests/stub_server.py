@@ -37,10 +37,11 @@ class StubBehaviour:
     broken: str | None = None
     # Only requests for these models are broken (empty: all).
     broken_models: frozenset[str] = frozenset()
-    # Serve llama-cpp-python's token count (a word is a token), and count its calls.
-    tokenizer: bool = False
+    # Serve a tokenizer endpoint ("llama-cpp-python" or "llama.cpp"; a word is a
+    # token), answering with this status, and keep each count request.
+    tokenizer: str = ""
     tokenizer_status: int = 200
-    token_counts: int = 0
+    count_requests: list[dict[str, Any]] = field(default_factory=list)
     # Answer the speech-rating prompt with <score>N</score>, N cycling 1-5.
     rate_speeches: bool = False
     # A model's time per request, and how many requests it serves at once
@@ -80,7 +81,7 @@ class _Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length", "0"))
         request = json.loads(self.rfile.read(length) or b"{}")
         behaviour = self.server.behaviour
-        if self.path.rstrip("/").endswith("/tokenize/count"):
+        if self.path in ("/extras/tokenize/count", "/tokenize"):
             self._count_tokens(request)
             return
         if not self.path.rstrip("/").endswith("/chat/completions"):
@@ -102,17 +103,25 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(200, body)
 
     def _count_tokens(self, request: dict[str, Any]) -> None:
-        """llama-cpp-python's /extras/tokenize/count, with a word for a token."""
+        """A tokenizer endpoint, with a word for a token: llama-cpp-python's
+        /extras/tokenize/count or llama.cpp's /tokenize, as configured."""
         behaviour = self.server.behaviour
-        if not behaviour.tokenizer:
+        served = {"llama-cpp-python": "/extras/tokenize/count", "llama.cpp": "/tokenize"}
+        if served.get(behaviour.tokenizer) != self.path:
             self._send(404, {"detail": "Not Found"})
             return
         with self.server.lock:
-            behaviour.token_counts += 1
+            behaviour.count_requests.append(
+                {**request, "authorization": self.headers.get("Authorization")}
+            )
         if behaviour.tokenizer_status != 200:
             self._send(behaviour.tokenizer_status, {"detail": "the model is busy"})
             return
-        self._send(200, {"count": len(str(request.get("input", "")).split())})
+        words = str(request.get("input", request.get("content", ""))).split()
+        if self.path == "/tokenize":
+            self._send(200, {"tokens": list(range(len(words)))})
+        else:
+            self._send(200, {"count": len(words)})
 
     def _send_broken(self, kind: str) -> None:
         data = b'{"id": "chatcmpl-broken", "choices": [{"message": '

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from stub_server import StubBehaviour, StubServer
 from test_faults import only_log, run
 
@@ -20,42 +21,51 @@ def chat_requests(behaviour: StubBehaviour) -> list[str]:
     return [r["model"] for r in behaviour.requests if "debater in a formal" in str(r["messages"])]
 
 
-def test_every_turn_is_counted_and_a_fitting_debate_runs(tmp_path: Path) -> None:
-    with StubServer(StubBehaviour(tokenizer=True)) as stub:
-        run([*DEBATE, "-T", "context_window=4096", "-T", "budget=60"], stub.base_url, tmp_path)
+def failure(tmp_path: Path) -> str:
+    sample = (only_log(tmp_path).samples or [])[0]
+    assert sample.error is not None and not sample.scores
+    return sample.error.message
+
+
+@pytest.mark.parametrize("server", ["llama-cpp-python", "llama.cpp"])
+def test_every_turn_is_counted_and_a_fitting_debate_runs(tmp_path: Path, server: str) -> None:
+    with StubServer(StubBehaviour(tokenizer=server)) as stub:
+        run([*DEBATE, "-M", "api_key=the-key", "-T", "context_window=4096", "-T", "budget=60"],
+            stub.base_url, tmp_path)  # fmt: skip
     sample = (only_log(tmp_path).samples or [])[0]
     assert sample.error is None and sample.store_as(DebateRecord).complete
-    assert stub.behaviour.token_counts == 4  # one count per turn, before its call
+    counts = stub.behaviour.count_requests
+    assert len(counts) == 4  # one count per turn, before its call
+    # Counted with the debater's own model, carrying its key.
+    assert {c["model"] for c in counts} == {"stub"}
+    assert {c["authorization"] for c in counts} == {"Bearer the-key"}
 
 
 def test_a_turn_that_cannot_fit_fails_before_the_call(tmp_path: Path) -> None:
-    with StubServer(StubBehaviour(tokenizer=True)) as stub:
+    with StubServer(StubBehaviour(tokenizer="llama-cpp-python")) as stub:
         run([*DEBATE, "-T", "context_window=300", "-T", "budget=250"], stub.base_url, tmp_path)
-    sample = (only_log(tmp_path).samples or [])[0]
-    assert sample.error is not None and not sample.scores
-    message = sample.error.message
+    message = failure(tmp_path)
     assert "phase 0 (opening:short), side pro" in message
     assert "the budget (250) need" in message and "context window of 300" in message
     assert chat_requests(stub.behaviour) == []  # the model was never asked
 
 
 def test_a_server_that_cannot_count_tokens_is_named(tmp_path: Path) -> None:
-    with StubServer(StubBehaviour(tokenizer=False)) as stub:
+    with StubServer(StubBehaviour(tokenizer="")) as stub:
         run([*DEBATE, "-T", "context_window=4096"], stub.base_url, tmp_path)
-    sample = (only_log(tmp_path).samples or [])[0]
-    assert sample.error is not None
-    assert f"the server at {stub.base_url.removesuffix('/v1')} does not count tokens" in (
-        sample.error.message
-    )
+    root = stub.base_url.removesuffix("/v1")
+    assert f"the server at {root} does not count tokens" in failure(tmp_path)
     assert chat_requests(stub.behaviour) == []
 
 
-def test_a_failed_count_is_an_error_of_its_own_not_a_missing_tokenizer(tmp_path: Path) -> None:
-    with StubServer(StubBehaviour(tokenizer=True, tokenizer_status=503)) as stub:
+@pytest.mark.parametrize(("status", "shown"), [(503, "HTTP 503"), (401, "HTTP 401")])
+def test_a_failed_count_is_an_error_of_its_own_not_a_missing_tokenizer(
+    tmp_path: Path, status: int, shown: str
+) -> None:
+    behaviour = StubBehaviour(tokenizer="llama-cpp-python", tokenizer_status=status)
+    with StubServer(behaviour) as stub:
         run([*DEBATE, "-T", "context_window=4096"], stub.base_url, tmp_path)
-    sample = (only_log(tmp_path).samples or [])[0]
-    assert sample.error is not None
-    message = sample.error.message
+    message = failure(tmp_path)
     assert "phase 0 (opening:short), side pro" in message
-    assert "counting the prompt" in message and "HTTP 503" in message
+    assert "counting the prompt" in message and shown in message
     assert "does not count tokens" not in message

@@ -9,8 +9,11 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
 from inspect_ai.log import list_eval_logs
 from stub_server import StubServer
+
+from debatebench_eval.errors import without_userinfo
 
 SECRET = "hunter2-pass"
 USER = "alice-user"
@@ -70,7 +73,7 @@ def test_credentials_stay_out_of_the_log_the_export_and_the_output(tmp_path: Pat
             tmp_path / "logs",
         )  # fmt: skip
         sent = len(stub.behaviour.requests)
-    assert sent >= 4, output  # the debate really ran through the credentialed URL
+    assert sent >= 4, output  # the debate ran, on the URL with its credentials removed
     log = list_eval_logs(str(tmp_path / "logs"))[0].name
     output += command(
         [str(BIN / "debatebench-eval"), "export", log, "-o", str(tmp_path / "out")], tmp_path
@@ -99,3 +102,18 @@ def test_credentials_stay_out_of_a_failed_sample_and_a_config_error(tmp_path: Pa
     )
     assert "base_url: got 'ftp://127.0.0.1:9/v1'" in output
     assert_clean(output)
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("got 'http://u:p@127.0.0.1:80/v1'", "got 'http://127.0.0.1:80/v1'"),
+        ("ftp://alice:se@cret@host/v1", "ftp://host/v1"),  # an unencoded @ in the password
+        ("http://a:b@h/x and https://c@h/y", "http://h/x and https://h/y"),
+        ("http://example.com?to=a@b.org", "http://example.com?to=a@b.org"),  # a query, kept
+        ("write to a@b.org", "write to a@b.org"),
+        ("file:///data/x@y.jsonl", "file:///data/x@y.jsonl"),
+    ],
+)
+def test_userinfo_is_cut_from_every_url_and_nothing_else(text: str, shown: str) -> None:
+    assert without_userinfo(text) == shown
