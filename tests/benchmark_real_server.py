@@ -77,6 +77,16 @@ def busy_span(events: list[ModelEvent]) -> float:
     return (max(ends) - min(e.timestamp for e in events)).total_seconds()
 
 
+def wire_request(request: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    """The JSON body and headers the OpenAI client made of a logged request: the
+    log keeps the client's arguments, where `extra_*` are not body fields and a
+    None is never sent."""
+    sdk_only = ("extra_headers", "extra_body", "extra_query")
+    body = {k: v for k, v in request.items() if v is not None and k not in sdk_only}
+    body.update(request.get("extra_body") or {})
+    return body, dict(request.get("extra_headers") or {})
+
+
 def replay(base_url: str, events: list[ModelEvent]) -> Run:
     """The same request bodies, one at a time, straight to the server."""
     tokens = 0
@@ -84,8 +94,8 @@ def replay(base_url: str, events: list[ModelEvent]) -> Run:
         start = time.perf_counter()
         for event in events:
             assert event.call is not None
-            body: dict[str, Any] = dict(event.call.request)
-            reply = client.post(f"{base_url}/chat/completions", json=body)
+            body, headers = wire_request(event.call.request)
+            reply = client.post(f"{base_url}/chat/completions", json=body, headers=headers)
             reply.raise_for_status()
             tokens += int(reply.json()["usage"]["completion_tokens"])
         seconds = time.perf_counter() - start
