@@ -31,6 +31,25 @@ def rubric_reply(a: dict[str, int], b: dict[str, int], *, ledger: bool = True) -
     return json.dumps({"side_a": side(a, "A"), "side_b": side(b, "B")})
 
 
+# Passed as the value to `changed_reply`: remove the field instead.
+DELETE = object()
+
+
+def changed_reply(path: str, value: Any) -> dict[str, Any]:
+    """A valid rubric reply (Side A at 80%, B at 60%) with the field at a dotted
+    path such as "side_a.clarity.score" set to `value`, or removed by DELETE."""
+    reply: dict[str, Any] = json.loads(rubric_reply(side_scores(0.8), side_scores(0.6)))
+    *parents, last = path.split(".")
+    node = reply
+    for key in parents:
+        node = node[key]
+    if value is DELETE:
+        del node[last]
+    else:
+        node[last] = value
+    return reply
+
+
 def turn_ids(prompt: str) -> dict[str, str]:
     """The turn ids the judge was shown, with the blind label of each."""
     return dict(_TURN_IDS.findall(prompt))

@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
-from judge_replies import rubric_reply, side_scores
+from judge_replies import DELETE, changed_reply
 from rejudging import MIRROR_TRANSCRIPTS
 from stub_server import StubBehaviour, StubServer
 
@@ -74,18 +74,8 @@ def run_yaml(old: str, new: str) -> dict[str, str]:
     return {"run.yaml": RUN.replace(old, new, 1), **RUN_TEAMS}
 
 
-def reply_with(edit: str, value: Any) -> str:
-    """A valid rubric reply with one field changed (`None` deletes it)."""
-    reply = json.loads(rubric_reply(side_scores(0.8), side_scores(0.6)))
-    *parents, last = edit.split(".")
-    node = reply
-    for key in parents:
-        node = node[key]
-    if value is None:
-        del node[last]
-    else:
-        node[last] = value
-    return json.dumps(reply)
+def reply_with(path: str, value: Any) -> str:
+    return json.dumps(changed_reply(path, value))
 
 
 CONFIG = ("-T", "config={dir}/run.yaml")
@@ -243,7 +233,7 @@ CASES = [
     # --- judge replies (the debate stays, unscored, with the reason) -------------------
     Case("judge reply prose", JUDGE, ("not valid JSON",), judge_reply="Side A wins."),
     Case("judge reply missing dimension", JUDGE, ('"side_a.clarity" is missing',),
-         judge_reply=reply_with("side_a.clarity", None)),
+         judge_reply=reply_with("side_a.clarity", DELETE)),
     Case("judge reply out of range", JUDGE, ("31, outside 0 to 30",),
          judge_reply=reply_with("side_b.argument_quality.score", 31)),
     Case("judge reply float score", JUDGE, ("7.5; it must be a whole number",),

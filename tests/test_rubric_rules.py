@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import yaml
 from inspect_ai.scorer import Score
-from judge_replies import MAXIMA, rubric_reply, side_scores
+from judge_replies import DELETE, MAXIMA, changed_reply, rubric_reply, side_scores
 
 from debatebench_eval.errors import ConfigError
 from debatebench_eval.metrics import panel_units
@@ -35,16 +35,7 @@ def test_a_valid_reply_parses_into_both_sides() -> None:
 
 
 def _mutate(path: str, value: Any) -> dict[str, Any]:
-    reply = valid()
-    *parents, last = path.split(".")
-    node = reply
-    for key in parents:
-        node = node[key]
-    if value is KeyError:
-        del node[last]
-    else:
-        node[last] = value
-    return reply
+    return changed_reply(path, DELETE if value is KeyError else value)
 
 
 MALFORMED = [
