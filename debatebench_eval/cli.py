@@ -98,15 +98,11 @@ def _run_list(args: argparse.Namespace) -> int:
     return 0
 
 
-def _log_path(text: str) -> Path:
-    """A log given as a path or as the `file:` URI Inspect's log listing prints."""
-    return Path(text.removeprefix("file://").removeprefix("file:"))
-
-
 def _run_export(args: argparse.Namespace) -> int:
     from .export import export_log
+    from .validation_log import log_file
 
-    log = _log_path(args.log)
+    log = log_file(args.log)
     if not log.is_file():
         print(f"debatebench-eval export: log file not found: {log}", file=sys.stderr)
         return 2
@@ -142,7 +138,7 @@ def _run_trust(args: argparse.Namespace) -> int:
 
     limits = Thresholds(args.min_tau_c, args.min_parse_rate, args.min_scored)
     try:
-        record = trust_record(_log_path(args.log), limits)
+        record = trust_record(args.log, limits)  # a path or a file: URI
     except NotAValidationLog as exc:
         print(f"debatebench-eval trust: {exc}", file=sys.stderr)
         return 2
@@ -159,10 +155,10 @@ def _run_trust(args: argparse.Namespace) -> int:
 
 def _run_report(args: argparse.Namespace) -> int:
     from .report import write_report
-    from .validation_log import NotAValidationLog
+    from .validation_log import NotAValidationLog, log_file
 
     try:
-        written = write_report(_log_path(args.log), Path(args.out))
+        written = write_report(log_file(args.log), Path(args.out))
     except NotAValidationLog as exc:
         print(f"debatebench-eval report: {exc}", file=sys.stderr)
         return 2

@@ -26,9 +26,14 @@ class NotAValidationLog(ValueError):
     """The log is not a judge_validation run (or has no scored samples)."""
 
 
+def log_file(location: Path | str) -> Path:
+    """A local log's path, from a path or from the `file:` URI by which Inspect
+    names logs (its log listing and `EvalLog.location`)."""
+    return Path(str(location).removeprefix("file://").removeprefix("file:"))
+
+
 def read_validation_log(path: Path | str) -> tuple[EvalLog, ValidationSummary]:
-    # Inspect names logs by URI (file:/...); a user types a path.
-    path = Path(str(path).removeprefix("file://").removeprefix("file:"))
+    path = log_file(path)
     if not path.is_file():
         raise NotAValidationLog(f"{path}: log file not found")
     log = read_eval_log(str(path))
@@ -44,7 +49,7 @@ def trust_record(path: Path | str, limits: Thresholds | None = None) -> TrustRec
     """The record a validation log supports, with the verdict and its reasons."""
     limits = limits or Thresholds()
     log, summary = read_validation_log(path)
-    path = Path(log.location.removeprefix("file://").removeprefix("file:"))
+    path = log_file(log.location)
     trusted, reasons = verdict(summary.n_scored, summary.parse_rate, summary.tau_c, limits)
     errors = sum(1 for s in log.samples or [] if s.error is not None)
     if errors:

@@ -14,6 +14,7 @@ each, so a failure names its case.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -29,6 +30,7 @@ from inspect_ai.log import list_eval_logs, read_eval_log
 from judge_replies import DELETE, changed_reply
 from rejudging import MIRROR_TRANSCRIPTS
 from stub_server import StubBehaviour, StubServer
+from test_faults import run
 
 BIN = Path(sys.executable).parent
 DEAD = "http://127.0.0.1:9/v1"  # nothing listens on the discard port
@@ -264,32 +266,29 @@ def _run(case: Case, folder: Path, log: Path) -> Outcome:
         (folder / name).write_text(text, encoding="utf-8")
     env = {**os.environ, "OLLAMA_BASE_URL": DEAD, "NO_COLOR": "1", "COLUMNS": "400",
            "INSPECT_LOG_DIR": str(folder / "logs"), "INSPECT_DISPLAY": "plain"}  # fmt: skip
-    if case.judge_reply is None:
+    judged = case.judge_reply is not None
+    stub = StubServer(StubBehaviour(reply=case.judge_reply)) if judged else None
+    with stub or contextlib.nullcontext():
+        if stub is not None:
+            env["OLLAMA_BASE_URL"] = stub.base_url
         result = subprocess.run(
             _argv(case, folder, log), env=env, capture_output=True, text=True, timeout=300
         )
-        return Outcome(result.returncode, result.stdout + result.stderr, None)
-    with StubServer(StubBehaviour(reply=case.judge_reply)) as stub:
-        env["OLLAMA_BASE_URL"] = stub.base_url
-        result = subprocess.run(
-            _argv(case, folder, log), env=env, capture_output=True, text=True, timeout=300
-        )
+    output = result.stdout + result.stderr
+    if stub is None:
+        return Outcome(result.returncode, output, None)
     sample = (read_eval_log(list_eval_logs(str(folder / "logs"))[0].name).samples or [])[0]
     rubric = (sample.scores or {}).get("rubric")
     reason = rubric.reason if rubric is not None and not isinstance(rubric.value, dict) else None
-    return Outcome(result.returncode, result.stdout + result.stderr, reason)
+    return Outcome(result.returncode, output, reason)
 
 
 def _saved_debate(folder: Path) -> Path:
     """A finished debate's log, for `inspect score` and `debatebench-eval trust`."""
     with StubServer() as stub:
-        env = {**os.environ, "OLLAMA_BASE_URL": stub.base_url, "NO_COLOR": "1"}
-        subprocess.run(
-            [str(BIN / "inspect"), "eval", "debatebench/debate", "--model", "ollama/stub",
-             "--limit", "1", "-T", "phases=[opening:short]", "-T", "fact_check=false",
-             "-T", "swap_judging=false", "--log-dir", str(folder), "--display", "plain"],
-            env=env, capture_output=True, text=True, timeout=300, check=True,
-        )  # fmt: skip
+        run(["eval", "debatebench/debate", "--model", "ollama/stub", "--limit", "1",
+             "-T", "phases=[opening:short]", "-T", "fact_check=false",
+             "-T", "swap_judging=false"], stub.base_url, folder)  # fmt: skip
     return Path(list_eval_logs(str(folder))[0].name.removeprefix("file://"))
 
 
