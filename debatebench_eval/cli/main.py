@@ -1,0 +1,220 @@
+"""The `debatebench-eval` command: the project's own commands beside Inspect's.
+
+`inspect list tasks` reads files, not installed registries, so this command
+lists what the package registers and how to call it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from debatebench_eval._registry import ALIAS_PREFIX, SCORERS, TASKS
+from debatebench_eval.core._inspect import registry_info
+
+
+def _listing() -> str:
+    def rows(objs: Sequence[Callable[..., Any]]) -> list[str]:
+        lines = []
+        for obj in objs:
+            short = registry_info(obj).name.split("/", 1)[-1]
+            summary = (inspect.getdoc(obj) or "").splitlines()[0]
+            lines.append(f"  {ALIAS_PREFIX}/{short:<18} {summary}")
+        return lines
+
+    return "\n".join(
+        ["tasks (inspect eval NAME; options with -T key=value):", *rows(TASKS), "",
+         "scorers (inspect score LOG --scorer NAME):", *rows(SCORERS), "",
+         "Each is also registered as debatebench_eval/NAME.",
+         "Task options (-T) and scorer options: debatebench-eval list"]
+    )  # fmt: skip
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="debatebench-eval",
+        description="Structured adversarial debates as an Inspect AI evaluation.",
+        epilog=_listing(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    listing = commands.add_parser("list", help="list tasks and scorers with their options")
+    listing.set_defaults(run=_run_list)
+    export = commands.add_parser(
+        "export", help="write each debate of a log as a debatebench transcript"
+    )
+    export.add_argument("log", help="an Inspect log file (.eval or .json)")
+    export.add_argument(
+        "-o", "--out", default="transcripts", help="output folder (default ./transcripts)"
+    )
+    export.set_defaults(run=_run_export)
+    trust = commands.add_parser(
+        "trust", help="record a judge's validation result from a judge_validation log"
+    )
+    trust.add_argument("log", help="a judge_validation log")
+    trust.add_argument("--out", help="folder for the record (default: the user trust folder)")
+    from debatebench_eval.validation.trust import MIN_PARSE_RATE, MIN_SCORED, MIN_TAU_C
+
+    trust.add_argument("--min-tau-c", type=float, default=MIN_TAU_C, help=f"default {MIN_TAU_C}")
+    trust.add_argument(
+        "--min-parse-rate", type=float, default=MIN_PARSE_RATE, help=f"default {MIN_PARSE_RATE}"
+    )
+    trust.add_argument("--min-scored", type=int, default=MIN_SCORED, help=f"default {MIN_SCORED}")
+    trust.set_defaults(run=_run_trust)
+    report = commands.add_parser(
+        "report", help="a judge validation's tables (Markdown) and plot (PNG, 'plots' extra)"
+    )
+    report.add_argument("log", help="a judge_validation log")
+    report.add_argument("-o", "--out", default="report", help="output folder (default ./report)")
+    report.set_defaults(run=_run_report)
+    index = commands.add_parser(
+        "index", help="build (or check) the retrieval index of an evidence pool ahead of a run"
+    )
+    index.add_argument("pool", help="a JSONL pool file")
+    index.add_argument("--corpus", action="store_true", help="a team corpus (rows without 'side')")
+    index.set_defaults(run=_run_index)
+    quick = commands.add_parser(
+        "quickstart",
+        help="run one real debate on the embedded SmolLM2 model (needs the 'embedded' extra)",
+    )
+    quick.add_argument(
+        "--log-dir", default="logs", help="where Inspect writes the log (default ./logs)"
+    )
+    quick.set_defaults(run=_run_quickstart)
+    return parser
+
+
+def _run_list(args: argparse.Namespace) -> int:
+    print(_listing().rsplit("\n\n", 1)[0])
+    for obj in (*TASKS, *SCORERS):
+        doc = inspect.getdoc(obj) or ""
+        if "Args:" in doc:
+            print(f"\n{ALIAS_PREFIX}/{registry_info(obj).name.split('/', 1)[-1]} options:")
+            print(doc.split("Args:", 1)[1].rstrip())
+    return 0
+
+
+def _run_export(args: argparse.Namespace) -> int:
+    from debatebench_eval.core.log_files import log_file
+    from debatebench_eval.interop.export import export_log
+
+    log = log_file(args.log)
+    if not log.is_file():
+        print(f"debatebench-eval export: log file not found: {log}", file=sys.stderr)
+        return 2
+    written, skipped = export_log(log, Path(args.out))
+    for path in written:
+        print(path)
+    for reason in skipped:
+        print(f"skipped {reason}", file=sys.stderr)
+    return 0 if written or not skipped else 1
+
+
+def _run_index(args: argparse.Namespace) -> int:
+    import time
+
+    from debatebench_eval.core.errors import ConfigError
+    from debatebench_eval.prep.index import PoolIndex
+
+    start = time.perf_counter()
+    try:
+        index = PoolIndex.open(Path(args.pool), shared=not args.corpus)
+    except ConfigError as exc:
+        print(f"debatebench-eval index: {exc}", file=sys.stderr)
+        return 2
+    print(f"{len(index.offsets):,} rows, {len(index.topic_ids):,} topics, "
+          f"ready in {time.perf_counter() - start:.1f} s")  # fmt: skip
+    print(f"index: {index.folder}")
+    return 0
+
+
+def _run_trust(args: argparse.Namespace) -> int:
+    from debatebench_eval.validation.log_reader import NotAValidationLog, trust_record
+    from debatebench_eval.validation.trust import Thresholds, save_record, user_trust_dir
+
+    limits = Thresholds(args.min_tau_c, args.min_parse_rate, args.min_scored)
+    try:
+        record = trust_record(args.log, limits)  # a path or a file: URI
+    except NotAValidationLog as exc:
+        print(f"debatebench-eval trust: {exc}", file=sys.stderr)
+        return 2
+    path = save_record(record, Path(args.out) if args.out else user_trust_dir())
+    judge = record.judge
+    print(f"judge {judge.provider}/{judge.model} at {judge.base_url or judge.provider}")
+    print(f"fingerprint: {judge.fingerprint or 'none reported by the server'}")
+    print(f"tau-c {record.tau_c} (95% CI {record.tau_c_ci}), tau-b {record.tau_b}, "
+          f"parse rate {record.parse_rate:.3f}, {record.n_scored}/{record.n} scored")  # fmt: skip
+    print("TRUSTED" if record.trusted else "NOT TRUSTED: " + "; ".join(record.reasons))
+    print(f"record: {path}")
+    return 0 if record.trusted else 1
+
+
+def _run_report(args: argparse.Namespace) -> int:
+    from debatebench_eval.core.log_files import log_file
+    from debatebench_eval.validation.log_reader import NotAValidationLog
+    from debatebench_eval.validation.report import write_report
+
+    try:
+        written = write_report(log_file(args.log), Path(args.out))
+    except NotAValidationLog as exc:
+        print(f"debatebench-eval report: {exc}", file=sys.stderr)
+        return 2
+    for path in written:
+        print(path)
+    if not any(p.suffix == ".png" for p in written):
+        print("no plot: install the 'plots' extra (pip install 'debatebench-eval[plots]')")
+    return 0
+
+
+# Budgets and phases that fit a 135M model's 4096-token context with room to
+# spare, the judge's prompt and reply included; each turn is still counted
+# against that context before its call. llama-cpp-python's server
+# rejects OpenAI's json_schema response format but takes json_object with a
+# schema, which it enforces by grammar: even a 135M judge replies well formed.
+QUICKSTART_ARGS = [
+    "--limit", "1", "-T", "format=lightning", "-T", "budget=160", "--seed", "42",
+    "-T", "judge_budget=1024", "-T", "judge_schema=object",
+    "-T", "context_window=4096",  # embedded.CONTEXT_TOKENS, without importing it here
+]  # fmt: skip
+
+
+def _run_quickstart(args: argparse.Namespace) -> int:
+    import os
+    import subprocess
+
+    from debatebench_eval.cli.embedded import MODEL_ALIAS, embedded_server
+    from debatebench_eval.core.errors import ServerError
+
+    try:
+        with embedded_server() as base_url:
+            command = [
+                str(Path(sys.executable).parent / "inspect"), "eval", f"{ALIAS_PREFIX}/debate",
+                "--model", f"ollama/{MODEL_ALIAS}", "--log-dir", args.log_dir, *QUICKSTART_ARGS,
+            ]  # fmt: skip
+            print(f"embedded model server at {base_url}")
+            print(f"$ OLLAMA_BASE_URL={base_url} {' '.join(command[1:])}")
+            env = {**os.environ, "OLLAMA_BASE_URL": base_url}
+            code = subprocess.run(command, env=env).returncode
+    except ServerError as exc:
+        print(f"debatebench-eval quickstart: {exc}", file=sys.stderr)
+        return 2
+    if code == 0:
+        print(f"done: 'inspect view --log-dir {args.log_dir}' shows the debate")
+    return code
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.command is None:
+        _parser().print_help()
+        return 0
+    result: int = args.run(args)
+    return result
+
+
+if __name__ == "__main__":
+    sys.exit(main())

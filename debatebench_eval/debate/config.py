@@ -1,0 +1,109 @@
+"""The settings of a debate run, from task arguments or a debatebench run.yaml.
+
+`DebateSettings` is the one validated object the task and solver use; both
+entry points (plain `-T` arguments and `-T config=run.yaml`) end here.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from debatebench_eval.core.credentials import strip_credentials
+from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.core.resources import data_dir
+from debatebench_eval.debate.motions import Motion, load_motions, single_motion
+from debatebench_eval.debate.protocol import Phase, parse_phases
+from debatebench_eval.debate.teams import Team
+
+DEFAULT_BUDGET = 2000
+DEFAULT_FORMAT = "quickstart"
+DEFAULT_TIMEOUT = 600
+DEFAULT_EMPTY_RETRIES = 2
+
+RUN_KEYS = ("topic", "format", "teams", "sources", "seed", "timeout", "judge", "output")
+RUN_TEAM_KEYS = ("team", "side", "model", "base_url", "budget", "prep_budget")
+RUN_JUDGE_KEYS = ("transcript", "model", "base_url", "budget", "output", "fact_check", "timeout")
+# debatebench's vetted shared pools; any other name is a config error there too.
+VETTED_SOURCES = ("args-me", "debatesum")
+# Sent to OpenAI-compatible servers named in a run.yaml when no key is set:
+# local servers ignore the key but the client library requires one.
+API_KEY_VAR = "DEBATEBENCH_API_KEY"
+
+
+@dataclass(frozen=True)
+class RoleModel:
+    """A model named by a run.yaml team or judge entry."""
+
+    model: str
+    base_url: str
+
+
+@dataclass(frozen=True)
+class DebateSettings:
+    motions: tuple[Motion, ...]
+    phases: tuple[Phase, ...]
+    teams: dict[str, Team]
+    budgets: dict[str, int]
+    prep_budgets: dict[str, int | None] = field(default_factory=lambda: {"pro": None, "con": None})
+    paired: bool = False
+    seed: int | None = None
+    timeout: int = DEFAULT_TIMEOUT
+    empty_retries: int = DEFAULT_EMPTY_RETRIES
+    probe: bool = True
+    context_window: int | None = None
+    sources: tuple[str, ...] = ()
+    role_models: dict[str, RoleModel] = field(default_factory=dict)
+    # From a run.yaml judge block; the judging scorers read them.
+    judge_budget: int | None = None
+    fact_check: bool = True
+    notes: tuple[str, ...] = ()
+
+
+def named_format(name: str) -> tuple[Phase, ...]:
+    """The phases of a format shipped in tasks/formats/."""
+    formats = data_dir("tasks") / "formats"
+    path = formats / f"{name}.yaml"
+    if not path.is_file():
+        names = sorted(p.stem for p in formats.glob("*.yaml"))
+        raise ConfigError("-T format", f"unknown format {name!r}", f"one of {', '.join(names)}")
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    return parse_phases(data["phases"], where=f"{path}: phases")
+
+
+def resolve_motions(motion: str | None, motions: str | None) -> tuple[Motion, ...]:
+    if motion is not None and motions is not None:
+        raise ConfigError("-T motion / -T motions", "both were given", "one or the other")
+    if motion is not None:
+        return (single_motion(motion),)
+    if motions is None or motions == "default":
+        return load_motions(data_dir("tasks") / "motions" / "default.yaml")
+    return load_motions(Path(motions).expanduser())
+
+
+def check_prep(
+    phases: tuple[Phase, ...], prep_budget: int | None, sources: tuple[str, ...]
+) -> None:
+    """`prep_budget` if and only if `prep` is a phase; `sources` only with prep."""
+    has_prep = any(phase.is_prep for phase in phases)
+    if has_prep and prep_budget is None:
+        raise ConfigError(
+            "-T prep_budget", "missing although phases include 'prep'", "an integer (tokens)"
+        )
+    if not has_prep and (prep_budget is not None or sources):
+        raise ConfigError(
+            "-T prep_budget / -T sources", "given but phases have no 'prep'", "prep in -T phases"
+        )
+
+
+def role_model_spec(role_model: RoleModel) -> tuple[str, dict[str, Any]]:
+    """Map a run.yaml model to Inspect's generic OpenAI-compatible provider."""
+    api_key = os.environ.get(API_KEY_VAR) or "not-needed"
+    return (
+        f"openai-api/debatebench/{role_model.model}",
+        {"base_url": strip_credentials(role_model.base_url), "api_key": api_key},
+    )

@@ -1,0 +1,147 @@
+"""Motions: the propositions debated, from the bundled set or a user's file.
+
+A motion file is YAML (a list, or a mapping with a `motions` list), JSONL (one
+object a line) or CSV (a header row). Columns:
+
+- `motion` (required): the proposition; the pro side argues for it.
+- `id` (optional): stable id, `[a-z0-9._-]`; derived from the text if absent.
+- `topic` (optional): short noun phrase for prep retrieval; defaults to the motion.
+- `category` (optional): free text for grouping results.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.core.resources import data_file
+from debatebench_eval.core.yamlio import load_yaml
+
+MOTION_COLUMNS = ("id", "motion", "topic", "category")
+_ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
+
+
+@dataclass(frozen=True)
+class Motion:
+    id: str
+    text: str
+    topic: str
+    category: str | None = None
+
+
+def motion_id_for(text: str) -> str:
+    """A stable id for a motion given without one: a slug plus a short hash."""
+    slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:40].rstrip("-")
+    digest = hashlib.sha256(text.encode()).hexdigest()[:6]
+    return f"{slug}-{digest}" if slug else f"motion-{digest}"
+
+
+def single_motion(text: str) -> Motion:
+    """A motion given on the command line."""
+    text = text.strip()
+    if not text:
+        raise ConfigError("-T motion", "the motion is empty", "the text of a proposition")
+    return Motion(id=motion_id_for(text), text=text, topic=text)
+
+
+def default_motions() -> tuple[Motion, ...]:
+    """The bundled motion set."""
+    return load_motions(data_file("tasks", "motions", "default.yaml"))
+
+
+def load_motions(path: Path) -> tuple[Motion, ...]:
+    """Load and validate a motion file (YAML, JSONL or CSV)."""
+    if not path.is_file():
+        raise ConfigError(str(path), "file not found", "a motion file (.yaml, .jsonl or .csv)")
+    suffix = path.suffix.lower()
+    if suffix in (".yaml", ".yml"):
+        rows = _yaml_rows(path)
+    elif suffix in (".jsonl", ".ndjson"):
+        rows = _jsonl_rows(path)
+    elif suffix == ".csv":
+        rows = _csv_rows(path)
+    else:
+        raise ConfigError(str(path), f"unknown extension {suffix!r}", ".yaml, .yml, .jsonl or .csv")
+    motions = tuple(_motion_from_row(row, f"{path}: {where}") for where, row in rows)
+    if not motions:
+        raise ConfigError(str(path), "no motions found", "at least one row with a 'motion'")
+    _check_unique_ids(motions, path)
+    return motions
+
+
+def _yaml_rows(path: Path) -> list[tuple[str, Any]]:
+    data = load_yaml(path, "a YAML list of motions")
+    if isinstance(data, dict) and set(data) == {"motions"}:
+        data = data["motions"]
+    if not isinstance(data, list):
+        raise ConfigError(
+            str(path), f"top level is {type(data).__name__}", "a list, or a mapping with 'motions'"
+        )
+    return [(f"motions[{i}]", row) for i, row in enumerate(data)]
+
+
+def _jsonl_rows(path: Path) -> list[tuple[str, Any]]:
+    rows: list[tuple[str, Any]] = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            rows.append((f"line {number}", json.loads(line)))
+        except json.JSONDecodeError as exc:
+            raise ConfigError(
+                f"{path}: line {number}", f"invalid JSON ({exc.msg})", "one JSON object"
+            ) from None
+    return rows
+
+
+def _csv_rows(path: Path) -> list[tuple[str, Any]]:
+    with path.open(newline="", encoding="utf-8") as handle:
+        reader = csv.DictReader(handle)
+        unknown = [name for name in reader.fieldnames or [] if name not in MOTION_COLUMNS]
+        if unknown:
+            raise ConfigError(
+                str(path), f"unknown column(s) {unknown}", f"columns from {MOTION_COLUMNS}"
+            )
+        # Line 1 is the header, so data rows start at line 2.
+        return [
+            (f"line {i}", {k: v for k, v in row.items() if v}) for i, row in enumerate(reader, 2)
+        ]
+
+
+def _motion_from_row(row: Any, where: str) -> Motion:
+    if isinstance(row, str):
+        row = {"motion": row}
+    if not isinstance(row, dict):
+        raise ConfigError(where, f"got {type(row).__name__}", "a mapping with a 'motion' key")
+    unknown = sorted(set(row) - set(MOTION_COLUMNS))
+    if unknown:
+        raise ConfigError(where, f"unknown key(s) {unknown}", f"keys from {MOTION_COLUMNS}")
+    text = row.get("motion")
+    if not isinstance(text, str) or not text.strip():
+        raise ConfigError(f"{where}.motion", f"got {text!r}", "a non-empty string")
+    motion_id = row.get("id", motion_id_for(text.strip()))
+    if not isinstance(motion_id, str) or not _ID_PATTERN.match(motion_id):
+        raise ConfigError(
+            f"{where}.id", f"got {motion_id!r}", "lower-case letters, digits, '.', '_' or '-'"
+        )
+    topic = row.get("topic", text.strip())
+    if not isinstance(topic, str) or not topic.strip():
+        raise ConfigError(f"{where}.topic", f"got {topic!r}", "a non-empty string")
+    category = row.get("category")
+    if category is not None and not isinstance(category, str):
+        raise ConfigError(f"{where}.category", f"got {category!r}", "a string")
+    return Motion(id=motion_id, text=text.strip(), topic=topic.strip(), category=category)
+
+
+def _check_unique_ids(motions: tuple[Motion, ...], path: Path) -> None:
+    seen: set[str] = set()
+    for motion in motions:
+        if motion.id in seen:
+            raise ConfigError(str(path), f"duplicate motion id {motion.id!r}", "unique ids")
+        seen.add(motion.id)

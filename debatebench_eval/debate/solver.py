@@ -1,0 +1,222 @@
+"""The debate solver: walks the configured phases and records every turn.
+
+The loop is thin on purpose: who speaks when comes from `protocol`, what they
+are shown from `prompts`, and each turn's bookkeeping from `speech`. The
+solver only wires them to Inspect (models by role, spans, the store, the chat
+messages the viewer shows).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from inspect_ai.model import ChatMessageAssistant, ChatMessageUser, ModelOutput, get_model
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.util import span
+
+from debatebench_eval.core._inspect import active_generate_config
+from debatebench_eval.core.errors import DebateError
+from debatebench_eval.debate.config import DebateSettings
+from debatebench_eval.debate.display import evidence_heading, transcript_markdown, turn_heading
+from debatebench_eval.debate.motions import Motion
+from debatebench_eval.debate.prompts import phase_prompt
+from debatebench_eval.debate.protocol import SIDES, Phase, Side, speaking_order
+from debatebench_eval.debate.record import (
+    DebateRecord,
+    Passage,
+    RunSettings,
+    SideSettings,
+    Turn,
+    turn_id,
+)
+from debatebench_eval.debate.speech import Speaker, speak
+from debatebench_eval.judging.gate import guard, judge_trust
+from debatebench_eval.judging.options import judge_models
+from debatebench_eval.prep.citations import with_citations
+from debatebench_eval.prep.pools import Pools, gather
+from debatebench_eval.servers.probe import ensure_reachable, model_base_url
+
+
+def sample_seed(base: int | None, sample_id: str | int, epoch: int) -> tuple[int, str]:
+    """One seed per sample and epoch: derived from the base seed, else drawn."""
+    if base is None:
+        return secrets.randbelow(2**31), "generated"
+    digest = hashlib.sha256(f"{base}:{sample_id}:{epoch}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") % 2**31, f"derived from base seed {base}"
+
+
+def _speakers(settings: DebateSettings, swapped: bool) -> dict[Side, Speaker]:
+    """Each side's model, team and budget. In a swapped sample each role
+    (with its budget) argues the other side; teams stay with their side."""
+    speakers: dict[Side, Speaker] = {}
+    for side in SIDES:
+        role = ("con" if side == "pro" else "pro") if swapped else side
+        model = get_model(role=role)
+        if model.api.__class__.__name__ == "NoModel":
+            raise DebateError(
+                f"no model for role '{role}': pass --model, or --model-role {role}=PROVIDER/MODEL"
+            )
+        speakers[side] = Speaker(
+            side=side,
+            role=role,
+            model=model,
+            team=settings.teams[side],
+            budget=settings.budgets[role],
+            context_window=settings.context_window,
+        )
+    return speakers
+
+
+def _run_settings(
+    state: TaskState,
+    settings: DebateSettings,
+    speakers: dict[Side, Speaker],
+    seed: tuple[int, str],
+    orders: list[tuple[Side, Side]],
+) -> RunSettings:
+    meta = state.metadata
+    return RunSettings(
+        motion_id=meta["motion_id"],
+        motion=meta["motion"],
+        topic=meta["topic"],
+        phases=[str(phase) for phase in settings.phases],
+        initiative=[first for first, _ in orders],
+        seed=seed[0],
+        seed_source=seed[1],
+        paired=settings.paired,
+        pair_id=meta.get("pair_id"),
+        swapped=bool(meta.get("swapped")),
+        sides=[
+            SideSettings(
+                side=side,
+                role=sp.role,
+                model=str(sp.model),
+                base_url=model_base_url(sp.model),
+                budget=sp.budget,
+                prep_budget=settings.prep_budgets.get(sp.role),
+                team=sp.team.snapshot(),
+                team_file=sp.team.file,
+            )
+            for side, sp in speakers.items()
+        ],
+    )
+
+
+@solver
+def debate_solver(
+    settings: DebateSettings,
+    pools: Pools | None = None,
+    strict_judge: bool = False,
+    require_validated_judge: bool = False,
+) -> Solver:
+    """Run one complete debate per sample and record it in the DebateRecord store.
+
+    Args:
+        settings: The validated run settings (phases, teams, budgets, seeds).
+        pools: The opened evidence pools, when the phases include prep.
+        strict_judge: Refuse, before any model call, when the judge is also a debater.
+        require_validated_judge: Refuse, before any model call, a judge without a
+            passing validation record.
+    """
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        speakers = _speakers(settings, swapped=bool(state.metadata.get("swapped")))
+        for speaker in speakers.values():
+            if settings.probe:
+                await ensure_reachable(speaker.model, speaker.role)
+        base = active_generate_config().seed
+        seed = sample_seed(settings.seed if base is None else base, state.sample_id, state.epoch)
+        orders = speaking_order(settings.phases)
+        record = state.store_as(DebateRecord)
+        record.run = _run_settings(state, settings, speakers, seed, orders)
+        state.metadata.update(record.run.model_dump(exclude={"sides"}))
+        if strict_judge:
+            guard(judge_models(), record, strict=True)
+        if require_validated_judge:
+            await judge_trust(judge_models(), require=True)
+        if pools is not None:
+            record.passages = _prep_evidence(pools, state)
+            state.messages += [
+                ChatMessageUser(content=evidence_heading(side, record.passages)) for side in SIDES
+            ]
+        for phase_index, (phase, order) in enumerate(zip(settings.phases, orders, strict=True)):
+            async with span(f"{phase_index + 1}. {phase}", type="phase"):
+                for position, side in enumerate(order):
+                    turn = await _take_turn(
+                        state,
+                        record,
+                        speakers[side],
+                        phase,
+                        phase_index,
+                        position,
+                        seed[0],
+                        settings,
+                    )
+                    record.turns = [*record.turns, turn]
+                    state.messages.append(
+                        ChatMessageAssistant(
+                            content=turn_heading(turn) + "\n\n" + turn.text, model=turn.model
+                        )
+                    )
+        _check_complete(record, settings.phases)
+        record.complete = True
+        state.output = ModelOutput.from_content(
+            model="debate", content=transcript_markdown(record.turns)
+        )
+        return state
+
+    return solve
+
+
+async def _take_turn(
+    state: TaskState,
+    record: DebateRecord,
+    speaker: Speaker,
+    phase: Phase,
+    phase_index: int,
+    position: int,
+    seed: int,
+    settings: DebateSettings,
+) -> Turn:
+    assert record.run is not None
+    prep_budget = settings.prep_budgets.get(speaker.role)
+    turn = await speak(
+        speaker,
+        phase=phase,
+        phase_index=phase_index,
+        order=position,
+        motion=record.run.motion,
+        prompt=phase_prompt(phase, list(record.turns), speaker.side, record.passages),
+        budget=prep_budget if phase.is_prep and prep_budget else speaker.budget,
+        seed=seed,
+        retries=settings.empty_retries,
+        turn_id=turn_id(state.sample_id, state.epoch, phase_index, speaker.side),
+    )
+    return with_citations(turn, record.passages) if record.passages else turn
+
+
+def _prep_evidence(pools: Pools, state: TaskState) -> list[Passage]:
+    """Both sides' passages, numbered P1 upward (pro's first); a side with none fails the sample."""
+    meta = state.metadata
+    motion = Motion(id=meta["motion_id"], text=meta["motion"], topic=meta["topic"])
+    passages: list[Passage] = []
+    for side in SIDES:
+        found = gather(pools, motion, side, first_number=len(passages) + 1)
+        if not found:
+            raise DebateError(
+                f"prep: no evidence for the {side} side on topic {motion.topic!r} in "
+                f"{pools}; a debate is not argued from nothing"
+            )
+        passages += found
+    return passages
+
+
+def _check_complete(record: DebateRecord, phases: tuple[Phase, ...]) -> None:
+    """The hard invariant: every phase has a turn from every side."""
+    for phase_index, phase in enumerate(phases):
+        for side in SIDES:
+            if record.turn(phase_index, side) is None:
+                raise DebateError(
+                    f"phase {phase_index} ({phase}), side {side}: no turn was recorded"
+                )

@@ -1,0 +1,251 @@
+"""The `debate` task: motions in, complete recorded debates out."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from inspect_ai import Task, task
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.model import GenerateConfig, Model, get_model
+
+from debatebench_eval.core import arguments as arg
+from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.debate.config import (
+    DEFAULT_BUDGET,
+    DEFAULT_EMPTY_RETRIES,
+    DEFAULT_FORMAT,
+    DEFAULT_TIMEOUT,
+    DebateSettings,
+    check_prep,
+    named_format,
+    resolve_motions,
+    role_model_spec,
+)
+from debatebench_eval.debate.protocol import parse_phases
+from debatebench_eval.debate.run_yaml import parse_run_yaml
+from debatebench_eval.debate.solver import debate_solver
+from debatebench_eval.debate.teams import resolve_team
+from debatebench_eval.debate.turn_stats import turn_stats
+from debatebench_eval.judging.options import JUDGE_ARGS
+from debatebench_eval.judging.scorer_set import judging_scorers
+from debatebench_eval.judging.viewer import debate_viewer
+from debatebench_eval.prep.pools import open_pools
+
+# Inspect's default retries a dead server for a very long time; a debate
+# should fail fast and let `inspect eval-retry` resume. Command-line
+# --max-retries / --timeout still win over these.
+DEFAULT_MAX_RETRIES = 3
+DEBATE_ARGS = (
+    "motion", "motions", "format", "phases", "budget", "pro_budget", "con_budget",
+    "pro_team", "con_team", "paired", "config", "seed", "timeout", "empty_retries", "probe",
+    "sources", "prep_budget", "context_window",
+)  # fmt: skip
+# With config=run.yaml these live in the file; giving both would be ambiguous.
+_RUN_YAML_OWNS = (
+    "motion",
+    "motions",
+    "format",
+    "phases",
+    "budget",
+    "pro_budget",
+    "con_budget",
+    "pro_team",
+    "con_team",
+    "seed",
+    "timeout",
+    "sources",
+    "prep_budget",
+)
+
+
+@task
+def debate(
+    motion: str | None = None,
+    motions: str | None = None,
+    format: str | None = None,
+    phases: str | list[str] | None = None,
+    budget: int | None = None,
+    pro_budget: int | None = None,
+    con_budget: int | None = None,
+    pro_team: str | None = None,
+    con_team: str | None = None,
+    paired: bool = False,
+    config: str | None = None,
+    seed: int | None = None,
+    timeout: int | None = None,
+    empty_retries: int = DEFAULT_EMPTY_RETRIES,
+    probe: bool = True,
+    sources: str | list[str] | None = None,
+    prep_budget: int | None = None,
+    context_window: int | None = None,
+    rubric: str | None = None,
+    swap_judging: bool = True,
+    fact_check: bool | None = None,
+    judge_budget: int | None = None,
+    judge_quorum: int | None = None,
+    strict_judge: bool = False,
+    judge_schema: bool | str = True,
+    resolved_margin: float | None = None,
+    leaning_margin: float | None = None,
+    require_validated_judge: bool = False,
+    **unknown: Any,
+) -> Task:
+    """A structured adversarial debate between the `pro` and `con` model roles.
+
+    Args:
+        motion: One motion to debate (the pro side argues for it).
+        motions: A motion file (.yaml, .jsonl or .csv with columns id, motion,
+            topic, category), or `default` for the bundled set (the default).
+        format: A named format from tasks/formats (quickstart, classic,
+            lightning, mirror). Default quickstart.
+        phases: The phase list, e.g. [opening:medium, rebuttal:long,
+            conclusion:short]; overrides `format`. Lengths short/medium/long
+            ask for 2/5/10 sentences.
+        budget: Completion-token cap on every call, both sides (default 2000).
+        pro_budget: Cap for the `pro` role's model (overrides `budget`).
+        con_budget: Cap for the `con` role's model (overrides `budget`).
+        pro_team: Team of the pro side: built-in `advocate` (default) or
+            `skeptic`, or a team file (.yaml, or .md with front matter).
+        con_team: Team of the con side (default `skeptic`).
+        paired: Run every motion twice with the pro and con models exchanged.
+        config: A debatebench 0.1.x run.yaml; its models become the roles.
+        seed: Base seed when --seed is not given (per-sample seeds derive from it).
+        timeout: Seconds to wait for one model reply (default 600).
+        empty_retries: Extra attempts when a model returns no speech (default 2).
+        probe: Check each model server answers before debating (default true).
+        sources: Shared evidence pools for prep: args-me, debatesum (from
+            DEBATEBENCH_SOURCES_DIR), example (shipped), or .jsonl paths.
+        prep_budget: Completion-token cap of each side's prep call (required with prep).
+        context_window: Tokens the debaters' model server holds; each turn's prompt is
+            counted by the server (llama.cpp's) and a turn that cannot fit with its
+            budget fails before the call. Default: not checked.
+        rubric: A rubric file for the judge (default scorers/rubric.yaml).
+        swap_judging: Judge twice with Side A/B swapped and average (default true).
+        fact_check: Run the fact-check scorer (default true, or the run.yaml's judge setting).
+        judge_budget: Completion-token cap of each judge call (default 6000, or the run.yaml's).
+        judge_quorum: Valid judges needed when the judge role is a panel (default: all).
+        strict_judge: Refuse to debate when the judge is also a debater (default false: warn).
+        judge_schema: Hold the judge to JSON: true (structured output), object (json_object
+            with the schema, for llama.cpp's server) or false (prompt only). Default true.
+        resolved_margin: Total-score margin for RESOLVED (default 15 of 100).
+        leaning_margin: Total-score margin for CONTESTED_BUT_LEANING (default 5 of 100).
+        require_validated_judge: Refuse, before any model call, a judge without a passing
+            validation record (see `debatebench-eval trust`).
+    """
+    arg.reject_unknown("task debate", unknown, (*DEBATE_ARGS, *JUDGE_ARGS))
+    given = {k: v for k, v in locals().items() if k in DEBATE_ARGS}
+    settings, roles = _settings(given)
+    judged = {k: v for k, v in locals().items() if k in JUDGE_ARGS}
+    scorers = judging_scorers(
+        judged, default_budget=settings.judge_budget, default_fact_check=settings.fact_check
+    )
+    has_prep = any(phase.is_prep for phase in settings.phases)
+    where = f"{given['config']}: sources" if given["config"] else "-T sources"
+    pools = open_pools(settings.sources, settings.teams, where) if has_prep else None
+    return Task(
+        dataset=debate_dataset(settings),
+        solver=debate_solver(
+            settings,
+            pools,
+            strict_judge=arg.as_bool("strict_judge", strict_judge),
+            require_validated_judge=arg.as_bool("require_validated_judge", require_validated_judge),
+        ),
+        scorer=[*scorers, turn_stats()],
+        model_roles=roles or None,
+        viewer=debate_viewer(fact_check=len(scorers) > 1),
+        config=GenerateConfig(max_retries=DEFAULT_MAX_RETRIES, timeout=settings.timeout),
+        # One failed debate must not stop the others; eval-retry resumes it.
+        fail_on_error=False,
+        metadata={"phases": [str(p) for p in settings.phases], "notes": list(settings.notes)},
+    )
+
+
+def _settings(given: dict[str, Any]) -> tuple[DebateSettings, dict[str, Model]]:
+    paired = arg.as_bool("paired", given["paired"])
+    probe = arg.as_bool("probe", given["probe"])
+    retries = arg.as_int("empty_retries", given["empty_retries"], minimum=0, optional=False)
+    assert retries is not None
+    window = arg.as_int("context_window", given["context_window"])
+    config = arg.as_text("config", given["config"])
+    if config is None:
+        settings = _settings_from_args(given)
+    else:
+        clash = [key for key in _RUN_YAML_OWNS if given[key] is not None]
+        if clash:
+            raise ConfigError(
+                f"-T {clash[0]}",
+                "given together with -T config",
+                f"'{clash[0]}' set in the run.yaml",
+            )
+        settings = parse_run_yaml(Path(config).expanduser())
+    settings = DebateSettings(
+        **{
+            **settings.__dict__,
+            "paired": paired,
+            "probe": probe,
+            "empty_retries": retries,
+            "context_window": window,
+        }
+    )
+    roles = {}
+    for role, role_model in settings.role_models.items():
+        name, model_args = role_model_spec(role_model)
+        roles[role] = get_model(name, memoize=False, **model_args)
+    return settings, roles
+
+
+def _settings_from_args(given: dict[str, Any]) -> DebateSettings:
+    phase_list = arg.as_list("phases", given["phases"])
+    format_name = arg.as_text("format", given["format"])
+    if phase_list is not None and format_name is not None:
+        raise ConfigError("-T phases / -T format", "both were given", "one or the other")
+    phases = (
+        parse_phases(phase_list, where="-T phases")
+        if phase_list is not None
+        else named_format(format_name or DEFAULT_FORMAT)
+    )
+    sources = tuple(arg.as_list("sources", given["sources"]) or ())
+    prep_budget = arg.as_int("prep_budget", given["prep_budget"])
+    check_prep(phases, prep_budget, sources)
+    budget = arg.as_int("budget", given["budget"]) or DEFAULT_BUDGET
+    return DebateSettings(
+        motions=resolve_motions(
+            arg.as_text("motion", given["motion"]), arg.as_text("motions", given["motions"])
+        ),
+        phases=phases,
+        teams={
+            "pro": resolve_team(arg.as_text("pro_team", given["pro_team"]) or "advocate"),
+            "con": resolve_team(arg.as_text("con_team", given["con_team"]) or "skeptic"),
+        },
+        budgets={
+            "pro": arg.as_int("pro_budget", given["pro_budget"]) or budget,
+            "con": arg.as_int("con_budget", given["con_budget"]) or budget,
+        },
+        prep_budgets={"pro": prep_budget, "con": prep_budget},
+        sources=sources,
+        seed=arg.as_int("seed", given["seed"], minimum=0),
+        timeout=arg.as_int("timeout", given["timeout"]) or DEFAULT_TIMEOUT,
+    )
+
+
+def debate_dataset(settings: DebateSettings) -> MemoryDataset:
+    """One sample per motion, or two per motion (sides exchanged) when paired."""
+    samples = []
+    for motion in settings.motions:
+        for swapped in (False, True) if settings.paired else (False,):
+            samples.append(
+                Sample(
+                    id=f"{motion.id}.swapped" if swapped else motion.id,
+                    input=f"Motion: {motion.text}",
+                    metadata={
+                        "motion_id": motion.id,
+                        "motion": motion.text,
+                        "topic": motion.topic,
+                        "category": motion.category,
+                        "pair_id": motion.id if settings.paired else None,
+                        "swapped": swapped,
+                    },
+                )
+            )
+    return MemoryDataset(samples, name="debatebench-motions")

@@ -1,0 +1,144 @@
+"""The `fact_check` scorer: each side's claims audited against the debate's own record.
+
+One call to the judge role's first model, over the same blind view as the
+rubric. Claims are attributed to a side through the turn they name, never
+through anything the judge says about sides. Counts and rates are numbers in
+the score; the ledger itself is metadata.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict
+from typing import Any
+
+from inspect_ai.model import ChatMessageSystem, ChatMessageUser
+from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
+from inspect_ai.solver import TaskState
+
+from debatebench_eval.debate.protocol import SIDES
+from debatebench_eval.debate.record import DebateRecord
+from debatebench_eval.judging.blind import blind_orientation, view_fields
+from debatebench_eval.judging.gate import guard, judge_trust
+from debatebench_eval.judging.ledger import (
+    REPLY_SHAPE,
+    VERDICTS,
+    Claim,
+    check_ledger,
+    fact_check_prompts,
+    reply_schema,
+)
+from debatebench_eval.judging.options import judge_config, judge_models, scorer_options
+from debatebench_eval.judging.structured import ask_json
+
+FACT_CHECK_KEYS = (
+    *(f"{side}_{name}" for side in SIDES for name in ("claims", *VERDICTS)),
+    *(f"{side}_{verdict}_rate" for side in SIDES for verdict in VERDICTS),
+    "citations", "unverifiable_citations", "unverifiable_citation_rate", "repairs",
+)  # fmt: skip
+
+
+@scorer(metrics={"*": [mean(), stderr()]})
+def fact_check(
+    judge_budget: int | None = None,
+    judge_schema: bool | str = True,
+    strict_judge: bool = False,
+    require_validated_judge: bool = False,
+    **unknown: Any,
+) -> Scorer:
+    """Audit every claim against the debate's record (passages and turns) with the judge role.
+
+    Args:
+        judge_budget: Completion-token cap of the call (default 6000).
+        judge_schema: Hold the judge to JSON: true (structured output), object (json_object
+            with the schema, for llama.cpp's server) or false (prompt only). Default true.
+        strict_judge: Refuse to judge with a model that also debated (default false: warn).
+        require_validated_judge: Refuse a judge without a passing validation record.
+    """
+    options = scorer_options(
+        "fact_check",
+        unknown,
+        judge_budget=judge_budget,
+        judge_schema=judge_schema,
+        strict_judge=strict_judge,
+        require_validated_judge=require_validated_judge,
+    )
+    budget, mode = options.judge_budget, options.judge_schema
+    strict, required = options.strict_judge, options.require_validated_judge
+    prompts = fact_check_prompts()
+
+    async def score(state: TaskState, target: Target) -> Score | None:
+        record = state.store_as(DebateRecord)
+        if record.run is None or not record.complete:
+            return None
+        judge = judge_models()[0]
+        warnings = guard([judge], record, strict)
+        trust = await judge_trust([judge], required)
+        orientation = blind_orientation(record.run.seed)
+        prompt = prompts.prompt.format(**view_fields(record, orientation), shape=REPLY_SHAPE)
+        config = judge_config(judge, budget, record.run.seed, reply_schema(), "ledger", mode)
+        exchange = await ask_json(
+            judge,
+            [ChatMessageSystem(content=prompts.system), ChatMessageUser(content=prompt)],
+            config,
+            lambda reply: check_ledger(reply, record),
+            prompts.repair,
+        )
+        meta = {
+            "judge": str(judge),
+            "judge_warnings": warnings,
+            "trust": trust,
+            "blind": orientation.as_dict(),
+            "exchange": exchange.record(),
+        }
+        if exchange.result is None:
+            return Score.unscored(reason=exchange.failure, metadata=meta)
+        ledger = [_claim_record(c) for c in exchange.result]
+        return Score(
+            value=ledger_value(exchange.result, exchange.repairs),
+            explanation=ledger_markdown(exchange.result),
+            metadata={**meta, "ledger": ledger},
+        )
+
+    return score
+
+
+def ledger_value(claims: list[Claim], repairs: int) -> dict[str, float]:
+    value: dict[str, float] = {}
+    for side in SIDES:
+        own = [c for c in claims if c.side == side]
+        value[f"{side}_claims"] = float(len(own))
+        for verdict in VERDICTS:
+            count = sum(c.verdict == verdict for c in own)
+            value[f"{side}_{verdict}"] = float(count)
+            value[f"{side}_{verdict}_rate"] = count / len(own) if own else math.nan
+    citations = [cite for c in claims for cite in c.citations]
+    unverifiable = sum(not cite.verified for cite in citations)
+    value.update(
+        citations=float(len(citations)),
+        unverifiable_citations=float(unverifiable),
+        unverifiable_citation_rate=unverifiable / len(citations) if citations else math.nan,
+        repairs=float(repairs),
+    )
+    return {key: value[key] for key in FACT_CHECK_KEYS}
+
+
+def _claim_record(claim: Claim) -> dict[str, Any]:
+    data = asdict(claim)
+    for cite, original in zip(data["citations"], claim.citations, strict=True):
+        cite["verified"] = original.verified
+    return data
+
+
+def ledger_markdown(claims: list[Claim]) -> str:
+    if not claims:
+        return "The fact-check found no factual claims."
+    lines = ["| side | turn | claim | verdict | citations |", "|---|---|---|---|---|"]
+    for c in claims:
+        cites = ", ".join(
+            f"{cite.id} ✓" if cite.verified else f"{cite.id} ✗ ({cite.problem})"
+            for cite in c.citations
+        )
+        text = c.claim.replace("|", "\\|")
+        lines.append(f"| {c.side.upper()} | {c.turn} | {text} | {c.verdict} | {cites or '—'} |")
+    return "\n".join(lines)

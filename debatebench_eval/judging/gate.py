@@ -1,0 +1,68 @@
+"""The gates before judging: a judge that is also a debater, and a judge not trusted.
+
+Both run before any model call when strict (`strict_judge`,
+`require_validated_judge`), so a refused run costs nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from inspect_ai.model import Model
+
+from debatebench_eval.core.errors import DebateError
+from debatebench_eval.debate.record import DebateRecord
+from debatebench_eval.servers.probe import model_base_url
+from debatebench_eval.validation.trust import judge_identity, trust_status
+
+
+def debater_clashes(judges: list[Model], record: DebateRecord) -> list[str]:
+    """A warning for each judge that is also one of the debate's models."""
+    assert record.run is not None
+    warnings = []
+    for judge in judges:
+        name, url = str(judge).rsplit("/", 1)[-1], _server(model_base_url(judge))
+        for side in record.run.sides:
+            other = _server(side.base_url)
+            same_url = url is None or other is None or url == other
+            if side.model.rsplit("/", 1)[-1] == name and same_url:
+                warnings.append(
+                    f"judge {judge} is also the {side.side} side's model ({side.model}): "
+                    "a model judging its own debate is not an independent judge"
+                )
+    return warnings
+
+
+_LOOPBACK = {"localhost", "127.0.0.1", "::1", "0.0.0.0"}
+
+
+def _server(url: str | None) -> str | None:
+    """A server address to compare: every loopback name is one machine."""
+    if url is None:
+        return None
+    parts = urlsplit(url.rstrip("/"))
+    host = "loopback" if (parts.hostname or "") in _LOOPBACK else parts.hostname
+    return f"{host}:{parts.port}{parts.path}"
+
+
+def guard(judges: list[Model], record: DebateRecord, strict: bool) -> list[str]:
+    """The judge ≠ debater guard: warnings, or an error before any call when strict."""
+    warnings = debater_clashes(judges, record)
+    if warnings and strict:
+        raise DebateError(f"strict_judge: {warnings[0]}; pass a different --model-role judge=...")
+    return warnings
+
+
+async def judge_trust(judges: list[Model], require: bool) -> dict[str, Any]:
+    """The judges' trust status (a panel's least trusted), or an error when one is required."""
+    statuses = [(judge, trust_status(await judge_identity(judge))) for judge in judges]
+    judge, worst = next(((j, s) for j, s in statuses if s["status"] != "trusted"), statuses[0])
+    if require and worst["status"] != "trusted":
+        why = worst.get("why") or "no validation record for it"
+        raise DebateError(
+            f"require_validated_judge: judge {judge} is {worst['status']} ({why}); run "
+            f"`inspect eval debatebench/judge_validation --model {judge}` and "
+            "`debatebench-eval trust LOG` first"
+        )
+    return {"status": worst["status"], "record": worst.get("record")}

@@ -1,0 +1,200 @@
+"""The `rubric` scorer: blind, order-swapped, optionally panel judging of a debate.
+
+Inspect glue only. The rules live in plain modules: the rubric and reply
+checks in `rubric`, the judge's view in `blind`, the repair loop in
+`structured`, aggregation and the winner in `verdict`, the score's fixed keys
+in `score_schema`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from inspect_ai.model import ChatMessageSystem, ChatMessageUser, Model
+from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
+from inspect_ai.solver import TaskState
+
+from debatebench_eval.core.errors import DebateError
+from debatebench_eval.debate.record import DebateRecord
+from debatebench_eval.judging import score_schema as schema
+from debatebench_eval.judging.blind import Orientation, blind_orientation, view_fields
+from debatebench_eval.judging.gate import guard, judge_trust
+from debatebench_eval.judging.metrics import model_win_rate, panel_alpha
+from debatebench_eval.judging.options import (
+    JudgeOptions,
+    judge_config,
+    judge_models,
+    scorer_options,
+)
+from debatebench_eval.judging.rubric import (
+    SideJudgment,
+    check_judgment,
+    reply_schema,
+    reply_shape,
+    rubric_text,
+)
+from debatebench_eval.judging.structured import Exchange, ask_json
+from debatebench_eval.judging.verdict import SideScores, decide, mean_scores, median_scores
+
+Reading = Exchange[dict[str, SideJudgment]]
+
+
+@scorer(metrics=[{"*": [mean(), stderr()]}, model_win_rate(), panel_alpha()])
+def rubric(
+    rubric: str | None = None,
+    swap_judging: bool = True,
+    judge_budget: int | None = None,
+    judge_quorum: int | None = None,
+    strict_judge: bool = False,
+    judge_schema: bool | str = True,
+    resolved_margin: float | None = None,
+    leaning_margin: float | None = None,
+    require_validated_judge: bool = False,
+    **unknown: Any,
+) -> Scorer:
+    """Five-dimension rubric judging by the `judge` role (a panel when it lists several models).
+
+    Args:
+        rubric: A rubric file (.yaml, the shape of scorers/rubric.yaml); default the bundled one.
+        swap_judging: Judge twice with Side A/B swapped and average (default true).
+        judge_budget: Completion-token cap of each judge call (default 6000).
+        judge_quorum: Valid judges needed when the judge role is a panel (default: all).
+        strict_judge: Refuse to judge with a model that also debated (default false: warn).
+        judge_schema: Hold the judge to JSON: true (structured output), object (json_object
+            with the schema, for llama.cpp's server) or false (prompt only). Default true.
+        resolved_margin: Total-score margin for RESOLVED (default 15 of 100).
+        leaning_margin: Total-score margin for CONTESTED_BUT_LEANING (default 5 of 100).
+        require_validated_judge: Refuse a judge without a passing validation record.
+    """
+    options = scorer_options(
+        "rubric",
+        unknown,
+        rubric=rubric,
+        swap_judging=swap_judging,
+        judge_budget=judge_budget,
+        judge_quorum=judge_quorum,
+        strict_judge=strict_judge,
+        judge_schema=judge_schema,
+        resolved_margin=resolved_margin,
+        leaning_margin=leaning_margin,
+        require_validated_judge=require_validated_judge,
+    )
+
+    async def score(state: TaskState, target: Target) -> Score | None:
+        record = state.store_as(DebateRecord)
+        if record.run is None or not record.complete:
+            return None  # a partial debate is never scored
+        judges = judge_models()
+        if (options.judge_quorum or 0) > len(judges):
+            raise DebateError(
+                f"-T judge_quorum={options.judge_quorum} but the judge role has "
+                f"{len(judges)} model(s); bind more with --model-role judge=a,b,c"
+            )
+        warnings = guard(judges, record, options.strict_judge)
+        trust = await judge_trust(judges, options.require_validated_judge)
+        first = blind_orientation(record.run.seed)
+        orientations = [first, first.swapped()] if options.swap_judging else [first]
+        readings = await asyncio.gather(
+            *(_judge_once(judge, record, o, options) for judge in judges for o in orientations)
+        )
+        per_judge = [
+            list(readings[i : i + len(orientations)])
+            for i in range(0, len(readings), len(orientations))
+        ]
+        return _score(record, judges, orientations, per_judge, options, warnings, trust)
+
+    return score
+
+
+async def _judge_once(
+    judge: Model, record: DebateRecord, orientation: Orientation, options: JudgeOptions
+) -> Reading:
+    assert record.run is not None
+    rubric = options.rubric
+    prompt = rubric.prompt.format(
+        **view_fields(record, orientation), rubric=rubric_text(rubric), shape=reply_shape(rubric)
+    )
+    config = judge_config(
+        judge, options.judge_budget, record.run.seed, reply_schema(rubric), "judgment",
+        options.judge_schema,
+    )  # fmt: skip
+    return await ask_json(
+        judge,
+        [ChatMessageSystem(content=rubric.system), ChatMessageUser(content=prompt)],
+        config,
+        lambda reply: _checked(reply, options),
+        rubric.repair,
+    )
+
+
+def _checked(reply: Any, options: JudgeOptions) -> tuple[dict[str, SideJudgment] | None, list[str]]:
+    judgments, problems = check_judgment(reply, options.rubric)
+    return (judgments or None), problems
+
+
+def _score(
+    record: DebateRecord,
+    judges: list[Model],
+    orientations: list[Orientation],
+    per_judge: list[list[Reading]],
+    options: JudgeOptions,
+    warnings: list[str],
+    trust: dict[str, Any],
+) -> Score:
+    assert record.run is not None
+    seed = record.run.seed
+    quorum = options.judge_quorum or len(judges)
+    records = [
+        schema.judge_record(judge, orientations, readings, options.rubric, seed)
+        for judge, readings in zip(judges, per_judge, strict=True)
+    ]
+    context = schema.context(record, judges, options, warnings, records, orientations[0])
+    valid = [i for i, judge_record in enumerate(records) if judge_record["valid"]]
+    if len(valid) < quorum:
+        failures = [r.failure for readings in per_judge for r in readings if r.failure]
+        return Score.unscored(
+            reason=f"{len(valid)} of {len(judges)} judges gave a valid score, {quorum} needed: "
+            + (" | ".join(failures) or "none failed outright"),
+            metadata={**context, "trust": trust},
+        )
+    combined = median_scores([_judge_mean(per_judge[i], orientations) for i in valid])
+    verdict = decide(
+        combined, options.rubric.tiebreak, seed, options.resolved_margin, options.leaning_margin
+    )
+    flips = [bool(records[i]["swap_flipped"]) for i in valid] if options.swap_judging else None
+    value = schema.rubric_value(
+        options.rubric,
+        combined,
+        verdict,
+        record,
+        flips,
+        judges=len(valid),
+        repairs=sum(r.repairs for readings in per_judge for r in readings),
+    )
+    details = schema.side_details(
+        record, options.rubric, combined, records, per_judge, orientations
+    )
+    metadata = {
+        **context,
+        **schema.verdict_metadata(record, verdict),
+        "sides": details,
+        "trust": trust,
+    }
+    return Score(
+        value=value,
+        answer=verdict.winner,
+        explanation=schema.explanation(metadata, options.rubric, verdict),
+        metadata=metadata,
+    )
+
+
+def _judge_mean(readings: list[Reading], orientations: list[Orientation]) -> SideScores:
+    """One judge's orientations averaged (the first step of aggregation)."""
+    return mean_scores(
+        [
+            schema.unblind(reading.result, orientation)
+            for reading, orientation in zip(readings, orientations, strict=True)
+            if reading.result is not None
+        ]
+    )

@@ -1,0 +1,221 @@
+"""The fixed shape of the judging scores, fixed before the scorers were built.
+
+`Score.value` holds numbers only, with the same keys in every scored sample
+(NaN where a value does not apply, e.g. `swap_flipped` without swap judging);
+an unscored sample is Inspect's own sentinel (`Score.unscored`, NaN at the
+root) with the reason and every raw reply in metadata. Text — winner, reasons,
+ledgers, replies, judge identity, trust status, prep grounding — lives in
+metadata. Fields filled by later work (trust, prep grounding) exist now, so
+regression baselines do not churn when they are filled.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from inspect_ai.model import Model
+
+from debatebench_eval.debate.protocol import SIDES
+from debatebench_eval.debate.record import DebateRecord
+from debatebench_eval.judging.blind import Orientation
+from debatebench_eval.judging.options import JudgeOptions
+from debatebench_eval.judging.rubric import Rubric, SideJudgment
+from debatebench_eval.judging.structured import Exchange
+from debatebench_eval.judging.verdict import TIERS, SideScores, Verdict, decide
+from debatebench_eval.servers.probe import model_base_url
+
+RUBRIC_OUTCOME_KEYS = (
+    "margin", "pro_win", "pro_role_win", "tier_resolved", "tier_contested", "tier_unresolved",
+    "swap_flipped", "judges", "repairs",
+)  # fmt: skip
+_TIER_KEYS = dict(zip(TIERS, ("tier_resolved", "tier_contested", "tier_unresolved"), strict=True))
+
+
+def rubric_keys(rubric: Rubric) -> tuple[str, ...]:
+    """Every key of a rubric score, in order: per side each dimension and the total."""
+    per_side = tuple(f"{side}_{name}" for side in SIDES for name in (*rubric.names, "total"))
+    return per_side + RUBRIC_OUTCOME_KEYS
+
+
+def unblind(judgments: dict[str, SideJudgment], orientation: Orientation) -> SideScores:
+    """Scores keyed by side again, from a reply keyed by blind label."""
+    return {
+        orientation.side(label): {n: float(s.score) for n, s in judgment.scores.items()}
+        for label, judgment in judgments.items()
+    }
+
+
+def role_of(record: DebateRecord, side: str) -> str:
+    assert record.run is not None
+    return next(s.role for s in record.run.sides if s.side == side)
+
+
+def rubric_value(
+    rubric: Rubric,
+    combined: SideScores,
+    verdict: Verdict,
+    record: DebateRecord,
+    flips: list[bool] | None,
+    *,
+    judges: int,
+    repairs: int,
+) -> dict[str, float]:
+    value: dict[str, float] = {}
+    for side in SIDES:
+        for name in rubric.names:
+            value[f"{side}_{name}"] = combined[side][name]
+        value[f"{side}_total"] = verdict.totals[side]
+    value.update(
+        margin=verdict.margin,
+        pro_win=float(verdict.winner == "pro"),
+        pro_role_win=float(role_of(record, verdict.winner) == "pro"),
+        swap_flipped=sum(flips) / len(flips) if flips else math.nan,
+        judges=float(judges),
+        repairs=float(repairs),
+        **{key: float(verdict.tier == tier) for tier, key in _TIER_KEYS.items()},
+    )
+    return {key: value[key] for key in rubric_keys(rubric)}
+
+
+def judge_record(
+    judge: Model,
+    orientations: list[Orientation],
+    readings: list[Exchange[dict[str, SideJudgment]]],
+    rubric: Rubric,
+    seed: int,
+) -> dict[str, Any]:
+    """One judge's readings: raw replies, unblinded scores, each orientation's own winner."""
+    parsed = []
+    for orientation, reading in zip(orientations, readings, strict=True):
+        entry: dict[str, Any] = {"blind": orientation.as_dict(), **reading.record()}
+        if reading.result is not None:
+            scores = unblind(reading.result, orientation)
+            own = decide(scores, rubric.tiebreak, seed)
+            entry.update(scores=scores, totals=own.totals, winner=own.winner)
+        parsed.append(entry)
+    winners = {entry.get("winner") for entry in parsed}
+    return {
+        "judge": str(judge),
+        "base_url": model_base_url(judge),
+        "valid": all(r.result is not None for r in readings),
+        "orientations": parsed,
+        "swap_flipped": len(parsed) > 1 and None not in winners and len(winners) > 1,
+    }
+
+
+def context(
+    record: DebateRecord,
+    judges: list[Model],
+    options: JudgeOptions,
+    warnings: list[str],
+    judge_records: list[dict[str, Any]],
+    first: Orientation,
+) -> dict[str, Any]:
+    """Metadata every rubric score carries, scored or not."""
+    assert record.run is not None
+    return {
+        "judges": [str(j) for j in judges],
+        "judge_quorum": options.judge_quorum or len(judges),
+        "judge_warnings": warnings,
+        "swap_judging": options.swap_judging,
+        "blind": first.as_dict(),
+        # The content hash, not the path: it identifies the rubric on any machine.
+        "rubric": {
+            "name": options.rubric.name,
+            "version": options.rubric.version,
+            "sha256": options.rubric.sha256,
+            "ledger": options.rubric.ledger,
+            "evidence": options.rubric.evidence,
+        },
+        "judge_budget": options.judge_budget,
+        "prep_grounded": bool(record.passages),
+        "models": {s.role: s.model for s in record.run.sides},
+        "readings": judge_records,
+    }
+
+
+def verdict_metadata(record: DebateRecord, verdict: Verdict) -> dict[str, Any]:
+    assert record.run is not None
+    winner_side = next(s for s in record.run.sides if s.side == verdict.winner)
+    return {
+        "winner": verdict.winner,
+        "winner_reason": verdict.reason,
+        "margin_tier": verdict.tier,
+        "margin": verdict.margin,
+        "totals": verdict.totals,
+        "winner_role": winner_side.role,
+        "winner_model": winner_side.model,
+    }
+
+
+def side_details(
+    record: DebateRecord,
+    rubric: Rubric,
+    combined: SideScores,
+    judge_records: list[dict[str, Any]],
+    per_judge: list[list[Exchange[dict[str, SideJudgment]]]],
+    orientations: list[Orientation],
+) -> dict[str, Any]:
+    """Per side, per dimension: combined score, max, every justification; the hit ledger."""
+    details: dict[str, Any] = {}
+    for side in SIDES:
+        dimensions: dict[str, Any] = {}
+        ledger: list[dict[str, str]] = []
+        for name in rubric.names:
+            dimensions[name] = {
+                "score": combined[side][name],
+                "max": rubric.max_of(name),
+                "justifications": [],
+            }
+            if name == rubric.evidence:
+                dimensions[name]["prep_grounded"] = bool(record.passages)
+        for judge_record_, readings in zip(judge_records, per_judge, strict=True):
+            if not judge_record_["valid"]:
+                continue
+            for orientation, reading in zip(orientations, readings, strict=True):
+                assert reading.result is not None
+                judgment = reading.result[orientation.label(side)]
+                who = f"{judge_record_['judge']}, as Side {orientation.label(side)}"
+                for name, dim in judgment.scores.items():
+                    dimensions[name]["justifications"].append(
+                        {"by": who, "score": dim.score, "text": dim.justification}
+                    )
+                ledger += [
+                    {"by": who, "point": e.point, "status": e.status} for e in judgment.ledger
+                ]
+        details[side] = {
+            "role": role_of(record, side),
+            "total": sum(combined[side].values()),
+            "dimensions": dimensions,
+            "hit_ledger": ledger,
+        }
+    return details
+
+
+def explanation(metadata: dict[str, Any], rubric: Rubric, verdict: Verdict) -> str:
+    """The Markdown the viewer shows: each dimension per side with its justification."""
+    sides = metadata["sides"]
+    lines = [
+        f"**Winner: {verdict.winner.upper()}** by {verdict.reason.replace('_', ' ')} — "
+        f"{verdict.totals['pro']:g} to {verdict.totals['con']:g}, "
+        f"margin {verdict.margin:g} ({verdict.tier})",
+        "",
+        "| dimension | PRO | CON |",
+        "|---|---|---|",
+    ]
+    for name in rubric.names:
+        cells = [f"{sides[s]['dimensions'][name]['score']:g}/{rubric.max_of(name)}" for s in SIDES]
+        lines.append(f"| {name} | {cells[0]} | {cells[1]} |")
+    lines.append(f"| **total** | {verdict.totals['pro']:g} | {verdict.totals['con']:g} |")
+    for side in SIDES:
+        lines += ["", f"**{side.upper()}**"]
+        for name in rubric.names:
+            first = sides[side]["dimensions"][name]["justifications"][0]
+            lines.append(f"- *{name}*: {first['text']}")
+        ledger = sides[side]["hit_ledger"]
+        for entry in (e for e in ledger if e["by"] == ledger[0]["by"]):
+            lines.append(f"- ledger: {entry['point']} — {entry['status']}")
+    for warning in metadata["judge_warnings"]:
+        lines += ["", f"⚠ {warning}"]
+    return "\n".join(lines)

@@ -1,0 +1,39 @@
+"""The judging scorers a task runs, assembled from its options.
+
+Above the scorers in the layering: the debate and judge tasks call this, and
+the scorers themselves import only the options below them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspect_ai.scorer import Scorer
+
+from debatebench_eval.core import arguments as arg
+from debatebench_eval.judging.fact_check import fact_check
+from debatebench_eval.judging.options import judge_options
+from debatebench_eval.judging.rubric_scorer import rubric
+
+
+def judging_scorers(
+    given: dict[str, Any], default_budget: int | None = None, default_fact_check: bool = True
+) -> list[Scorer]:
+    """The rubric scorer, and the fact-check unless turned off, from task options."""
+    options = {k: v for k, v in given.items() if k != "fact_check"}
+    if options.get("judge_budget") is None:
+        options["judge_budget"] = default_budget
+    judge_options(**options)  # checked here, so a bad value is named as the task's -T
+    checked = given.get("fact_check")
+    run_fact_check = default_fact_check if checked is None else arg.as_bool("fact_check", checked)
+    scorers = [rubric(**options)]
+    if run_fact_check:
+        scorers.append(
+            fact_check(
+                judge_budget=options["judge_budget"],
+                judge_schema=options.get("judge_schema", "true"),
+                strict_judge=options.get("strict_judge", False),
+                require_validated_judge=options.get("require_validated_judge", False),
+            )
+        )
+    return scorers

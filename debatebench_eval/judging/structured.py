@@ -1,0 +1,127 @@
+"""Ask a judge model for JSON, check it, and re-ask once naming what was wrong.
+
+Shared by the rubric and the fact-check. The outcome keeps every raw reply and
+every problem found, so an unscored sample still shows exactly what the judge
+said and why it could not be used.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from inspect_ai.model import (
+    ChatMessage,
+    ChatMessageAssistant,
+    ChatMessageUser,
+    GenerateConfig,
+    Model,
+)
+
+from debatebench_eval.core.errors import call_failure
+from debatebench_eval.servers.calls import without_reasoning
+
+T = TypeVar("T")
+Check = Callable[[Any], tuple[T | None, list[str]]]
+
+_FENCE = re.compile(r"^```[a-zA-Z]*\s*\n?(.*?)\n?```$", re.DOTALL)
+
+
+@dataclass
+class Exchange(Generic[T]):
+    """One structured request to one model, with its repair if one was needed."""
+
+    model: str
+    replies: list[str] = field(default_factory=list)
+    problems: list[list[str]] = field(default_factory=list)
+    result: T | None = None
+    error: str | None = None
+
+    @property
+    def repairs(self) -> int:
+        return max(len(self.replies) - 1, 0)
+
+    @property
+    def failure(self) -> str | None:
+        """Why there is no result, in one line (None when there is one)."""
+        if self.result is not None:
+            return None
+        if self.error is not None:
+            return f"{self.model}: the call failed: {self.error}"
+        last = self.problems[-1] if self.problems else ["no reply"]
+        return f"{self.model}: unusable reply after {self.repairs} repair(s): " + "; ".join(last)
+
+    def record(self) -> dict[str, Any]:
+        """What goes into score metadata (raw replies and problems, never the parse)."""
+        return {
+            "model": self.model,
+            "replies": self.replies,
+            "problems": self.problems,
+            "repairs": self.repairs,
+            "error": self.error,
+        }
+
+
+def parse_json_reply(text: str, stop_reason: str = "stop") -> tuple[Any, list[str]]:
+    """The JSON value in a reply, tolerating reasoning and a code fence around it."""
+    body = without_reasoning(text).strip()
+    fenced = _FENCE.match(body)
+    if fenced:
+        body = fenced.group(1).strip()
+    if not body:
+        return None, ["the reply is empty"]
+    try:
+        return json.loads(body), []
+    except json.JSONDecodeError:
+        pass  # maybe prose around an object: try the outermost braces
+    start, end = body.find("{"), body.rfind("}")
+    candidate = body[start : end + 1] if 0 <= start < end else body
+    try:
+        return json.loads(candidate), []
+    except json.JSONDecodeError as exc:
+        cut = " (the reply was cut off at the token budget)" if stop_reason == "max_tokens" else ""
+        return None, [f"the reply is not valid JSON: {exc.msg} at character {exc.pos}{cut}"]
+
+
+async def ask_json(
+    model: Model,
+    messages: list[ChatMessage],
+    config: GenerateConfig,
+    check: Check[T],
+    repair_template: str,
+    repairs: int = 1,
+) -> Exchange[T]:
+    """Generate, parse and check; on problems re-ask up to `repairs` times.
+
+    A failed call (server down, timeout after Inspect's own retries) ends the
+    exchange with its error instead of raising, so the debate already recorded
+    in the sample is kept and can be re-judged later with `inspect score`.
+    """
+    exchange: Exchange[T] = Exchange(model=str(model))
+    conversation = list(messages)
+    for attempt in range(repairs + 1):
+        try:
+            output = await model.generate(conversation, config=config)
+        except Exception as exc:  # any provider error ends this judge's turn
+            exchange.error = call_failure(exc)
+            return exchange
+        text = output.completion
+        exchange.replies.append(text)
+        value, problems = parse_json_reply(text, output.stop_reason)
+        if not problems:
+            result, problems = check(value)
+            if not problems:
+                exchange.problems.append([])
+                exchange.result = result
+                return exchange
+        exchange.problems.append(problems)
+        if attempt < repairs:
+            listed = "\n".join(f"- {problem}" for problem in problems)
+            conversation += [
+                ChatMessageAssistant(content=text),
+                ChatMessageUser(content=repair_template.format(problems=listed)),
+            ]
+    return exchange

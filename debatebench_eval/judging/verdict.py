@@ -1,0 +1,90 @@
+"""Aggregation and the winner: arithmetic outside the model.
+
+The judge only scores. Readings are combined in a fixed order — each judge's
+two orientations averaged, then the median across judges per dimension — and
+the winner follows from the combined scores: higher total, then the tiebreak
+dimension, then a coin toss from the sample seed (`seed % 2`: even gives pro),
+so a tied debate always resolves the same way and anyone can check it by hand.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+
+from debatebench_eval.debate.protocol import SIDES, Side
+
+SideScores = dict[Side, dict[str, float]]
+TIERS = ("RESOLVED", "CONTESTED_BUT_LEANING", "UNRESOLVED")
+DEFAULT_RESOLVED_MARGIN = 15.0
+DEFAULT_LEANING_MARGIN = 5.0
+# Averages of integer scores are exact in binary only to a point; compare
+# totals after rounding so 0.1 + 0.2 style noise can never decide a debate.
+_PLACES = 9
+
+
+@dataclass(frozen=True)
+class Verdict:
+    winner: Side
+    reason: str
+    totals: dict[Side, float]
+    margin: float
+    tier: str
+
+
+def mean_scores(readings: list[SideScores]) -> SideScores:
+    """The per-dimension mean of several readings (one judge's orientations)."""
+    return {
+        side: {
+            name: statistics.fmean(reading[side][name] for reading in readings)
+            for name in readings[0][side]
+        }
+        for side in SIDES
+    }
+
+
+def median_scores(judges: list[SideScores]) -> SideScores:
+    """The per-dimension median across judges (a panel)."""
+    return {
+        side: {
+            name: float(statistics.median(judge[side][name] for judge in judges))
+            for name in judges[0][side]
+        }
+        for side in SIDES
+    }
+
+
+def totals(scores: SideScores) -> dict[Side, float]:
+    return {side: round(sum(scores[side].values()), _PLACES) for side in SIDES}
+
+
+def margin_tier(
+    margin: float,
+    resolved: float = DEFAULT_RESOLVED_MARGIN,
+    leaning: float = DEFAULT_LEANING_MARGIN,
+) -> str:
+    """RESOLVED at or above `resolved`, CONTESTED_BUT_LEANING from `leaning`, else UNRESOLVED."""
+    if margin >= resolved:
+        return "RESOLVED"
+    if margin >= leaning:
+        return "CONTESTED_BUT_LEANING"
+    return "UNRESOLVED"
+
+
+def decide(
+    scores: SideScores,
+    tiebreak: str,
+    seed: int,
+    resolved: float = DEFAULT_RESOLVED_MARGIN,
+    leaning: float = DEFAULT_LEANING_MARGIN,
+) -> Verdict:
+    sums = totals(scores)
+    margin = round(abs(sums["pro"] - sums["con"]), _PLACES)
+    tier = margin_tier(margin, resolved, leaning)
+    if sums["pro"] != sums["con"]:
+        winner: Side = "pro" if sums["pro"] > sums["con"] else "con"
+        return Verdict(winner, "total", sums, margin, tier)
+    pro_tb, con_tb = (round(scores[side][tiebreak], _PLACES) for side in SIDES)
+    if pro_tb != con_tb:
+        return Verdict("pro" if pro_tb > con_tb else "con", "steelman_tiebreak", sums, margin, tier)
+    return Verdict("pro" if seed % 2 == 0 else "con", "coin_toss", sums, margin, tier)

@@ -1,0 +1,68 @@
+"""Probe each model server once, up front, with a short timeout.
+
+Inspect retries connection errors for a long time by default; a debate against
+a server that is not running should instead fail at once with the server's
+URL in the message. Only successes are remembered, so a restarted server is
+found again by the next sample.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+from inspect_ai.model import Model
+
+from debatebench_eval.core.credentials import strip_credentials
+from debatebench_eval.core.errors import ServerError
+
+PROBE_TIMEOUT_S = 5.0
+_reachable: set[str] = set()
+_locks: dict[tuple[str, int], asyncio.Lock] = {}
+
+
+def model_base_url(model: Model) -> str | None:
+    """The server URL a model talks to, without credentials, if it has one.
+
+    Some providers keep a URL given by environment variable (OPENAI_BASE_URL)
+    only on their client, so that is asked too.
+    """
+    url = getattr(model.api, "base_url", None) or getattr(
+        getattr(model.api, "client", None), "base_url", None
+    )
+    return strip_credentials(str(url).rstrip("/")) if url else None
+
+
+async def ensure_reachable(model: Model, role: str) -> None:
+    """Raise ServerError naming the URL if the model's server does not answer.
+
+    Samples start together; one probe per server runs at a time, so a hundred
+    samples wait for the first answer instead of sending a hundred probes.
+    """
+    url = model_base_url(model)
+    if url is None or url in _reachable:
+        return
+    async with _lock(url):
+        if url not in _reachable:
+            await _probe(url, model, role)
+            _reachable.add(url)
+
+
+def _lock(url: str) -> asyncio.Lock:
+    # A lock belongs to one event loop, and each eval runs its own.
+    key = (url, id(asyncio.get_running_loop()))
+    return _locks.setdefault(key, asyncio.Lock())
+
+
+async def _probe(url: str, model: Model, role: str) -> None:
+    target = url.rstrip("/") + "/models"
+    try:
+        async with httpx.AsyncClient(timeout=PROBE_TIMEOUT_S) as client:
+            # Any HTTP answer, even 401 or 404, proves a server is listening.
+            await client.get(target)
+    except httpx.HTTPError as exc:
+        raise ServerError(
+            f"model server for role '{role}' ({model}) at {url} did not answer "
+            f"({type(exc).__name__}: {exc or 'no detail'}); start it, or point the "
+            "model at the right server (e.g. OLLAMA_BASE_URL or --model-base-url)"
+        ) from None

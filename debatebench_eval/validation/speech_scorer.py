@@ -1,0 +1,81 @@
+"""The `speech_rating` scorer and its metric: a judge's 1-5 rating of one speech.
+
+The reply's score is read from its last `<score>` element; a reply without
+one is unparsed: counted against the parse rate and left out of every
+statistic, never a 0 or a -1.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import asdict
+
+from inspect_ai.model import get_model
+from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
+from inspect_ai.solver import TaskState
+
+from debatebench_eval.servers.calls import without_reasoning
+from debatebench_eval.validation.stats import Row, summarise
+from debatebench_eval.validation.trust import judge_identity
+
+_SCORE = re.compile(r"<score>\s*\[?\s*([1-5])\s*\]?\s*</score>", re.IGNORECASE)
+
+
+def parse_rating(reply: str) -> int | None:
+    """The last `<score>` of the reply, outside any reasoning; None when there is none."""
+    found = _SCORE.findall(without_reasoning(reply))
+    return int(found[-1]) if found else None
+
+
+@metric
+def validation_stats() -> Metric:
+    """Tau-c with its CI, tau-b, parse rate, ceilings, source baseline and calibration."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        return summarise([row_of(s.score) for s in scores]).as_metrics()
+
+    return compute
+
+
+def row_of(score: Score) -> Row:
+    """A scored speech as the statistics read it (also used on saved logs)."""
+    meta = score.metadata or {}
+    value = score.value if isinstance(score.value, dict) else {}
+    rating = value.get("rating", math.nan)
+    return Row(
+        score=None if isinstance(rating, float) and math.isnan(rating) else float(rating),
+        human_mean=float(meta["human_mean"]),
+        source=str(meta["source"]),
+        topic_id=int(meta["topic_id"]),
+        ratings=tuple(meta["ratings"]),
+        labelers=tuple(meta["labelers"]),
+    )
+
+
+@scorer(metrics=[validation_stats()])
+def speech_rating() -> Scorer:
+    """The judge's 1-5 rating of the speech, beside the 15 human ratings.
+
+    An unparsable reply scores NaN (and the reason says why): the parse rate
+    counts it, and no statistic sees it as a rating.
+    """
+
+    async def score(state: TaskState, target: Target) -> Score:
+        rating = parse_rating(state.output.completion)
+        meta = {
+            k: state.metadata[k]
+            for k in ("source", "topic_id", "human_mean", "ratings", "labelers")
+        }
+        # Asked of the server during the run, so a trust record names the model that answered.
+        meta["judge_identity"] = asdict(await judge_identity(get_model()))
+        if rating is None:
+            return Score(
+                value={"rating": math.nan},
+                answer=state.output.completion[-200:],
+                reason="no <score> element with a number from 1 to 5 in the reply",
+                metadata=meta,
+            )
+        return Score(value={"rating": float(rating)}, answer=str(rating), metadata=meta)
+
+    return score

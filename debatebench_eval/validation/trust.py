@@ -1,0 +1,249 @@
+"""Judge trust records: what a validation run showed, and the gate that reads them.
+
+A record is written from a `judge_validation` log (`debatebench-eval trust
+LOG`). It names the judge as exactly as the server allows: provider, model
+name, server URL (without credentials), the id the server reports, and a
+fingerprint — Ollama's model digest, or llama.cpp's model metadata — so a
+small model served under a big model's name does not inherit its record. A
+judge on a local server that reports no fingerprint cannot be matched to a
+record at all: its status is `identity_unverifiable`, never trusted. Hosted
+providers (no custom server) are identified by provider and model name.
+
+Trusted means: tau-c at least 0.38 (debatebench's threshold, fixed before its
+runs), parse rate at least 0.99 and at least 600 speeches scored.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+import platformdirs
+from inspect_ai.model import Model
+
+from debatebench_eval.core.resources import data_dir
+from debatebench_eval.servers.probe import PROBE_TIMEOUT_S, model_base_url
+from debatebench_eval.validation.speech_data import VENDORED_SHA256
+
+TRUST_DIR_VAR = "DEBATEBENCH_EVAL_TRUST_DIR"
+RECORD_SCHEMA_VERSION = 1
+MIN_TAU_C = 0.38
+MIN_PARSE_RATE = 0.99
+MIN_SCORED = 600
+
+
+@dataclass(frozen=True)
+class JudgeIdentity:
+    provider: str
+    model: str
+    base_url: str | None
+    server_model_id: str | None = None
+    fingerprint: str | None = None
+
+    @property
+    def verifiable(self) -> bool:
+        """A hosted provider's name is its identity; a local server needs a fingerprint."""
+        return self.base_url is None or self.fingerprint is not None
+
+    def same_model(self, other: JudgeIdentity) -> bool:
+        if (self.provider, self.model) != (other.provider, other.model):
+            return False
+        if self.base_url is None and other.base_url is None:
+            return True
+        return self.fingerprint is not None and self.fingerprint == other.fingerprint
+
+
+@dataclass(frozen=True)
+class TrustRecord:
+    judge: JudgeIdentity
+    prompt: str
+    n: int
+    n_scored: int
+    parse_rate: float
+    tau_c: float | None
+    tau_c_ci: tuple[float, float] | None
+    tau_b: float | None
+    source_baseline_tau_c: float | None
+    bias: float | None
+    generate_config: dict[str, Any]
+    data_sha256: str | None
+    log: str
+    date: str
+    trusted: bool
+    reasons: list[str] = field(default_factory=list)
+    schema_version: int = RECORD_SCHEMA_VERSION
+    thresholds: dict[str, float] = field(default_factory=lambda: asdict(Thresholds()))
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> TrustRecord:
+        fields = dict(data)
+        fields["judge"] = JudgeIdentity(**fields["judge"])
+        if fields.get("tau_c_ci") is not None:
+            fields["tau_c_ci"] = tuple(fields["tau_c_ci"])
+        return TrustRecord(**fields)
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """What trusted means; the defaults are debatebench's, fixed before its runs."""
+
+    tau_c: float = MIN_TAU_C
+    parse_rate: float = MIN_PARSE_RATE
+    n: int = MIN_SCORED
+
+
+def verdict(
+    n_scored: int, parse_rate: float, tau_c: float | None, limits: Thresholds = Thresholds()
+) -> tuple[bool, list[str]]:
+    """Trusted or not, and every threshold missed."""
+    reasons = []
+    if tau_c is None or tau_c < limits.tau_c:
+        reasons.append(f"tau-c {tau_c} is below {limits.tau_c}")
+    if parse_rate < limits.parse_rate:
+        reasons.append(f"parse rate {parse_rate:.3f} is below {limits.parse_rate}")
+    if n_scored < limits.n:
+        reasons.append(f"{n_scored} speeches scored, fewer than {limits.n}")
+    return not reasons, reasons
+
+
+def now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+# ------------------------------------------------------------------ identity
+
+
+_identities: dict[str, JudgeIdentity] = {}
+
+
+async def judge_identity(model: Model) -> JudgeIdentity:
+    """Who a judge model is, asked of its server once per process."""
+    key = f"{model}@{model_base_url(model)}"
+    if key not in _identities:
+        _identities[key] = await _ask_server(model)
+    return _identities[key]
+
+
+async def _ask_server(model: Model) -> JudgeIdentity:
+    provider, name = str(model).split("/", 1) if "/" in str(model) else ("", str(model))
+    url = model_base_url(model)
+    if url is None or _hosted(model, url):
+        return JudgeIdentity(provider, name, None)
+    async with httpx.AsyncClient(timeout=PROBE_TIMEOUT_S) as client:
+        listed = await _get_json(client, url.rstrip("/") + "/models")
+        entry = _listed_entry(listed, model.name)
+        tags = await _get_json(client, url.rstrip("/").removesuffix("/v1") + "/api/tags")
+    fingerprint = _ollama_digest(tags, model.name) or _llama_cpp_meta(entry)
+    server_id = str(entry["id"]) if entry else None
+    return JudgeIdentity(provider, name, url, server_id, fingerprint)
+
+
+def _hosted(model: Model, url: str) -> bool:
+    """A provider's own API at its own address: there the name is the identity. The same
+    provider class pointed at another URL (OPENAI_BASE_URL, --model-base-url) is self-served."""
+    host = (urlsplit(url).hostname or "").lower()
+    return model.api.__class__.__name__ in _HOSTED_APIS and host.endswith(_HOSTED_DOMAINS)
+
+
+_HOSTED_APIS = frozenset(
+    {"OpenAIAPI", "AnthropicAPI", "GoogleGenAIAPI", "MistralAPI", "GroqAPI", "GrokAPI"}
+)
+_HOSTED_DOMAINS = (
+    "api.openai.com", "api.anthropic.com", "googleapis.com", "api.mistral.ai",
+    "api.groq.com", "api.x.ai",
+)  # fmt: skip
+
+
+async def _get_json(client: httpx.AsyncClient, url: str) -> Any:
+    try:
+        response = await client.get(url)
+        return response.json() if response.status_code == 200 else None
+    except (httpx.HTTPError, ValueError):
+        return None
+
+
+def _listed_entry(listed: Any, name: str) -> dict[str, Any] | None:
+    entries = listed.get("data") if isinstance(listed, dict) else None
+    for entry in entries or []:
+        if isinstance(entry, dict) and entry.get("id") == name:
+            return entry
+    return None
+
+
+def _ollama_digest(tags: Any, name: str) -> str | None:
+    models = tags.get("models") if isinstance(tags, dict) else None
+    for entry in models or []:
+        if isinstance(entry, dict) and name in (entry.get("name"), entry.get("model")):
+            digest = entry.get("digest")
+            return f"ollama:{digest}" if digest else None
+    return None
+
+
+def _llama_cpp_meta(entry: dict[str, Any] | None) -> str | None:
+    meta = entry.get("meta") if entry else None
+    if not isinstance(meta, dict) or not meta:
+        return None
+    return "llama.cpp:" + json.dumps(meta, sort_keys=True)
+
+
+# ------------------------------------------------------------------ records
+
+
+def user_trust_dir() -> Path:
+    override = os.environ.get(TRUST_DIR_VAR)
+    if override:
+        return Path(override).expanduser()
+    return Path(platformdirs.user_data_dir("debatebench-eval")) / "judges"
+
+
+def published_trust_dir() -> Path:
+    return data_dir("validation") / "judges"
+
+
+def load_records() -> list[tuple[Path, TrustRecord]]:
+    found = []
+    for folder in (user_trust_dir(), published_trust_dir()):
+        for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+            try:
+                found.append((path, TrustRecord.from_json(json.loads(path.read_text("utf-8")))))
+            except (ValueError, TypeError, KeyError) as exc:
+                raise ValueError(f"{path}: not a trust record ({exc})") from None
+    return found
+
+
+def save_record(record: TrustRecord, folder: Path | None = None) -> Path:
+    folder = folder or user_trust_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = f"{record.judge.provider}-{record.judge.model}-{record.prompt}-{record.date}"
+    path = folder / (stem.replace("/", "_").replace(":", "_") + ".json")
+    path.write_text(record.to_json(), encoding="utf-8")
+    return path
+
+
+def trust_status(identity: JudgeIdentity) -> dict[str, Any]:
+    """The judge's status from its newest matching record, judged by the gate's own rules:
+    the default thresholds and the vendored data, whatever the record was written with."""
+    if not identity.verifiable:
+        why = "its server reports no model fingerprint, so no record can be matched"
+        return {"status": "identity_unverifiable", "record": None, "why": why}
+    matches = [(p, r) for p, r in load_records() if r.judge.same_model(identity)]
+    if not matches:
+        return {"status": "unvalidated", "record": None}
+    path, record = max(matches, key=lambda match: match[1].date)
+    trusted, reasons = verdict(record.n_scored, record.parse_rate, record.tau_c)
+    if record.data_sha256 != VENDORED_SHA256:
+        trusted, reasons = False, [*reasons, "validated on other data than the vendored copy"]
+    if record.reasons:
+        trusted, reasons = False, [*reasons, *record.reasons]
+    if trusted:
+        return {"status": "trusted", "record": path.name, "tau_c": record.tau_c}
+    return {"status": "untrusted", "record": path.name, "why": "; ".join(dict.fromkeys(reasons))}

@@ -1,0 +1,161 @@
+"""Retrieval at corpus scale: index build time, peak memory, query latency, against a full scan.
+
+Generates a synthetic shared pool (default 400,000 rows of about 150 words,
+500 topics, Zipf-distributed vocabulary), then measures, each in a fresh
+process so peak memory is the step's own:
+
+- building the index (time, peak RSS),
+- 1,000 queries on the built index (p50 / p95 latency; the cache is loaded
+  once, as a run does),
+- a plain full scan like debatebench's (every row read and scored in Python
+  by keyword overlap with the topic and motion words) for 20 queries.
+
+    python tests/benchmark_retrieval.py [--rows N] [--queries N] [--scan-queries N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import random
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from debatebench_eval.prep import index as retrieval
+
+WORDS_PER_ROW = 150
+TOPICS = 500
+VOCABULARY = 30_000
+
+
+def generate(path: Path, rows: int, seed: int = 0) -> list[str]:
+    """Write the pool; return the topics (each a phrase of three topic words)."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    words = [
+        "".join(rng.choice(list(letters), size=int(rng.integers(3, 10)))) for _ in range(VOCABULARY)
+    ]
+    topics = [" ".join(rng.choice(words[:5000], size=3)) for _ in range(TOPICS)]
+    weights = 1 / np.arange(1, VOCABULARY + 1)
+    weights /= weights.sum()
+    with path.open("w", encoding="utf-8") as handle:
+        for start in range(0, rows, 10_000):
+            block = rng.choice(
+                VOCABULARY, size=(min(10_000, rows - start), WORDS_PER_ROW), p=weights
+            )
+            for offset, ids in enumerate(block):
+                number = start + offset
+                topic = topics[number % TOPICS]
+                text = topic + " " + " ".join(words[i] for i in ids)
+                side = "pro" if (number // TOPICS) % 2 == 0 else "con"
+                row = {
+                    "id": f"r{number}",
+                    "topic": topic,
+                    "side": side,
+                    "source": "synthetic",
+                    "text": text,
+                }
+                handle.write(json.dumps(row) + "\n")
+    return topics
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _build(path: str, queue: Any) -> None:
+    start = time.perf_counter()
+    retrieval.PoolIndex.open(Path(path), shared=True)
+    queue.put((time.perf_counter() - start, peak_rss_mb()))
+
+
+def _query(path: str, topics: list[str], n: int, queue: Any) -> None:
+    start = time.perf_counter()
+    index = retrieval.PoolIndex.open(Path(path), shared=True)
+    load = time.perf_counter() - start
+    rng = random.Random(1)
+    times = []
+    for _ in range(n):
+        topic = rng.choice(topics)
+        query = f"{topic} should be decided by {rng.choice(topics)}"
+        start = time.perf_counter()
+        index.search(query, topic, rng.choice(["pro", "con"]))
+        times.append(time.perf_counter() - start)
+    queue.put((load, times, peak_rss_mb()))
+
+
+def _scan(path: str, topics: list[str], n: int, queue: Any) -> None:
+    rng = random.Random(2)
+    times = []
+    for _ in range(n):
+        topic = rng.choice(topics)
+        words = set(retrieval.tokens(f"{topic} should be decided by {rng.choice(topics)}"))
+        topic_words = set(retrieval.tokens(topic))
+        start = time.perf_counter()
+        scored = []
+        with open(path, encoding="utf-8") as handle:
+            for line in handle:
+                row = json.loads(line)
+                if row["side"] != "pro":
+                    continue
+                text = set(retrieval.tokens(row["text"]))
+                overlap = 2 * len(topic_words & set(retrieval.tokens(row["topic"]))) + len(
+                    words & text
+                )
+                if overlap:
+                    scored.append((overlap, row["id"]))
+        sorted(scored, reverse=True)[:10]
+        times.append(time.perf_counter() - start)
+    queue.put((times, peak_rss_mb()))
+
+
+def in_child(target: Any, *args: Any) -> Any:
+    context = multiprocessing.get_context("spawn")
+    queue = context.Queue()
+    process = context.Process(target=target, args=(*args, queue))
+    process.start()
+    result = queue.get()
+    process.join()
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=400_000)
+    parser.add_argument("--queries", type=int, default=1_000)
+    parser.add_argument("--scan-queries", type=int, default=20)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as work:
+        pool = Path(work) / "pool.jsonl"
+        start = time.perf_counter()
+        topics = generate(pool, args.rows)
+        size = pool.stat().st_size / 1e6
+        print(f"pool: {args.rows:,} rows, {TOPICS} topics, {size:,.0f} MB "
+              f"(generated in {time.perf_counter() - start:.0f} s)")  # fmt: skip
+        import os
+
+        os.environ[retrieval.CACHE_VAR] = str(Path(work) / "cache")
+        build_s, build_mb = in_child(_build, str(pool))
+        print(f"index build: {build_s:.1f} s, peak RSS {build_mb:,.0f} MB")
+        load_s, times, query_mb = in_child(_query, str(pool), topics, args.queries)
+        ms = sorted(t * 1000 for t in times)
+        p50, p95 = statistics.median(ms), ms[int(0.95 * len(ms)) - 1]
+        print(f"indexed query ({len(ms)}): p50 {p50:.2f} ms, p95 {p95:.2f} ms; "
+              f"cached index load {load_s:.2f} s, peak RSS {query_mb:,.0f} MB")  # fmt: skip
+        scan_times, scan_mb = in_child(_scan, str(pool), topics, args.scan_queries)
+        scan_ms = statistics.median(t * 1000 for t in scan_times)
+        print(f"full scan ({len(scan_times)}): p50 {scan_ms:,.0f} ms, peak RSS {scan_mb:,.0f} MB")
+        print(f"indexed query is {scan_ms / p50:,.0f}x faster than the full scan (p50)")
+
+
+if __name__ == "__main__":
+    main()

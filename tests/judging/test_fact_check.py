@@ -1,0 +1,208 @@
+"""The fact-check: claims tied to real turns, citations verified, never a silent drop."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import pytest
+from inspect_ai.model import GenerateConfig, ModelOutput
+
+from debatebench_eval.debate.record import DebateRecord, Passage, Turn, TurnUsage
+from debatebench_eval.judging.fact_check import FACT_CHECK_KEYS
+from debatebench_eval.judging.ledger import Citation, check_ledger, quote_match, verify_citation
+
+from support.judge_replies import is_fact_check_call, turn_ids
+from support.scripted import Script, output
+
+PRO_TEXT = "Car-free centres cut road deaths by forty percent in Pontevedra."
+CON_TEXT = "Shops in car-free zones lost customers, and deliveries became slower."
+
+
+def turn(id: str, side: str, text: str) -> Turn:
+    return Turn(
+        id=id, phase_index=0, phase="opening", side=side, order=0, role=side, team_id=side,
+        text=text, model=side, usage=TurnUsage(), budget=100, hit_budget=False,
+        finish_reason="stop", latency_ms=1, started_at="now",
+    )  # fmt: skip
+
+
+def record() -> DebateRecord:
+    rec = DebateRecord()
+    rec.turns = [turn("t00000001", "pro", PRO_TEXT), turn("t00000002", "con", CON_TEXT)]
+    evidence = "Pontevedra saw road deaths fall sharply after the ban."
+    rec.passages = [Passage(id="P1", pool="args-me", row_id="r1", side="pro", text=evidence)]
+    return rec
+
+
+def claim(turn: str = "t00000001", verdict: str = "supported", **extra: Any) -> dict[str, Any]:
+    return {"turn": turn, "claim": "Road deaths fell.", "verdict": verdict,
+            "citations": [], "reason": "because", **extra}  # fmt: skip
+
+
+def test_claims_take_their_side_from_the_turn_they_name() -> None:
+    claims, problems = check_ledger(
+        {"claims": [claim(), claim("t00000002", "unsupported")]}, record()
+    )
+    assert problems == [] and [c.side for c in claims or []] == ["pro", "con"]
+
+
+BAD_LEDGERS = [
+    ([], 'an object with a "claims" list'),
+    ({"claims": "none"}, 'an object with a "claims" list'),
+    ({"claims": ["x"]}, '"claims[0]" is not an object'),
+    ({"claims": [claim("t99999999")]}, "not the id of a turn in the record"),
+    ({"claims": [claim(claim="")]}, '"claims[0].claim" is missing or empty'),
+    ({"claims": [claim(verdict="true")]}, "'true'; expected one of supported"),
+    ({"claims": [claim(citations="P1")]}, '"claims[0].citations" is not a list'),
+    ({"claims": [claim(citations=[{"quote": "x"}])]}, 'must be an object with a string "id"'),
+    ({"claims": [claim(citations=[{"id": "P1", "quote": 3}])]}, '.quote" is not a string'),
+    ({"claims": [claim(reason=["r"])]}, '"claims[0].reason" is not a string'),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("reply", "expected"), BAD_LEDGERS)
+def test_a_malformed_ledger_is_rejected_naming_the_field(reply: Any, expected: str) -> None:
+    claims, problems = check_ledger(reply, record())
+    assert claims is None and any(expected in p for p in problems), problems
+
+
+def cite(id: str, quote: str, on: str = "t00000001") -> Citation:
+    claims, _ = check_ledger(
+        {"claims": [claim(on, citations=[{"id": id, "quote": quote}])]}, record()
+    )
+    assert claims is not None
+    return claims[0].citations[0]
+
+
+def test_citations_are_verified_against_the_text_they_cite() -> None:
+    assert cite("P1", "road deaths fall sharply").verified
+    assert cite("[P1]", "Road deaths fell sharply after the ban").verified  # paraphrase tolerated
+    unknown = cite("P7", "anything")
+    assert not unknown.verified and unknown.problem == "no turn or passage has this id"
+    wrong = cite("t00000002", "road deaths fell by half")
+    assert wrong.kind == "turn" and wrong.problem == "quote not found in the cited turn"
+    own = cite("t00000001", "forty percent")
+    assert own.problem == "cites the claim's own turn"
+    assert cite("t00000002", "deliveries became slower", on="t00000001").verified
+
+
+def test_quote_matching_threshold_is_between_paraphrase_and_topic_words() -> None:
+    text = "Pontevedra saw road deaths fall sharply after the ban."
+    assert quote_match("road deaths fell sharply", text) >= 85
+    assert quote_match("pollution in Pontevedra doubled", text) < 85
+    kept = verify_citation(Citation("P1", "", None, None, None), "passage", text, own_turn=False)
+    assert kept.verified and kept.match is None  # no quote: the id alone was checked
+
+
+def fact_judge(make: Any) -> Script:
+    """A judge whose fact-check replies come from `make(turn ids shown, fact-check call number)`."""
+    count = 0
+
+    def reply(n: int, messages: list[Any], config: GenerateConfig) -> ModelOutput:
+        nonlocal count
+        if not is_fact_check_call(messages):
+            return output("judge", "{}")
+        count += 1
+        return output("judge", json.dumps(make(turn_ids(str(messages[1].content)), count)))
+
+    return Script("judge", reply=reply)
+
+
+def debaters() -> dict[str, Any]:
+    return {
+        "pro": Script("pro", reply=lambda n, m, c: output("pro", PRO_TEXT)).model(),
+        "con": Script("con", reply=lambda n, m, c: output("con", CON_TEXT)).model(),
+    }
+
+
+def a_ledger(ids: dict[str, str], n: int) -> dict[str, Any]:
+    first, second = list(ids)[:2]
+    return {
+        "claims": [
+            claim(first, "contradicted",
+                  citations=[{"id": second, "quote": "placeholder words only"}]),
+            claim(second, "unsupported"),
+        ]
+    }  # fmt: skip
+
+
+def fact_score(log: Any) -> Any:
+    return ((log.samples or [])[0].scores or {})["fact_check"]
+
+
+def test_the_fact_check_scores_counts_rates_and_keeps_the_ledger(run_debate: Any) -> None:
+    judge = fact_judge(a_ledger)
+    log = run_debate(roles={**debaters(), "judge": judge.model()}, phases="[opening]")
+    score = fact_score(log)
+    assert list(score.value) == list(FACT_CHECK_KEYS)
+    assert score.value["citations"] == 1 and score.value["unverifiable_citation_rate"] == 1
+    sides = [c["side"] for c in score.metadata["ledger"]]
+    assert sorted(sides) == ["con", "pro"]
+    first_side = sides[0]
+    assert score.value[f"{first_side}_contradicted"] == 1
+    assert score.value[f"{first_side}_contradicted_rate"] == 1
+    assert score.metadata["ledger"][0]["citations"][0]["verified"] is False
+    assert "✗ (quote not found" in score.explanation
+
+
+def test_a_side_with_no_claims_has_nan_rates_not_zero(run_debate: Any) -> None:
+    judge = fact_judge(lambda ids, n: {"claims": []})
+    log = run_debate(roles={**debaters(), "judge": judge.model()}, phases="[opening]")
+    value = fact_score(log).value
+    assert value["pro_claims"] == 0 and math.isnan(value["pro_supported_rate"])
+    assert math.isnan(value["unverifiable_citation_rate"])
+
+
+def test_a_ledger_naming_an_unknown_turn_is_repaired_then_unscored(run_debate: Any) -> None:
+    judge = fact_judge(lambda ids, n: {"claims": [claim("t12345678")]})
+    log = run_debate(roles={**debaters(), "judge": judge.model()}, phases="[opening]")
+    score = fact_score(log)
+    assert math.isnan(score.value) and "not the id of a turn" in score.reason
+    assert len(score.metadata["exchange"]["replies"]) == 2
+
+
+def test_a_repaired_ledger_is_scored(run_debate: Any) -> None:
+    def make(ids: dict[str, str], n: int) -> dict[str, Any]:
+        return {"claims": [claim("t12345678")]} if n == 1 else a_ledger(ids, n)
+
+    judge = fact_judge(make)
+    log = run_debate(
+        roles={**debaters(), "judge": judge.model()}, phases="[opening]", swap_judging=False
+    )
+    assert fact_score(log).value["repairs"] == 1
+
+
+@pytest.mark.parametrize(
+    ("quote", "problem"),
+    [
+        ("Pontevedra saw road deaths fall sharply after the ban, and crime fell by ninety "
+         "percent in every city since 1950", "quote not found in the cited passage"),
+        ("deaths", "quote shorter than 3 words"),
+        ("road deaths never fall sharply", "quote not found in the cited passage"),
+        ("Pontevedra saw road deaths not fall sharply after the ban",
+         "quote adds a negation the cited passage lacks"),
+    ],
+)  # fmt: skip
+def test_invented_trivial_or_reversed_quotes_are_not_verified(quote: str, problem: str) -> None:
+    citation = cite("P1", quote)
+    assert not citation.verified and citation.problem == problem
+
+
+def test_a_turn_named_in_brackets_or_as_a_list() -> None:
+    claims, problems = check_ledger({"claims": [claim("[t00000001]")]}, record())
+    assert problems == [] and claims and claims[0].turn == "t00000001"
+    claims, problems = check_ledger({"claims": [claim(["t00000001"])]}, record())  # type: ignore[arg-type]
+    assert claims is None and "not the id of a turn" in problems[0]
+
+
+def test_the_fact_checker_sees_no_side_team_or_model_names(run_debate: Any) -> None:
+    judge = fact_judge(lambda ids, n: {"claims": []})
+    leaky = debaters()
+    run_debate(roles={**leaky, "judge": judge.model()}, phases="[opening]")
+    prompts = [str(c.messages[1].content) for c in judge.calls if is_fact_check_call(c.messages)]
+    assert prompts
+    for prompt in prompts:
+        for secret in ("mockllm", "Reform Advocate", "Cautious Skeptic", " PRO", " CON"):
+            assert secret not in prompt, secret

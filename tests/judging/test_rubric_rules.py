@@ -1,0 +1,278 @@
+"""The judging rules as plain functions: reply checks, winner arithmetic, aggregation."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from inspect_ai.scorer import Score
+
+from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.judging.metrics import panel_units
+from debatebench_eval.judging.rubric import (
+    check_judgment,
+    default_rubric,
+    load_rubric,
+    reply_schema,
+)
+from debatebench_eval.judging.structured import parse_json_reply
+from debatebench_eval.judging.verdict import (
+    SideScores,
+    decide,
+    margin_tier,
+    mean_scores,
+    median_scores,
+)
+
+from support.judge_replies import DELETE, MAXIMA, changed_reply, rubric_reply, side_scores
+
+RUBRIC = default_rubric()
+
+
+def valid() -> dict[str, Any]:
+    reply: dict[str, Any] = json.loads(rubric_reply(side_scores(0.8), side_scores(0.6)))
+    return reply
+
+
+def test_a_valid_reply_parses_into_both_sides() -> None:
+    judgments, problems = check_judgment(valid(), RUBRIC)
+    assert problems == []
+    assert judgments["A"].total == sum(side_scores(0.8).values())
+    assert judgments["B"].scores["clarity"].score == 6
+    assert judgments["A"].ledger[0].status == "rebutted"
+
+
+def _mutate(path: str, value: Any) -> dict[str, Any]:
+    return changed_reply(path, DELETE if value is KeyError else value)
+
+
+MALFORMED = [
+    ("missing side", _mutate("side_b", KeyError), '"side_b" is missing'),
+    ("extra key", {**valid(), "winner": "A"}, 'unexpected key "winner"'),
+    ("extra key in a dimension", _mutate("side_a.clarity.weight", 2),
+     'unexpected key "side_a.clarity.weight"'),
+    ("ledger outside its dimension", _mutate("side_a.clarity.hit_ledger", []),
+     'unexpected key "side_a.clarity.hit_ledger"'),
+    ("side not object", _mutate("side_a", [1, 2]), '"side_a" is an array'),
+    ("missing dimension", _mutate("side_a.clarity", KeyError), '"side_a.clarity" is missing'),
+    ("unknown dimension", _mutate("side_a.charisma", {"score": 1, "justification": "x"}),
+     '"side_a.charisma" is not a dimension'),
+    ("dimension not object", _mutate("side_b.clarity", 7), '"side_b.clarity" is a number'),
+    ("missing score", _mutate("side_a.clarity.score", KeyError),
+     '"side_a.clarity.score" is missing'),
+    ("string score", _mutate("side_a.clarity.score", "7"), "'7'; it must be a whole number"),
+    ("float score", _mutate("side_a.clarity.score", 7.5), "7.5; it must be a whole number"),
+    ("boolean score", _mutate("side_a.clarity.score", True), "True; it must be a whole number"),
+    ("negative score", _mutate("side_a.clarity.score", -1), "-1, outside 0 to 10"),
+    ("score above max", _mutate("side_b.argument_quality.score", 31), "31, outside 0 to 30"),
+    ("missing justification", _mutate("side_a.clarity.justification", KeyError),
+     '"side_a.clarity.justification" is missing or empty'),
+    ("empty justification", _mutate("side_a.clarity.justification", "  "), "missing or empty"),
+    ("placeholder justification", _mutate("side_b.clarity.justification", "..."),
+     '"side_b.clarity.justification" is missing or empty'),
+    ("ledger missing", _mutate("side_a.rebuttal_effectiveness.hit_ledger", KeyError),
+     "hit_ledger\" is missing or not a list"),
+    ("ledger bad status", _mutate("side_a.rebuttal_effectiveness.hit_ledger",
+     [{"point": "p", "status": "won"}]), "'won'; expected one of open"),
+    ("ledger item not object", _mutate("side_b.rebuttal_effectiveness.hit_ledger", ["p"]),
+     "not an object with point and status"),
+    ("not an object", [1, 2, 3], "the reply is an array in JSON"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("reply", "expected"), [(r, e) for _, r, e in MALFORMED],
+                         ids=[name for name, _, _ in MALFORMED])  # fmt: skip
+def test_every_malformed_reply_is_rejected_naming_the_field(reply: Any, expected: str) -> None:
+    judgments, problems = check_judgment(reply, RUBRIC)
+    assert judgments == {}, "a partial reply must never be used"
+    assert any(expected in problem for problem in problems), problems
+
+
+@pytest.mark.parametrize(
+    ("text", "stop", "expected"),
+    [
+        ("", "stop", "the reply is empty"),
+        ("The winner is Side A.", "stop", "not valid JSON"),
+        ('{"side_a": {"clarity": ', "max_tokens", "cut off at the token budget"),
+        ("<think>long thought</think>", "stop", "the reply is empty"),
+    ],
+)
+def test_unparsable_text_names_why(text: str, stop: str, expected: str) -> None:
+    value, problems = parse_json_reply(text, stop)
+    assert value is None and expected in problems[0]
+
+
+def test_json_is_found_inside_reasoning_fences_and_prose() -> None:
+    body = rubric_reply(side_scores(1), side_scores(0))
+    for text in (f"<think>hmm {{x}}</think>\n```json\n{body}\n```", f"Here it is: {body} Done."):
+        value, problems = parse_json_reply(text)
+        assert problems == [] and value["side_a"]["clarity"]["score"] == 10
+
+
+def scores(pro: dict[str, float], con: dict[str, float]) -> SideScores:
+    return {"pro": pro, "con": con}
+
+
+def dims(total_shift: float = 0, steelman: float = 10) -> dict[str, float]:
+    return {
+        "argument_quality": 20 + total_shift,
+        "evidence_grounding": 15,
+        "steelman_fidelity": steelman,
+        "rebuttal_effectiveness": 10,
+        "clarity": 5,
+    }
+
+
+def test_winner_is_the_higher_total() -> None:
+    verdict = decide(scores(dims(0), dims(3)), "steelman_fidelity", seed=0)
+    assert (verdict.winner, verdict.reason, verdict.margin) == ("con", "total", 3)
+
+
+def test_a_tied_total_goes_to_the_better_steelman() -> None:
+    pro = {**dims(-2), "steelman_fidelity": 12.0}
+    verdict = decide(scores(pro, dims(0)), "steelman_fidelity", seed=0)
+    assert (verdict.winner, verdict.reason) == ("pro", "steelman_tiebreak")
+
+
+@pytest.mark.parametrize(("seed", "winner"), [(0, "pro"), (7, "con"), (42, "pro")])
+def test_a_full_tie_is_a_coin_toss_from_the_seed(seed: int, winner: str) -> None:
+    verdict = decide(scores(dims(), dims()), "steelman_fidelity", seed=seed)
+    assert (verdict.winner, verdict.reason, verdict.tier) == (winner, "coin_toss", "UNRESOLVED")
+
+
+@pytest.mark.parametrize(
+    ("margin", "tier"),
+    [(15, "RESOLVED"), (14.5, "CONTESTED_BUT_LEANING"), (5, "CONTESTED_BUT_LEANING"),
+     (4.5, "UNRESOLVED"), (0, "UNRESOLVED")],
+)  # fmt: skip
+def test_margin_tiers_and_their_boundaries(margin: float, tier: str) -> None:
+    assert margin_tier(margin) == tier
+
+
+def test_margin_tiers_are_configurable() -> None:
+    assert margin_tier(9, resolved=8, leaning=2) == "RESOLVED"
+    assert margin_tier(1.5, resolved=8, leaning=2) == "UNRESOLVED"
+
+
+def test_floating_noise_never_decides_a_debate() -> None:
+    pro = {**dims(), "argument_quality": 0.1 + 0.2, "evidence_grounding": 15 + 19.7}
+    con = {**dims(), "argument_quality": 0.3, "evidence_grounding": 34.7}
+    assert decide(scores(pro, con), "steelman_fidelity", seed=1).reason != "total"
+
+
+def test_aggregation_averages_orientations_before_the_panel_median() -> None:
+    def reading(value: float) -> SideScores:
+        return scores({"clarity": value}, {"clarity": 5})
+
+    judges = [(10, 20), (14, 14), (30, 0)]
+    ours = median_scores([mean_scores([reading(a), reading(b)]) for a, b in judges])
+    other_order = mean_scores([median_scores([reading(j[i]) for j in judges]) for i in range(2)])
+    assert ours["pro"]["clarity"] == 15
+    assert other_order["pro"]["clarity"] == 14  # the order matters, and ours is fixed
+
+
+def panel_score(ratings: list[tuple[float, float]]) -> Score:
+    readings = [
+        {
+            "valid": True,
+            "orientations": [
+                {"scores": {"pro": {"clarity": p}, "con": {"clarity": c}}} for p, c in [pair]
+            ],
+        }
+        for pair in ratings
+    ]
+    sides = {"pro": {"dimensions": {"clarity": {"max": 10}}}}
+    return Score(value=1.0, metadata={"readings": readings, "sides": sides})
+
+
+def test_panel_units_are_each_judges_rating_as_a_fraction_of_max() -> None:
+    units = panel_units(panel_score([(8, 4), (6, 4)]))
+    assert units == [[0.8, 0.6], [0.4, 0.4]]
+    assert panel_units(panel_score([(8, 4)])) == []  # one judge: no agreement to measure
+
+
+def test_the_rubric_schema_matches_the_dimensions() -> None:
+    schema = reply_schema(RUBRIC)
+    side = schema["properties"]["side_a"]["properties"]
+    assert {name: side[name]["properties"]["score"]["maximum"] for name in side} == MAXIMA
+    assert "hit_ledger" in side["rebuttal_effectiveness"]["properties"]
+
+
+def write_rubric(tmp_path: Path, **changes: Any) -> Path:
+    data = yaml.safe_load(Path(RUBRIC.file).read_text(encoding="utf-8"))
+    data.update(changes)
+    data = {k: v for k, v in data.items() if v is not None}
+    path = tmp_path / "rubric.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    return path
+
+
+def test_a_custom_rubric_file_loads(tmp_path: Path) -> None:
+    dimensions = [
+        {"name": "logic", "max": 60, "description": "Sound reasoning."},
+        {"name": "fairness", "max": 40, "description": "Fair to the opponent."},
+    ]
+    rubric = load_rubric(
+        write_rubric(tmp_path, dimensions=dimensions, tiebreak="fairness", ledger=None,
+                     evidence=None)
+    )  # fmt: skip
+    assert rubric.names == ("logic", "fairness") and rubric.ledger is None
+    assert math.isclose(sum(d.max for d in rubric.dimensions), 100)
+
+
+BAD_RUBRICS = [
+    ({"dimensions": []}, "dimensions"),
+    ({"dimensions": [{"name": "x", "max": 100}]}, "exactly name, max, description"),
+    ({"dimensions": [{"name": "Bad Name", "max": 100, "description": "d"}]}, "lower-case"),
+    ({"dimensions": [{"name": "x", "max": 50, "description": "d"}]}, "add up to 50"),
+    ({"dimensions": [{"name": "x", "max": 50, "description": "d"},
+                     {"name": "x", "max": 50, "description": "d"}]}, "appears twice"),
+    ({"tiebreak": "charisma"}, "tiebreak"),
+    ({"prompt": "Judge this: {transcript}"}, "no {motion} placeholder"),
+    ({"repair": "Try again."}, "no {problems} placeholder"),
+    ({"colour": "blue"}, "unknown key"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("change", "expected"), BAD_RUBRICS)
+def test_a_bad_rubric_file_is_one_clear_error(
+    tmp_path: Path, change: dict[str, Any], expected: str
+) -> None:
+    with pytest.raises(ConfigError, match=r"rubric\.yaml") as info:
+        load_rubric(write_rubric(tmp_path, **change))
+    assert expected in str(info.value)
+
+
+def test_masking_keeps_ordinary_words_and_rewrites_labels() -> None:
+    from debatebench_eval.judging.blind import Orientation, mask
+
+    text = "Weigh the pros and cons: a pro-growth tax, pro bono. PRO is wrong; the con side agrees."
+    masked = mask(text, [("Reform Advocate", True), ("greens", True)], Orientation("con", "pro"))
+    assert masked == (
+        "Weigh the pros and cons: a pro-growth tax, pro bono. Side B is wrong; Side A agrees."
+    )
+    assert mask(
+        "Reform Advocate says greens.", [("Reform Advocate", True)], Orientation("pro", "con")
+    ) == ("[withheld] says greens.")
+
+
+def test_dimension_names_cannot_collide_with_score_keys(tmp_path: Path) -> None:
+    dimensions = [
+        {"name": "win", "max": 60, "description": "d"},
+        {"name": "logic", "max": 40, "description": "d"},
+    ]
+    with pytest.raises(ConfigError, match="'win' is a score key"):
+        load_rubric(write_rubric(tmp_path, dimensions=dimensions, tiebreak="logic", ledger=None,
+                                 evidence=None))  # fmt: skip
+
+
+def test_a_literal_brace_in_a_template_is_refused_at_load(tmp_path: Path) -> None:
+    prompt = RUBRIC.prompt + '\nExample: {"score": 3}\n'
+    with pytest.raises(ConfigError, match=r'unknown placeholder \{"score"\}'):
+        load_rubric(write_rubric(tmp_path, prompt=prompt))
+    doubled = RUBRIC.prompt + '\nExample: {{"score": 3}}\n'
+    assert "{{" in load_rubric(write_rubric(tmp_path, prompt=doubled)).prompt

@@ -1,0 +1,295 @@
+"""The rubric scorer end to end with scripted debaters and judges (offline)."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from inspect_ai.log import EvalLog
+from inspect_ai.model import GenerateConfig, ModelOutput
+
+from debatebench_eval.judging.rubric import default_rubric
+from debatebench_eval.judging.score_schema import rubric_keys
+
+from support.judge_replies import is_rubric_call, rubric_reply, side_scores, turn_ids
+from support.scripted import Script, output
+
+STRONG, WEAK = "An excellent, well-evidenced case.", "A thin case."
+Reply = Callable[[int, list[Any], GenerateConfig], ModelOutput]
+
+
+def debaters(pro_text: str = STRONG, con_text: str = WEAK) -> dict[str, Any]:
+    return {
+        "pro": Script("pro", reply=lambda n, m, c: output("pro", pro_text)).model(),
+        "con": Script("con", reply=lambda n, m, c: output("con", con_text)).model(),
+    }
+
+
+def prompt_of(messages: list[Any]) -> str:
+    return str(messages[1].content)
+
+
+def strong_label(prompt: str) -> str:
+    """The blind label whose speeches read STRONG (a judge reading content, not labels)."""
+    blocks = re.split(r"^\[t[0-9a-f]{8}\] ", prompt, flags=re.MULTILINE)[1:]
+    return next(re.search(r"Side ([AB])", b).group(1) for b in blocks if STRONG in b)  # type: ignore[union-attr]
+
+
+def content_judge(high: float = 0.9, low: float = 0.5) -> Reply:
+    def reply(n: int, messages: list[Any], config: GenerateConfig) -> ModelOutput:
+        strong = strong_label(prompt_of(messages))
+        a, b = (high, low) if strong == "A" else (low, high)
+        return output("judge", rubric_reply(side_scores(a), side_scores(b)))
+
+    return reply
+
+
+def judge_only(reply: Reply) -> Reply:
+    """Answer rubric calls with `reply` and fact-check calls with an empty ledger."""
+
+    def respond(n: int, messages: list[Any], config: GenerateConfig) -> ModelOutput:
+        if is_rubric_call(messages):
+            return reply(n, messages, config)
+        return output("judge", '{"claims": []}')
+
+    return respond
+
+
+def all_metrics(log: EvalLog) -> dict[str, float]:
+    scores = log.results.scores if log.results else []
+    return {name: metric.value for s in scores for name, metric in s.metrics.items()}
+
+
+def rubric_score(log: EvalLog, index: int = 0) -> Any:
+    sample = (log.samples or [])[index]
+    return (sample.scores or {})["rubric"]
+
+
+def test_a_judged_debate_has_every_key_the_winner_and_both_readings(run_debate: Any) -> None:
+    judge = Script("judge", reply=judge_only(content_judge()))
+    log = run_debate(roles={**debaters(), "judge": judge.model()}, seed=3)
+    score = rubric_score(log)
+    assert list(score.value) == list(rubric_keys(default_rubric()))
+    assert score.value["pro_total"] == 90 and score.value["con_total"] == 50
+    assert (score.answer, score.metadata["winner_reason"]) == ("pro", "total")
+    assert score.metadata["margin_tier"] == "RESOLVED" and score.value["tier_resolved"] == 1
+    assert score.value["swap_flipped"] == 0 and score.value["pro_win"] == 1
+    clarity = score.metadata["sides"]["pro"]["dimensions"]["clarity"]
+    assert clarity["score"] == 9 and clarity["max"] == 10 and len(clarity["justifications"]) == 2
+    assert score.metadata["trust"] == {"status": "unvalidated", "record": None}
+    assert "| clarity | 9/10 | 5/10 |" in score.explanation
+    rubric_calls = [c for c in judge.calls if is_rubric_call(c.messages)]
+    first, second = (prompt_of(c.messages) for c in rubric_calls)
+    # The two readings present the sides under opposite labels.
+    assert strong_label(first) != strong_label(second)
+    blind = score.metadata["blind"]
+    assert ("Side A argues for the motion" in first) == (blind["A"] == "pro")
+
+
+def test_the_judge_sees_no_side_labels_team_names_or_model_names(run_debate: Any) -> None:
+    leaky = "As the PRO side, Reform Advocate says mockllm/pro and the con side are wrong."
+    judge = Script("judge", reply=judge_only(content_judge()))
+    log = run_debate(roles={**debaters(STRONG + " " + leaky), "judge": judge.model()})
+    sample = (log.samples or [])[0]
+    assert sample.error is None
+    teams = [str(s["team"]["name"]) for s in sample.store["DebateRecord:run"]["sides"]]
+    for call in judge.calls:
+        prompt = prompt_of(call.messages)
+        assert not re.search(r"\b(PRO|CON)\b", prompt)
+        assert not re.search(r"\b(pro|con) side\b", prompt, re.IGNORECASE)
+        for secret in (*teams, "mockllm", "advocate", "skeptic"):
+            assert secret.lower() not in prompt.lower(), secret
+        assert "[withheld]" in prompt and set(turn_ids(prompt).values()) == {"A", "B"}
+
+
+def test_a_judge_biased_to_side_a_is_caught_by_the_swap(run_debate: Any) -> None:
+    def side_a_wins(n: int, messages: list[Any], config: GenerateConfig) -> ModelOutput:
+        return output("judge", rubric_reply(side_scores(0.9), side_scores(0.5)))
+
+    judge = Script("judge", reply=judge_only(side_a_wins))
+    log = run_debate(roles={**debaters(), "judge": judge.model()}, seed=8)
+    score = rubric_score(log)
+    assert score.value["swap_flipped"] == 1
+    # Averaged over both orientations the bias cancels: a full tie, settled by the coin.
+    assert score.value["pro_total"] == score.value["con_total"] == 70
+    seed = sample_seed(log)
+    assert score.metadata["winner_reason"] == "coin_toss"
+    assert score.answer == ("pro" if seed % 2 == 0 else "con")
+
+
+def sample_seed(log: EvalLog) -> int:
+    return int((log.samples or [])[0].store["DebateRecord:run"]["seed"])
+
+
+def test_swap_judging_off_judges_once(run_debate: Any) -> None:
+    judge = Script("judge", reply=judge_only(content_judge()))
+    log = run_debate(roles={**debaters(), "judge": judge.model()}, swap_judging=False)
+    assert sum(is_rubric_call(c.messages) for c in judge.calls) == 1
+    assert math.isnan(rubric_score(log).value["swap_flipped"])
+
+
+def test_a_malformed_reply_is_repaired_once_naming_the_problem(run_debate: Any) -> None:
+    good = content_judge()
+
+    def first_bad(n: int, messages: list[Any], config: GenerateConfig) -> ModelOutput:
+        reply = good(n, messages, config)
+        if n == 1:
+            return output("judge", reply.completion.replace('"clarity"', '"clearness"', 1))
+        return reply
+
+    judge = Script("judge", reply=judge_only(first_bad))
+    log = run_debate(roles={**debaters(), "judge": judge.model()}, fact_check=False)
+    score = rubric_score(log)
+    assert score.value["repairs"] == 1 and score.value["pro_total"] == 90
+    (repaired,) = [c for c in judge.calls if len(c.messages) > 2]
+    repair = str(repaired.messages[-1].content)
+    assert '"side_a.clarity" is missing' in repair or '"side_b.clarity" is missing' in repair
+    assert "clearness" in str(repaired.messages[-2].content)  # its own reply, shown back
+
+
+def test_an_unusable_judge_leaves_the_sample_unscored_never_zero(run_debate: Any) -> None:
+    judge = Script("judge", reply=judge_only(lambda n, m, c: output("judge", "Side A won.")))
+    log = run_debate(roles={**debaters(), "judge": judge.model()}, fact_check=False)
+    score = rubric_score(log)
+    assert isinstance(score.value, float) and math.isnan(score.value)
+    assert "not valid JSON" in score.reason and "after 1 repair" in score.reason
+    replies = score.metadata["readings"][0]["orientations"][0]["replies"]
+    assert replies == ["Side A won.", "Side A won."]
+    results = {s.name: s for s in (log.results.scores if log.results else [])}
+    assert results["rubric"].unscored_samples == 1 and results["rubric"].scored_samples == 0
+
+
+def failing(n: int, messages: list[Any], config: GenerateConfig) -> ModelOutput:
+    return output("judge", "no")
+
+
+def panel(*replies: Reply) -> list[Any]:
+    return [Script(f"judge{i}", reply=judge_only(r)).model() for i, r in enumerate(replies)]
+
+
+def test_a_panel_needs_every_judge_unless_a_quorum_is_set(run_debate: Any) -> None:
+    judges = panel(content_judge(), content_judge(0.8, 0.4), failing)
+    log = run_debate(roles={**debaters(), "judge": judges}, fact_check=False)
+    assert "2 of 3 judges gave a valid score, 3 needed" in rubric_score(log).reason
+    log = run_debate(roles={**debaters(), "judge": judges}, fact_check=False, judge_quorum=2)
+    score = rubric_score(log)
+    assert score.value["judges"] == 2
+    # Median of two judges per dimension is their mean: (27 + 24) / 2 on argument_quality.
+    assert score.value["pro_argument_quality"] == 25.5
+
+
+def test_a_panel_takes_the_median_per_dimension_and_reports_alpha(run_debate: Any) -> None:
+    judges = panel(content_judge(0.9, 0.5), content_judge(0.8, 0.4), content_judge(0.2, 0.9))
+    log = run_debate(roles={**debaters(), "judge": judges}, fact_check=False)
+    score = rubric_score(log)
+    assert score.value["pro_clarity"] == 8 and score.value["con_clarity"] == 5
+    metrics = all_metrics(log)
+    assert -1 <= metrics["panel_alpha"] < 1
+
+
+def test_a_judge_that_debated_is_flagged_and_refused_when_strict(run_debate: Any) -> None:
+    same = Script("same", reply=judge_only(content_judge()))
+    model = same.model()
+    log = run_debate(roles={"pro": model, "con": debaters()["con"], "judge": model})
+    warnings = rubric_score(log).metadata["judge_warnings"]
+    assert warnings and "also the pro side's model" in warnings[0]
+    strict = Script("strict", reply=judge_only(content_judge()))
+    model = strict.model()
+    log = run_debate(
+        roles={"pro": model, "con": debaters()["con"], "judge": model}, strict_judge=True
+    )
+    sample = (log.samples or [])[0]
+    assert sample.error is not None and "strict_judge" in sample.error.message
+    assert strict.calls == []  # refused before any call, debaters included
+
+
+def test_judging_options_reach_the_scorers(run_debate: Any) -> None:
+    judge = Script("judge", reply=judge_only(content_judge(0.6, 0.5)))
+    log = run_debate(
+        roles={**debaters(), "judge": judge.model()},
+        judge_budget=321,
+        fact_check=False,
+        resolved_margin=8,
+        leaning_margin=2,
+        judge_schema=False,
+    )
+    score = rubric_score(log)
+    assert set((log.samples or [])[0].scores or {}) == {"rubric", "turn_stats"}
+    assert {c.config.max_tokens for c in judge.calls} == {321}
+    assert all(c.config.response_schema is None for c in judge.calls)
+    assert score.metadata["margin_tier"] == "RESOLVED"  # margin 10 >= 8
+
+
+def test_the_judge_asks_for_json_by_schema_by_default(run_debate: Any) -> None:
+    judge = Script("judge", reply=judge_only(content_judge()))
+    run_debate(roles={**debaters(), "judge": judge.model()})
+    schemas = {c.config.response_schema.name for c in judge.calls if c.config.response_schema}
+    assert schemas == {"judgment", "ledger"}
+
+
+def test_win_rate_by_model_pools_a_models_two_sides(run_debate: Any) -> None:
+    # The pro-role model speaks STRONG on whichever side it argues.
+    judge = Script("judge", reply=judge_only(content_judge()))
+    log = run_debate(roles={**debaters(), "judge": judge.model()}, paired=True, fact_check=False)
+    winners = [rubric_score(log, i).answer for i in range(2)]
+    assert sorted(winners) == ["con", "pro"]
+    metrics = all_metrics(log)
+    assert metrics["win_rate[mockllm/pro]"] == 1 and metrics["win_rate[mockllm/con]"] == 0
+
+
+@pytest.mark.parametrize(
+    ("arg", "value", "message"),
+    [
+        ("swap_judging", "maybe", "true or false"),
+        ("judge_quorum", 0, "at least 1"),
+        ("resolved_margin", "lots", "number of points"),
+        ("rubric", "missing.yaml", "file not found"),
+    ],
+)
+def test_bad_judging_options_fail_before_any_debate(
+    run_debate: Any, arg: str, value: Any, message: str
+) -> None:
+    from debatebench_eval.core.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=message):
+        run_debate(**{arg: value})
+
+
+def test_object_mode_sends_json_object_with_the_schema_for_llama_cpp(run_debate: Any) -> None:
+    judge = Script("judge", reply=judge_only(content_judge()))
+    run_debate(roles={**debaters(), "judge": judge.model()}, judge_schema="object")
+    formats = [(c.config.extra_body or {}).get("response_format") for c in judge.calls]
+    assert all(f["type"] == "json_object" for f in formats)
+    assert {tuple(f["schema"]["required"]) for f in formats} == {("side_a", "side_b"), ("claims",)}
+    assert all(c.config.response_schema is None for c in judge.calls)
+
+
+def test_the_viewer_shows_totals_margin_and_swap_columns(run_debate: Any) -> None:
+    judge = Script("judge", reply=judge_only(content_judge()))
+    log = run_debate(roles={**debaters(), "judge": judge.model()}, fact_check=False)
+    view = log.eval.viewer.task_samples_view if log.eval.viewer else None
+    assert view is not None and not isinstance(view, list)
+    columns = [c.id for c in view.columns or []]
+    assert "score__rubric__pro_total" in columns and "score__rubric__swap_flipped" in columns
+    assert not any("fact_check" in c for c in columns)  # not run, so not shown
+    assert view.score_labels and view.score_labels["margin"] == "Margin"
+
+
+def test_a_quorum_larger_than_the_panel_is_an_error_not_an_unscored_run(run_debate: Any) -> None:
+    judge = Script("judge", reply=judge_only(content_judge()))
+    log = run_debate(roles={**debaters(), "judge": judge.model()}, judge_quorum=2,
+                     fact_check=False)  # fmt: skip
+    sample = (log.samples or [])[0]
+    message = sample.error.message if sample.error else str(sample.scores)
+    assert "judge_quorum=2 but the judge role has 1 model" in message
+    assert not [c for c in judge.calls if is_rubric_call(c.messages)]
+
+
+def test_the_guard_knows_localhost_and_127_0_0_1_are_one_server() -> None:
+    from debatebench_eval.judging.gate import _server
+
+    assert _server("http://localhost:11434/v1") == _server("http://127.0.0.1:11434/v1/")
+    assert _server("http://10.0.0.2:11434/v1") != _server("http://127.0.0.1:11434/v1")

@@ -1,0 +1,142 @@
+"""The package's shape: every module has a layer, imports run one way, no circle.
+
+Layers, bottom to top: the shared core; rules and data models; solvers,
+scorers and metrics; tasks; commands and the registry. A module may import
+its own layer or a lower one. Imports inside functions count too: a deferred
+import hides a circle from Python, not from a reader.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import debatebench_eval
+
+PACKAGE = Path(debatebench_eval.__file__).parent
+LAYERS = ("core", "rules", "solvers", "tasks", "commands")
+# Subpackages whose every module sits in one layer.
+WHOLE = {"core": "core", "servers": "rules", "prep": "rules", "cli": "commands"}
+_DEBATE_RULES = (
+    "protocol", "record", "config", "run_yaml", "motions", "teams", "prompts", "display",
+)  # fmt: skip
+_JUDGING_RULES = (
+    "rubric", "blind", "structured", "verdict", "score_schema", "options", "gate", "ledger",
+    "viewer",
+)  # fmt: skip
+MODULES = {
+    "debatebench_eval": "core",  # the package root holds only the version
+    "debatebench_eval.__main__": "commands",
+    "debatebench_eval._registry": "commands",
+    **{f"debatebench_eval.debate.{name}": "rules" for name in _DEBATE_RULES},
+    "debatebench_eval.debate.speech": "solvers",
+    "debatebench_eval.debate.solver": "solvers",
+    "debatebench_eval.debate.turn_stats": "solvers",
+    "debatebench_eval.debate.task": "tasks",
+    **{f"debatebench_eval.judging.{name}": "rules" for name in _JUDGING_RULES},
+    "debatebench_eval.judging.rubric_scorer": "solvers",
+    "debatebench_eval.judging.fact_check": "solvers",
+    "debatebench_eval.judging.metrics": "solvers",
+    "debatebench_eval.judging.scorer_set": "tasks",
+    "debatebench_eval.validation.speech_data": "rules",
+    "debatebench_eval.validation.stats": "rules",
+    "debatebench_eval.validation.trust": "rules",
+    "debatebench_eval.validation.speech_scorer": "solvers",
+    "debatebench_eval.validation.speech_task": "tasks",
+    "debatebench_eval.validation.log_reader": "commands",
+    "debatebench_eval.validation.report": "commands",
+    "debatebench_eval.interop.transcript_file": "rules",
+    "debatebench_eval.interop.score_file": "rules",
+    "debatebench_eval.interop.judge_task": "tasks",
+    "debatebench_eval.interop.export": "commands",
+}
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports(path: Path) -> set[str]:
+    """Every module of the package that `path` imports, at any depth of its code."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, *([node.module] if node.module else [])])
+            found.add(base)
+            # `from pkg import module` imports the module itself
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    return {m for m in found if m in ALL}
+
+
+FILES = sorted(PACKAGE.rglob("*.py"))
+ALL = {module_name(path) for path in FILES}
+GRAPH = {module_name(path): imports(path) for path in FILES}
+
+
+def layer(module: str) -> str:
+    if module in MODULES:
+        return MODULES[module]
+    parts = module.split(".")
+    if len(parts) >= 2 and parts[1] in WHOLE:
+        return WHOLE[parts[1]]
+    if len(parts) == 2 and (PACKAGE / parts[1]).is_dir():
+        return "core"  # a subpackage's __init__: a docstring, importing nothing
+    raise KeyError(module)
+
+
+def test_every_module_has_a_layer() -> None:
+    unplaced = sorted(m for m in ALL if _unplaced(m))
+    assert not unplaced, f"give these modules a layer in {__name__}.MODULES: {unplaced}"
+
+
+def _unplaced(module: str) -> bool:
+    try:
+        layer(module)
+    except KeyError:
+        return True
+    return False
+
+
+@pytest.mark.parametrize("module", sorted(ALL))
+def test_imports_run_downward(module: str) -> None:
+    own = LAYERS.index(layer(module))
+    upward = sorted(m for m in GRAPH[module] if LAYERS.index(layer(m)) > own)
+    assert not upward, f"{module} ({layer(module)}) imports a higher layer: {upward}"
+
+
+def test_subpackage_inits_are_docstrings_only() -> None:
+    for init in PACKAGE.glob("*/__init__.py"):
+        tree = ast.parse(init.read_text(encoding="utf-8"))
+        assert ast.get_docstring(tree), f"{init} says what it holds"
+        assert len(tree.body) == 1, f"{init} holds only its docstring (importing it is free)"
+
+
+def test_no_import_circle() -> None:
+    state: dict[str, int] = {}  # 1 on the current path, 2 done
+    path: list[str] = []
+
+    def visit(module: str) -> None:
+        state[module] = 1
+        path.append(module)
+        for target in sorted(GRAPH[module]):
+            if state.get(target) == 1:
+                circle = [*path[path.index(target) :], target]
+                pytest.fail("import circle: " + " -> ".join(circle))
+            if target not in state:
+                visit(target)
+        path.pop()
+        state[module] = 2
+
+    for module in sorted(GRAPH):
+        if module not in state:
+            visit(module)

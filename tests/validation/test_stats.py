@@ -1,0 +1,275 @@
+"""The validation statistics as plain functions, against the real data.
+
+Reference figures: debatebench 0.1.2's qwen3:8b run over the 631 speeches
+(tau-c +0.547, tau-b +0.520, per-source bias) and the human ceilings of the
+Debatable Intelligence data (0.405 over 64 annotators, 0.362 by position).
+"""
+
+from __future__ import annotations
+
+import ast
+import csv
+import json
+import math
+import warnings
+from dataclasses import replace
+from functools import cache
+
+import pytest
+
+from debatebench_eval.validation.stats import (
+    Row,
+    ValidationSummary,
+    annotator_taus,
+    calibration,
+    human_ceiling_by_annotator,
+    human_ceiling_by_position,
+    source_baseline,
+    summarise,
+    tau_b,
+    tau_c,
+    tau_c_ci,
+    within_group_tau,
+)
+
+from support.paths import ROOT
+
+DATA = ROOT / "validation" / "data.csv"
+QWEN = ROOT / "tests" / "fixtures" / "validation" / "judge-scores-qwen3-8b-full.json"
+
+
+@cache
+def speeches() -> tuple[dict[str, str], ...]:
+    # CRLF line ends and newlines inside quoted fields: csv with newline="".
+    with DATA.open(newline="", encoding="utf-8") as f:
+        return tuple(csv.DictReader(f))
+
+
+@cache
+def qwen_results() -> dict[str, dict[str, float]]:
+    results = json.loads(QWEN.read_text(encoding="utf-8"))["results"]
+    return {r["id"]: r for r in results}
+
+
+def row(speech: dict[str, str], score: float | None) -> Row:
+    ratings = tuple(ast.literal_eval(speech["goodopeningspeech"]))
+    return Row(
+        score=score,
+        human_mean=sum(ratings) / len(ratings),
+        source=speech["source"],
+        topic_id=int(speech["topic_id"]),
+        ratings=ratings,
+        labelers=tuple(ast.literal_eval(speech["labeler_ids"])),
+    )
+
+
+@cache
+def qwen_rows() -> tuple[Row, ...]:
+    judged = qwen_results()
+    return tuple(row(s, judged[s["id"]]["score"]) for s in speeches())
+
+
+@cache
+def qwen_summary() -> ValidationSummary:
+    return summarise(qwen_rows())
+
+
+def test_the_recorded_judge_covers_every_speech_with_the_same_human_mean() -> None:
+    judged = qwen_results()
+    assert len(speeches()) == len(judged) == 631
+    for r, s in zip(qwen_rows(), speeches(), strict=True):
+        assert r.human_mean == pytest.approx(judged[s["id"]]["human_mean"], abs=1e-12)
+
+
+def test_qwen3_8b_reproduces_debatebench_figures() -> None:
+    summary = qwen_summary()
+    assert (summary.n, summary.n_scored, summary.parse_rate) == (631, 631, 1.0)
+    assert summary.tau_c == pytest.approx(0.547, abs=0.0005)
+    assert summary.tau_b == pytest.approx(0.520, abs=0.0005)
+    assert summary.distinct_values == 5
+    assert summary.judge_mean is not None and round(summary.judge_mean, 2) == 2.85
+    assert summary.human_mean is not None and round(summary.human_mean, 2) == 3.61
+    assert summary.bias == pytest.approx(2.846 - 3.606, abs=0.001)
+
+
+def test_qwen3_8b_bias_by_source_matches_debatebench() -> None:
+    expected = {
+        "Arg-Human1": -0.01,
+        "Human expert": -0.10,
+        "Arg-Human2": -0.18,
+        "Arg-Search": -0.95,
+        "Project Debater": -0.98,
+        "Summit": -1.03,
+        "Arg-GPT2": -1.46,
+        "Speech-GPT2": -1.52,
+    }
+    by_source = qwen_summary().bias_by_source
+    assert set(by_source) == set(expected)
+    for source, bias in expected.items():
+        assert by_source[source] == pytest.approx(bias, abs=0.005), source
+
+
+def test_qwen3_8b_context_figures() -> None:
+    summary = qwen_summary()
+    assert summary.tau_c_low is not None and summary.tau_c_high is not None
+    assert summary.tau_c is not None and summary.tau_c_low < summary.tau_c < summary.tau_c_high
+    assert (round(summary.tau_c_low, 3), round(summary.tau_c_high, 3)) == (0.501, 0.591)
+    # Knowing only the source ranks the speeches better than this judge does.
+    assert summary.source_baseline_tau_c == pytest.approx(0.578, abs=0.0005)
+    assert summary.within_source_tau == pytest.approx(0.244, abs=0.0005)
+    assert summary.within_topic_tau == pytest.approx(0.568, abs=0.0005)
+
+
+def test_human_ceilings_reproduce_from_the_data() -> None:
+    ratings = [r.ratings for r in qwen_rows()]
+    labelers = [r.labelers for r in qwen_rows()]
+    assert len(annotator_taus(ratings, labelers)) == 64
+    assert round(human_ceiling_by_annotator(ratings, labelers), 3) == 0.405
+    assert round(human_ceiling_by_position(ratings), 3) == 0.362
+    summary = qwen_summary()
+    assert summary.ceiling_annotators == 64
+    assert summary.ceiling_by_annotator is not None
+    assert round(summary.ceiling_by_annotator, 3) == 0.405
+    assert summary.ceiling_by_position is not None
+    assert round(summary.ceiling_by_position, 3) == 0.362
+
+
+def test_tau_is_none_when_a_side_is_constant() -> None:
+    assert tau_c([3, 3, 3], [1.0, 2.0, 3.0]) is None
+    assert tau_b([3, 3, 3], [1.0, 2.0, 3.0]) is None
+    assert tau_c([1, 2, 3], [2.0, 2.0, 2.0]) is None
+    assert tau_c([], []) is None
+    # Tau-c reaches 1 for a tied judge that never misorders; tau-b does not.
+    assert tau_c([1, 1, 2, 2], [1.0, 2.0, 3.0, 4.0]) == 1.0
+    assert tau_b([1, 1, 2, 2], [1.0, 2.0, 3.0, 4.0]) == pytest.approx(4 / 24**0.5)
+    with pytest.raises(ValueError, match="single distinct value"):
+        tau_c_ci([3, 3, 3], [1.0, 2.0, 3.0])
+    with pytest.raises(ValueError, match="2 values"):
+        tau_c([1, 2], [1.0, 2.0, 3.0])
+
+
+def test_a_constant_judge_has_no_tau_and_reports_nan() -> None:
+    rows = [replace(r, score=3) for r in qwen_rows()[:60]]
+    summary = summarise(rows)
+    assert summary.tau_c is None and summary.tau_b is None
+    assert summary.tau_c_low is None and summary.tau_c_high is None
+    assert summary.within_source_tau is None and summary.distinct_values == 1
+    metrics = summary.as_metrics()
+    assert math.isnan(metrics["tau_c"]) and math.isnan(metrics["tau_c_low"])
+    assert metrics["parse_rate"] == 1.0
+
+
+def test_unparsed_rows_lower_the_parse_rate_and_are_left_out() -> None:
+    rows = list(qwen_rows()[:120])
+    unparsed = {3, 17, 40, 41, 99}
+    mixed = [replace(r, score=None) if i in unparsed else r for i, r in enumerate(rows)]
+    kept = [r for i, r in enumerate(rows) if i not in unparsed]
+    summary = summarise(mixed, resamples=200)
+    assert (summary.n, summary.n_scored) == (120, 115)
+    assert summary.parse_rate == pytest.approx(115 / 120)
+    assert summary.tau_c == tau_c([r.score or 0 for r in kept], [r.human_mean for r in kept])
+    assert summary.tau_c == summarise(kept, resamples=200).tau_c
+    assert summary.bias == summarise(kept, resamples=200).bias
+    as_zero = [replace(r, score=0) if r.score is None else r for r in mixed]
+    assert summary.tau_c != summarise(as_zero, resamples=200).tau_c
+    # The ceilings describe the data, so they still use every row.
+    assert summary.ceiling_by_position == summarise(rows, resamples=200).ceiling_by_position
+
+
+def test_a_judge_that_never_parses_has_no_statistics() -> None:
+    summary = summarise([replace(r, score=None) for r in qwen_rows()[:40]])
+    assert (summary.n_scored, summary.parse_rate) == (0, 0.0)
+    assert summary.tau_c is None and summary.bias is None and summary.judge_mean is None
+    assert summary.bias_by_source == {} and summary.distinct_values == 0
+    assert summary.ceiling_by_position is not None
+
+
+def test_the_ci_brackets_the_estimate_and_is_deterministic() -> None:
+    rows = qwen_rows()[:150]
+    pred = [r.score or 0 for r in rows]
+    gold = [r.human_mean for r in rows]
+    point = tau_c(pred, gold)
+    low, high = tau_c_ci(pred, gold, resamples=300, seed=7)
+    assert point is not None and -1 <= low < point < high <= 1
+    assert tau_c_ci(pred, gold, resamples=300, seed=7) == (low, high)
+    assert tau_c_ci(pred, gold, resamples=300, seed=8) != (low, high)
+    narrow = tau_c_ci(pred, gold, resamples=300, seed=7, confidence=0.5)
+    assert low < narrow[0] < narrow[1] < high
+
+
+def test_no_interval_when_resamples_can_be_degenerate() -> None:
+    # One speech in five has the only other judge value: about a third of the
+    # resamples miss it and have no tau-c, so there is no honest interval.
+    pred, gold = [1, 2, 1, 1, 1], [1.0, 2.0, 1.5, 1.2, 1.1]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        low, high = tau_c_ci(pred, gold, resamples=100)
+    assert math.isnan(low) and math.isnan(high)
+    rows = [
+        Row(score=p, human_mean=g, source="s", topic_id=i, ratings=(1, 2), labelers=(1, 2))
+        for i, (p, g) in enumerate(zip(pred, gold, strict=True))
+    ]
+    summary = summarise(rows, resamples=100)
+    assert summary.tau_c == tau_c(pred, gold)
+    assert summary.tau_c_low is None and summary.tau_c_high is None
+
+
+def test_the_source_baseline_does_not_peek_at_the_speech_topic() -> None:
+    # Topic 1's outlier (A=5) makes A the better source only if topic 1 is
+    # counted; predicted from the other topics, topic 1 ranks B above A.
+    gold = [5.0, 1.0, 1.0, 2.0, 1.0, 2.0]
+    sources = ["A", "B", "A", "B", "A", "B"]
+    topics = [1, 1, 2, 2, 3, 3]
+    honest = tau_c([0, 1, 1, 0, 1, 0], gold)
+    peeking = tau_c([1, 0, 1, 0, 1, 0], gold)
+    assert honest == -1.0 and peeking == pytest.approx(-1 / 9)
+    assert source_baseline(gold, sources, topics) == honest
+
+
+def test_the_source_baseline_ties_speeches_of_one_source() -> None:
+    # Leave-one-out means would order A's speeches in reverse (4.75, 4.5, 4.25
+    # for gold 4, 4.5, 5) and count those pairs discordant; ranks tie them.
+    gold = [4.0, 4.5, 5.0, 1.0, 1.5, 2.0]
+    sources = ["A", "A", "A", "B", "B", "B"]
+    assert source_baseline(gold, sources, [1, 2, 3, 1, 2, 3]) == 1.0
+    # A source seen in one topic only has no honest prediction and is left out.
+    assert source_baseline([*gold, 3.0], [*sources, "C"], [1, 2, 3, 1, 2, 3, 1]) == 1.0
+
+
+def test_within_group_tau_averages_defined_groups_only() -> None:
+    pred = [1, 2, 3, 3, 2, 1, 4, 4]
+    gold = [1.0, 2.0, 3.0, 1.0, 2.0, 3.0, 1.0, 2.0]
+    groups = ["x", "x", "x", "y", "y", "y", "z", "z"]
+    # x agrees perfectly, y perfectly reversed, z has one judge value: skipped.
+    assert within_group_tau(pred, gold, groups) == pytest.approx(0.0)
+    assert within_group_tau(pred[:3], gold[:3], groups[:3]) == 1.0
+    assert within_group_tau(pred[6:], gold[6:], groups[6:]) is None
+
+
+def test_calibration_is_judge_minus_human() -> None:
+    by_source, bias = calibration([2, 4, 1], [3.0, 3.5, 2.0], ["b", "a", "b"])
+    assert by_source == {"a": 0.5, "b": -1.0}
+    assert list(by_source) == ["a", "b"]
+    assert bias == pytest.approx(7 / 3 - 8.5 / 3)
+    with pytest.raises(ValueError):
+        calibration([], [], [])
+
+
+def test_small_subsets_have_no_annotator_ceiling() -> None:
+    rows = qwen_rows()[:10]
+    summary = summarise(rows, resamples=100)
+    assert summary.ceiling_by_annotator is None and summary.ceiling_annotators == 0
+    with pytest.raises(ValueError, match="30 rated speeches"):
+        human_ceiling_by_annotator([r.ratings for r in rows], [r.labelers for r in rows])
+    assert math.isnan(summary.as_metrics()["ceiling_by_annotator"])
+    with pytest.raises(ValueError, match="no speeches"):
+        summarise([])
+
+
+def test_as_metrics_is_flat_and_numeric() -> None:
+    metrics = qwen_summary().as_metrics()
+    assert metrics["n"] == 631.0 and metrics["ceiling_annotators"] == 64.0
+    assert metrics["bias[Arg-GPT2]"] == pytest.approx(-1.46, abs=0.005)
+    assert "bias_by_source" not in metrics
+    assert all(isinstance(v, float) for v in metrics.values())
+    assert sum(key.startswith("bias[") for key in metrics) == 8
