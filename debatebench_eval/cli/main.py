@@ -172,12 +172,13 @@ def _run_report(args: argparse.Namespace) -> int:
 
 # Budgets and phases that fit a 135M model's 4096-token context with room to
 # spare, the judge's prompt and reply included; each turn is still counted
-# against that context before its call. llama-cpp-python's server
-# rejects OpenAI's json_schema response format but takes json_object with a
-# schema, which it enforces by grammar: even a 135M judge replies well formed.
+# against that context before its call. The judge's JSON mode is left to
+# `auto`, which finds llama-cpp-python's server and sends json_object with the
+# schema (it refuses json_schema), enforced by grammar: even a 135M judge
+# replies well formed.
 QUICKSTART_ARGS = [
     "--limit", "1", "-T", "format=lightning", "-T", "budget=160", "--seed", "42",
-    "-T", "judge_budget=1024", "-T", "judge_schema=object",
+    "-T", "judge_budget=1024",
     "-T", "context_window=4096",  # embedded.CONTEXT_TOKENS, without importing it here
 ]  # fmt: skip
 

@@ -72,7 +72,7 @@ def judge(
     judge_budget: int | None = None,
     judge_quorum: int | None = None,
     strict_judge: bool = False,
-    judge_schema: bool | str = True,
+    judge_schema: bool | str = "auto",
     resolved_margin: float | None = None,
     leaning_margin: float | None = None,
     require_validated_judge: bool = False,
@@ -90,8 +90,9 @@ def judge(
         judge_budget: Completion-token cap of each judge call (default 6000).
         judge_quorum: Valid judges needed when the judge role is a panel (default: all).
         strict_judge: Refuse to judge with a model that also debated (default false: warn).
-        judge_schema: Hold the judge to JSON: true (structured output), object (json_object
-            with the schema, for llama.cpp's server) or false (prompt only). Default true.
+        judge_schema: Hold the judge to JSON: auto (the default: object on llama.cpp's
+            servers, true elsewhere, asked of each judge's server), true (structured
+            output), object (json_object with the schema) or false (prompt only).
         resolved_margin: Total-score margin for RESOLVED (default 15 of 100).
         leaning_margin: Total-score margin for CONTESTED_BUT_LEANING (default 5 of 100).
         require_validated_judge: Refuse, before any model call, a judge without a passing

@@ -28,8 +28,8 @@ from debatebench_eval.judging.ledger import (
     fact_check_prompts,
     reply_schema,
 )
-from debatebench_eval.judging.options import judge_config, judge_models, scorer_options
-from debatebench_eval.judging.structured import ask_json
+from debatebench_eval.judging.options import judge_models, scorer_options
+from debatebench_eval.judging.structured import ask_judge
 
 FACT_CHECK_KEYS = (
     *(f"{side}_{name}" for side in SIDES for name in ("claims", *VERDICTS)),
@@ -41,7 +41,7 @@ FACT_CHECK_KEYS = (
 @scorer(metrics={"*": [mean(), stderr()]})
 def fact_check(
     judge_budget: int | None = None,
-    judge_schema: bool | str = True,
+    judge_schema: bool | str = "auto",
     strict_judge: bool = False,
     require_validated_judge: bool = False,
     **unknown: Any,
@@ -50,8 +50,9 @@ def fact_check(
 
     Args:
         judge_budget: Completion-token cap of the call (default 6000).
-        judge_schema: Hold the judge to JSON: true (structured output), object (json_object
-            with the schema, for llama.cpp's server) or false (prompt only). Default true.
+        judge_schema: Hold the judge to JSON: auto (the default: object on llama.cpp's
+            servers, true elsewhere, asked of each judge's server), true (structured
+            output), object (json_object with the schema) or false (prompt only).
         strict_judge: Refuse to judge with a model that also debated (default false: warn).
         require_validated_judge: Refuse a judge without a passing validation record.
     """
@@ -76,13 +77,16 @@ def fact_check(
         trust = await judge_trust([judge], required)
         orientation = blind_orientation(record.run.seed)
         prompt = prompts.prompt.format(**view_fields(record, orientation), shape=REPLY_SHAPE)
-        config = judge_config(judge, budget, record.run.seed, reply_schema(), "ledger", mode)
-        exchange = await ask_json(
+        exchange = await ask_judge(
             judge,
             [ChatMessageSystem(content=prompts.system), ChatMessageUser(content=prompt)],
-            config,
-            lambda reply: check_ledger(reply, record),
-            prompts.repair,
+            budget=budget,
+            seed=record.run.seed,
+            schema=reply_schema(),
+            name="ledger",
+            mode=mode,
+            check=lambda reply: check_ledger(reply, record),
+            repair_template=prompts.repair,
         )
         meta = {
             "judge": str(judge),

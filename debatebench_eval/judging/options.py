@@ -17,10 +17,12 @@ from inspect_ai.model import GenerateConfig, Model, ResponseSchema, get_model, m
 from inspect_ai.util import JSONSchema
 
 from debatebench_eval.core import arguments as arg
-from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.core.errors import ConfigError, DebateError
 from debatebench_eval.judging.rubric import Rubric, default_rubric, load_rubric
 from debatebench_eval.judging.verdict import DEFAULT_LEANING_MARGIN, DEFAULT_RESOLVED_MARGIN
 from debatebench_eval.servers.calls import call_config
+from debatebench_eval.servers.kind import LLAMA_CPP_KINDS, server_kind
+from debatebench_eval.servers.probe import model_base_url
 
 JUDGE_ROLE = "judge"
 # Room for a whole transcript's scores with justifications, and for the
@@ -39,7 +41,7 @@ class JudgeOptions:
     judge_budget: int = DEFAULT_JUDGE_BUDGET
     judge_quorum: int | None = None
     strict_judge: bool = False
-    judge_schema: str = "true"
+    judge_schema: str = "auto"
     resolved_margin: float = DEFAULT_RESOLVED_MARGIN
     leaning_margin: float = DEFAULT_LEANING_MARGIN
     require_validated_judge: bool = False
@@ -52,7 +54,7 @@ def judge_options(
     judge_budget: Any = None,
     judge_quorum: Any = None,
     strict_judge: Any = False,
-    judge_schema: Any = True,
+    judge_schema: Any = "auto",
     resolved_margin: Any = None,
     leaning_margin: Any = None,
     require_validated_judge: Any = False,
@@ -108,17 +110,42 @@ def judge_models() -> list[Model]:
     return list(bound) if isinstance(bound, list) else [bound]
 
 
+JSON_MODES = ("auto", "true", "object", "false")
+
+
 def json_mode(value: Any) -> str:
-    """How the judge is held to JSON: `true` (the provider's structured output, from
+    """How the judge is held to JSON: `auto` (per judge server, see
+    `resolve_json_mode`), `true` (the provider's structured output, from
     Inspect's response schema), `object` (OpenAI-compatible servers such as
-    llama.cpp's: `json_object` with the schema, which it enforces by grammar) or
-    `false` (the prompt alone)."""
-    if isinstance(value, str) and value.strip().lower() == "object":
-        return "object"
+    llama.cpp's: `json_object` with the schema, which they enforce by grammar)
+    or `false` (the prompt alone)."""
+    if isinstance(value, str) and value.strip().lower() in ("auto", "object"):
+        return value.strip().lower()
     try:
         return "true" if arg.as_bool("judge_schema", value) else "false"
     except ConfigError as exc:
-        raise ConfigError(exc.where, exc.found, "true, false or object") from None
+        raise ConfigError(exc.where, exc.found, "auto, true, false or object") from None
+
+
+class JsonModeRefused(DebateError):
+    """The judge's server refuses the JSON mode asked for; no call is made."""
+
+
+async def resolve_json_mode(model: Model, requested: str) -> str:
+    """The JSON mode one judge's calls use. `auto` asks the judge's server what it
+    runs: llama.cpp's servers get `object` (llama-cpp-python's refuses `json_schema`
+    outright), everything else `true`. An explicit `true` against a server known to
+    refuse it fails here, before any call, naming the option to change."""
+    if requested not in ("auto", "true"):
+        return requested
+    kind = await server_kind(model)
+    if requested == "true" and kind == "llama-cpp-python":
+        raise JsonModeRefused(
+            f"judge {model} at {model_base_url(model)} runs llama-cpp-python's server, which "
+            "refuses the json_schema response format that judge_schema=true sends; use "
+            "-T judge_schema=auto (or object) instead"
+        )
+    return "object" if kind in LLAMA_CPP_KINDS else "true"
 
 
 def judge_config(

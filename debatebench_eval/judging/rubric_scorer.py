@@ -23,7 +23,6 @@ from debatebench_eval.judging.gate import guard, judge_trust
 from debatebench_eval.judging.metrics import model_win_rate, panel_alpha
 from debatebench_eval.judging.options import (
     JudgeOptions,
-    judge_config,
     judge_models,
     scorer_options,
 )
@@ -34,7 +33,7 @@ from debatebench_eval.judging.rubric import (
     reply_shape,
     rubric_text,
 )
-from debatebench_eval.judging.structured import Exchange, ask_json
+from debatebench_eval.judging.structured import Exchange, ask_judge
 from debatebench_eval.judging.verdict import SideScores, decide, mean_scores, median_scores
 
 Reading = Exchange[dict[str, SideJudgment]]
@@ -47,7 +46,7 @@ def rubric(
     judge_budget: int | None = None,
     judge_quorum: int | None = None,
     strict_judge: bool = False,
-    judge_schema: bool | str = True,
+    judge_schema: bool | str = "auto",
     resolved_margin: float | None = None,
     leaning_margin: float | None = None,
     require_validated_judge: bool = False,
@@ -61,8 +60,9 @@ def rubric(
         judge_budget: Completion-token cap of each judge call (default 6000).
         judge_quorum: Valid judges needed when the judge role is a panel (default: all).
         strict_judge: Refuse to judge with a model that also debated (default false: warn).
-        judge_schema: Hold the judge to JSON: true (structured output), object (json_object
-            with the schema, for llama.cpp's server) or false (prompt only). Default true.
+        judge_schema: Hold the judge to JSON: auto (the default: object on llama.cpp's
+            servers, true elsewhere, asked of each judge's server), true (structured
+            output), object (json_object with the schema) or false (prompt only).
         resolved_margin: Total-score margin for RESOLVED (default 15 of 100).
         leaning_margin: Total-score margin for CONTESTED_BUT_LEANING (default 5 of 100).
         require_validated_judge: Refuse a judge without a passing validation record.
@@ -115,16 +115,16 @@ async def _judge_once(
     prompt = rubric.prompt.format(
         **view_fields(record, orientation), rubric=rubric_text(rubric), shape=reply_shape(rubric)
     )
-    config = judge_config(
-        judge, options.judge_budget, record.run.seed, reply_schema(rubric), "judgment",
-        options.judge_schema,
-    )  # fmt: skip
-    return await ask_json(
+    return await ask_judge(
         judge,
         [ChatMessageSystem(content=rubric.system), ChatMessageUser(content=prompt)],
-        config,
-        lambda reply: _checked(reply, options),
-        rubric.repair,
+        budget=options.judge_budget,
+        seed=record.run.seed,
+        schema=reply_schema(rubric),
+        name="judgment",
+        mode=options.judge_schema,
+        check=lambda reply: _checked(reply, options),
+        repair_template=rubric.repair,
     )
 
 

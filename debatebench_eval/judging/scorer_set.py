@@ -31,7 +31,7 @@ def judging_scorers(
         scorers.append(
             fact_check(
                 judge_budget=options["judge_budget"],
-                judge_schema=options.get("judge_schema", "true"),
+                judge_schema=options.get("judge_schema", "auto"),
                 strict_judge=options.get("strict_judge", False),
                 require_validated_judge=options.get("require_validated_judge", False),
             )

@@ -22,6 +22,7 @@ from inspect_ai.model import (
 )
 
 from debatebench_eval.core.errors import call_failure
+from debatebench_eval.judging.options import JsonModeRefused, judge_config, resolve_json_mode
 from debatebench_eval.servers.calls import without_reasoning
 
 T = TypeVar("T")
@@ -39,6 +40,8 @@ class Exchange(Generic[T]):
     problems: list[list[str]] = field(default_factory=list)
     result: T | None = None
     error: str | None = None
+    # The JSON mode the calls were made in (judging.options.JSON_MODES).
+    json_mode: str | None = None
 
     @property
     def repairs(self) -> int:
@@ -62,6 +65,7 @@ class Exchange(Generic[T]):
             "problems": self.problems,
             "repairs": self.repairs,
             "error": self.error,
+            "json_mode": self.json_mode,
         }
 
 
@@ -106,7 +110,7 @@ async def ask_json(
         try:
             output = await model.generate(conversation, config=config)
         except Exception as exc:  # any provider error ends this judge's turn
-            exchange.error = call_failure(exc)
+            exchange.error = call_failure(exc) + _format_hint(call_failure(exc))
             return exchange
         text = output.completion
         exchange.replies.append(text)
@@ -124,4 +128,39 @@ async def ask_json(
                 ChatMessageAssistant(content=text),
                 ChatMessageUser(content=repair_template.format(problems=listed)),
             ]
+    return exchange
+
+
+def _format_hint(failure: str) -> str:
+    """What to change when a server refused the reply format it was sent."""
+    if "response_format" not in failure:
+        return ""
+    return (
+        "; the server refused the reply format: set -T judge_schema=object "
+        "(llama.cpp servers) or -T judge_schema=false (the prompt alone)"
+    )
+
+
+async def ask_judge(
+    judge: Model,
+    messages: list[ChatMessage],
+    *,
+    budget: int,
+    seed: int,
+    schema: dict[str, Any],
+    name: str,
+    mode: str,
+    check: Check[T],
+    repair_template: str,
+) -> Exchange[T]:
+    """One judge's structured request: its JSON mode settled for its server first
+    (`auto` asks the server), then `ask_json`. A mode the server is known to refuse
+    ends the exchange before any call, with the reason."""
+    try:
+        resolved = await resolve_json_mode(judge, mode)
+    except JsonModeRefused as exc:
+        return Exchange(model=str(judge), error=str(exc), json_mode=mode)
+    config = judge_config(judge, budget, seed, schema, name, resolved)
+    exchange = await ask_json(judge, messages, config, check, repair_template)
+    exchange.json_mode = resolved
     return exchange

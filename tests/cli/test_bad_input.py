@@ -199,7 +199,7 @@ CASES = [
     Case("-T unknown format", (*DEBATE, "-T", "format=nope"),
          ("-T format: unknown format 'nope'", "expected one of")),
     Case("-T judge_schema", (*DEBATE, "-T", "judge_schema=grammar"),
-         ("-T judge_schema: got 'grammar'", "expected true, false or object")),
+         ("-T judge_schema: got 'grammar'", "expected auto, true, false or object")),
     Case("-T margins reversed", (*DEBATE, "-T", "leaning_margin=20"),
          ("-T leaning_margin: 20.0 is above resolved_margin 15.0",)),
     Case("-T margin out of range", (*DEBATE, "-T", "resolved_margin=150"),

@@ -70,7 +70,7 @@ def test_debates_judged_and_fact_checked_on_a_real_server(server: str, tmp_path:
         ["debatebench/debate", "--model", MODEL, "--model-role", f"pro={MODEL}",
          "--model-role", f"con={MODEL}", "--model-role", f"judge={MODEL}", "--limit", "2",
          "-T", "format=lightning", "-T", "budget=96", "-T", "judge_budget=700",
-         "-T", "judge_schema=object", "-T", f"context_window={CONTEXT_TOKENS}",
+         "-T", f"context_window={CONTEXT_TOKENS}",
          "--seed", "11"],
         server, tmp_path,
     )  # fmt: skip

@@ -1,6 +1,6 @@
 """CI regression of scoring: recorded replies through the real scorers must reproduce
 results/regression/baseline.json field for field. After an intended change run
-`python tests/regression.py baseline` and review the diff."""
+`python tests/support/regression.py baseline` and review the diff."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def current(tmp_path_factory: pytest.TempPathFactory) -> dict:  # type: ignore[t
 
 def test_recorded_replies_are_what_the_builder_makes() -> None:
     recorded = json.loads(REPLIES.read_text(encoding="utf-8"))
-    assert recorded == build_replies(), "run: python tests/regression.py replies"
+    assert recorded == build_replies(), "run: python tests/support/regression.py replies"
 
 
 def test_every_score_matches_the_baseline(current: dict) -> None:  # type: ignore[type-arg]
@@ -28,7 +28,7 @@ def test_every_score_matches_the_baseline(current: dict) -> None:  # type: ignor
     changed = differences(baseline, current)
     assert not changed, (
         f"{len(changed)} scoring field(s) changed; if intended, run "
-        "`python tests/regression.py baseline` and commit the diff:\n" + "\n".join(changed[:40])
+        "`python tests/support/regression.py baseline` and commit the diff:\n" + "\n".join(changed[:40])
     )
 
 

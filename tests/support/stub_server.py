@@ -42,6 +42,10 @@ class StubBehaviour:
     tokenizer: str = ""
     tokenizer_status: int = 200
     count_requests: list[dict[str, Any]] = field(default_factory=list)
+    # Which server software to look like ("llama-cpp-python", "llama.cpp" or
+    # "ollama"), in the pages that tell them apart; llama-cpp-python's also
+    # refuses the json_schema response format with a 500, as the real one does.
+    server: str = ""
     # Answer the speech-rating prompt with <score>N</score>, N cycling 1-5.
     rate_speeches: bool = False
     # A model's time per request, and how many requests it serves at once
@@ -69,7 +73,10 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         digests = self.server.behaviour.digests
-        if self.path.rstrip("/") == "/api/tags" and digests:
+        page = _SERVER_PAGES.get((self.server.behaviour.server, self.path.rstrip("/")))
+        if page is not None:
+            self._send(200, page)
+        elif self.path.rstrip("/") == "/api/tags" and digests:
             models = [{"name": name, "model": name, "digest": d} for name, d in digests.items()]
             self._send(200, {"models": models})
         elif self.path.rstrip("/").endswith("/models"):
@@ -91,6 +98,10 @@ class _Handler(BaseHTTPRequestHandler):
         with self.server.lock:
             behaviour.requests.append(request)
             number = len(behaviour.requests)
+        format_type = (request.get("response_format") or {}).get("type")
+        if behaviour.server == "llama-cpp-python" and format_type == "json_schema":
+            self._send(500, _REFUSED_FORMAT)
+            return
         with self.server.slots:
             time.sleep(behaviour.latency_s)
         body = _completion(request, number, behaviour)
@@ -135,6 +146,22 @@ class _Handler(BaseHTTPRequestHandler):
         self.close_connection = True
 
 
+# The pages by which servers.kind tells server software apart.
+_SERVER_PAGES: dict[tuple[str, str], dict[str, Any]] = {
+    ("llama-cpp-python", "/openapi.json"): {"info": {"title": "🦙 llama.cpp Python API"}},
+    ("llama.cpp", "/props"): {"default_generation_settings": {"n_ctx": 4096}},
+    ("ollama", "/api/version"): {"version": "0.12.0"},
+}
+# llama-cpp-python's answer to a json_schema response format (its words).
+_REFUSED_FORMAT = {
+    "error": {
+        "message": "1 validation error: {'type': 'literal_error', 'loc': ('body', "
+        "'response_format', 'type'), 'msg': \"Input should be 'text' or 'json_object'\"}",
+        "type": "internal_server_error",
+    }
+}
+
+
 def schema_instance(schema: dict[str, Any]) -> Any:
     """A value valid under a JSON Schema: mid-range integers, short strings, empty lists."""
     kind = schema.get("type")
@@ -150,7 +177,9 @@ def schema_instance(schema: dict[str, Any]) -> Any:
 
 
 def _completion(request: dict[str, Any], number: int, behaviour: StubBehaviour) -> dict[str, Any]:
-    schema = (request.get("response_format") or {}).get("json_schema", {}).get("schema")
+    response_format = request.get("response_format") or {}
+    # json_schema carries its schema inside; llama.cpp's json_object beside the type.
+    schema = response_format.get("json_schema", {}).get("schema") or response_format.get("schema")
     if behaviour.reply is not None:
         return _reply(request, number, behaviour.reply, "stop")
     if behaviour.fill_schemas and schema:

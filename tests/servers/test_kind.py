@@ -1,0 +1,42 @@
+"""What software a model server runs, asked of the server (servers.kind)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from inspect_ai.model import get_model
+
+from debatebench_eval.servers import kind
+
+from support.stub_server import StubBehaviour, StubServer
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache() -> None:
+    kind._known.clear()
+
+
+@pytest.mark.parametrize("server", ["llama-cpp-python", "llama.cpp", "ollama"])
+def test_each_server_is_told_by_its_own_page(server: str) -> None:
+    with StubServer(StubBehaviour(server=server)) as stub:
+        model = get_model("openai-api/local/m", base_url=stub.base_url, api_key="k")
+        assert asyncio.run(kind.server_kind(model)) == server
+
+
+def test_a_server_answering_none_of_the_pages_is_other() -> None:
+    with StubServer() as stub:
+        model = get_model("openai-api/local/m", base_url=stub.base_url, api_key="k")
+        assert asyncio.run(kind.server_kind(model)) == "other"
+
+
+def test_a_model_without_a_server_has_no_kind() -> None:
+    assert asyncio.run(kind.server_kind(get_model("mockllm/model"))) is None
+
+
+def test_the_answer_is_asked_once_per_server() -> None:
+    with StubServer(StubBehaviour(server="llama.cpp")) as stub:
+        model = get_model("openai-api/local/m", base_url=stub.base_url, api_key="k")
+        asyncio.run(kind.server_kind(model))
+    # The server is gone; the kind is remembered.
+    assert asyncio.run(kind.server_kind(model)) == "llama.cpp"
