@@ -52,7 +52,9 @@ def _speakers(settings: DebateSettings, swapped: bool) -> dict[Side, Speaker]:
     speakers: dict[Side, Speaker] = {}
     for side in SIDES:
         role = ("con" if side == "pro" else "pro") if swapped else side
-        model = get_model(role=role)
+        # Bound explicitly (the main model when no --model-role names it), so every
+        # call is attributed to its role in the log's usage.
+        model = get_model(role=role, default=get_model())
         if model.api.__class__.__name__ == "NoModel":
             raise DebateError(
                 f"no model for role '{role}': pass --model, or --model-role {role}=PROVIDER/MODEL"

@@ -103,10 +103,11 @@ def _number(name: str, value: Any, default: float) -> float:
 
 
 def judge_models() -> list[Model]:
-    """The judge role's models (several for a panel), else the main model."""
+    """The judge role's models (several for a panel), else the main model bound to
+    the role, so its calls are attributed to the judge in the log's usage."""
     bound = model_roles().get(JUDGE_ROLE)
     if bound is None:
-        return [get_model()]
+        return [get_model(role=JUDGE_ROLE, default=get_model())]
     return list(bound) if isinstance(bound, list) else [bound]
 
 

@@ -94,14 +94,36 @@ def judge_record(
             own = decide(scores, rubric.tiebreak, seed)
             entry.update(scores=scores, totals=own.totals, winner=own.winner)
         parsed.append(entry)
-    winners = {entry.get("winner") for entry in parsed}
     return {
         "judge": str(judge),
         "base_url": model_base_url(judge),
         "valid": all(r.result is not None for r in readings),
         "orientations": parsed,
-        "swap_flipped": len(parsed) > 1 and None not in winners and len(winners) > 1,
+        "swap_flipped": swap_flipped(parsed),
     }
+
+
+def swap_flipped(readings: list[dict[str, Any]]) -> bool | None:
+    """Whether the swapped reading picked the other winner; undefined (None) unless
+    there were two readings and both parsed: one reading cannot flip."""
+    winners = [entry.get("winner") for entry in readings]
+    if len(winners) < 2 or None in winners:
+        return None
+    return len(set(winners)) > 1
+
+
+def reading_failures(
+    judges: list[Model],
+    orientations: list[Orientation],
+    per_judge: list[list[Exchange[dict[str, SideJudgment]]]],
+) -> list[str]:
+    """Each failed reading, named by judge, number and blind mapping."""
+    return [
+        f"{judge}, reading {number} (Side A = {orientation.a.upper()}): {reading.failure}"
+        for judge, readings in zip(judges, per_judge, strict=True)
+        for number, (orientation, reading) in enumerate(zip(orientations, readings, strict=True), 1)
+        if reading.failure
+    ]
 
 
 def context(

@@ -17,7 +17,7 @@ from inspect_ai.log import EvalLog, read_eval_log
 from debatebench_eval.core.credentials import strip_credentials
 from debatebench_eval.core.log_files import log_file
 from debatebench_eval.validation.speech_scorer import row_of
-from debatebench_eval.validation.stats import ValidationSummary, summarise
+from debatebench_eval.validation.stats import Row, ValidationSummary, summarise
 from debatebench_eval.validation.trust import JudgeIdentity, Thresholds, TrustRecord, now, verdict
 
 SCORER = "speech_rating"
@@ -34,10 +34,19 @@ def read_validation_log(path: Path | str) -> tuple[EvalLog, ValidationSummary]:
     log = read_eval_log(str(path))
     if not log.eval.task.endswith("judge_validation"):
         raise NotAValidationLog(f"{path}: a {log.eval.task} log, not judge_validation")
-    scores = [s.scores[SCORER] for s in log.samples or [] if s.scores and SCORER in s.scores]
-    if not scores:
+    rows = scored_rows(log)
+    if not rows:
         raise NotAValidationLog(f"{path}: no sample was scored (did the run fail?)")
-    return log, summarise([row_of(score) for score in scores])
+    return log, summarise(rows)
+
+
+def scored_rows(log: EvalLog) -> list[Row]:
+    """Every speech the log's scorer rated (or failed to parse), as the statistics read it."""
+    return [
+        row_of(sample.scores[SCORER], sample.id)
+        for sample in log.samples or []
+        if sample.scores and SCORER in sample.scores
+    ]
 
 
 def trust_record(path: Path | str, limits: Thresholds | None = None) -> TrustRecord:

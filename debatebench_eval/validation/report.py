@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from debatebench_eval.validation.log_reader import SCORER, read_validation_log
-from debatebench_eval.validation.speech_scorer import row_of
+from debatebench_eval.validation.log_reader import read_validation_log, scored_rows
 from debatebench_eval.validation.stats import Row, ValidationSummary
 
 
@@ -60,7 +59,7 @@ def write_report(log_path: Path, out_dir: Path) -> list[Path]:
     except ImportError:
         return written
     matplotlib.use("Agg")
-    rows = [row_of(s.scores[SCORER]) for s in log.samples or [] if s.scores and SCORER in s.scores]
+    rows = scored_rows(log)
     written.append(_plot(rows, summary, out_dir / "report.png", str(log.eval.model)))
     return written
 

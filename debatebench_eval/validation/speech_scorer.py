@@ -33,17 +33,19 @@ def validation_stats() -> Metric:
     """Tau-c with its CI, tau-b, parse rate, ceilings, source baseline and calibration."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return summarise([row_of(s.score) for s in scores]).as_metrics()
+        return summarise([row_of(s.score, s.sample_id) for s in scores]).as_metrics()
 
     return compute
 
 
-def row_of(score: Score) -> Row:
-    """A scored speech as the statistics read it (also used on saved logs)."""
+def row_of(score: Score, speech_id: str | int | None) -> Row:
+    """A scored speech (the sample's id is the speech's) as the statistics read it
+    (also used on saved logs)."""
     meta = score.metadata or {}
     value = score.value if isinstance(score.value, dict) else {}
     rating = value.get("rating", math.nan)
     return Row(
+        id=str(speech_id),
         score=None if isinstance(rating, float) and math.isnan(rating) else float(rating),
         human_mean=float(meta["human_mean"]),
         source=str(meta["source"]),

@@ -240,6 +240,7 @@ class Row:
     """One speech as validation sees it: the judge's score (None when the
     reply could not be parsed) and the human data it is compared with."""
 
+    id: str
     score: float | None
     human_mean: float
     source: str
@@ -313,6 +314,9 @@ def summarise(
     """
     if not rows:
         raise ValueError("no speeches to summarise")
+    # One order for every reader (the run's metric, report, trust record): the
+    # bootstrap resamples by position, so the same rows must give one interval.
+    rows = sorted(rows, key=lambda row: (row.id, -1.0 if row.score is None else row.score))
     scored = [row for row in rows if row.score is not None]
     pred = [row.score for row in scored if row.score is not None]
     gold = [row.human_mean for row in scored]

@@ -202,3 +202,13 @@ def test_turn_stats_reports_each_key_as_its_own_metric(run_debate: RunDebate) ->
     }
     assert metrics["turns"] == 2.0 and metrics["hit_budget_rate"] == 0.0
     assert metrics["pro_output_tokens"] == 12.0
+
+
+def test_every_call_is_attributed_to_its_role_with_only_a_main_model(run_debate) -> None:  # type: ignore[no-untyped-def]
+    log = run_debate(phases="[opening]")
+    assert log.status == "success"
+    sample = (log.samples or [])[0]
+    assert set(sample.role_usage) == {"pro", "con", "judge"}
+    assert set(log.stats.role_usage) == {"pro", "con", "judge"}
+    roles = [e.role for e in sample.events if e.event == "model"]
+    assert roles and None not in roles

@@ -162,6 +162,29 @@ def test_an_unusable_judge_leaves_the_sample_unscored_never_zero(run_debate: Any
     assert results["rubric"].unscored_samples == 1 and results["rubric"].scored_samples == 0
 
 
+def fails_when_a_is_con(good: Reply) -> Reply:
+    """Good replies when Side A is PRO; prose (to the call and its repair) when A is CON."""
+
+    def reply(n: int, messages: list[Any], config: GenerateConfig) -> ModelOutput:
+        if "Side A argues for the motion." in prompt_of(messages):
+            return good(n, messages, config)
+        return output("judge", "no")
+
+    return reply
+
+
+def test_one_failed_reading_leaves_the_swap_flip_undefined_and_named(run_debate: Any) -> None:
+    judge = Script("judge", reply=judge_only(fails_when_a_is_con(content_judge())))
+    log = run_debate(roles={**debaters(), "judge": judge.model()}, fact_check=False, seed=3)
+    score = rubric_score(log)
+    judged = score.metadata["readings"][0]
+    winners = {o["blind"]["A"]: o.get("winner") for o in judged["orientations"]}
+    assert winners == {"pro": "pro", "con": None}
+    assert judged["swap_flipped"] is None and not judged["valid"]
+    number = 1 + [o["blind"]["A"] for o in judged["orientations"]].index("con")
+    assert f"judge, reading {number} (Side A = CON): mockllm/judge: unusable" in score.reason
+
+
 def failing(n: int, messages: list[Any], config: GenerateConfig) -> ModelOutput:
     return output("judge", "no")
 

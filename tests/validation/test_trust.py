@@ -89,6 +89,16 @@ def test_trust_and_report_from_a_validation_log(
     assert main(["trust", str(tmp_path / "missing.eval")]) == 2
 
 
+def test_one_run_has_one_interval_in_the_log_the_record_and_the_report(tmp_path: Path) -> None:
+    log = validate(tmp_path, human_judge(unparsed=3), limit_per_source=8)
+    metrics = {n: m.value for s in log.results.scores for n, m in s.metrics.items()}  # type: ignore[union-attr]
+    made = trust_record(Path(log.location))
+    assert made.tau_c_ci is not None
+    assert made.tau_c_ci == (metrics["tau_c_low"], metrics["tau_c_high"])
+    text = write_report(Path(log.location), tmp_path / "report")[0].read_text()
+    assert f"[{made.tau_c_ci[0]:+.3f}, {made.tau_c_ci[1]:+.3f}]" in text
+
+
 def gated_debate(run_debate: Any, judge: Script, **args: Any) -> Any:
     debaters = {
         "pro": Script("pro", reply=lambda n, m, c: output("pro", "Yes.")).model(),
