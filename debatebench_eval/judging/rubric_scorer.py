@@ -152,7 +152,7 @@ def _score(
     context = schema.context(record, judges, options, warnings, records, orientations[0])
     valid = [i for i, judge_record in enumerate(records) if judge_record["valid"]]
     if len(valid) < quorum:
-        failures = schema.reading_failures(judges, orientations, per_judge)
+        failures = schema.reading_failures(orientations, per_judge)
         return Score.unscored(
             reason=f"{len(valid)} of {len(judges)} judges gave a valid score, {quorum} needed: "
             + (" | ".join(failures) or "none failed outright"),

@@ -113,14 +113,13 @@ def swap_flipped(readings: list[dict[str, Any]]) -> bool | None:
 
 
 def reading_failures(
-    judges: list[Model],
     orientations: list[Orientation],
     per_judge: list[list[Exchange[dict[str, SideJudgment]]]],
 ) -> list[str]:
-    """Each failed reading, named by judge, number and blind mapping."""
+    """Each failed reading, named by number and blind mapping (the failure names the judge)."""
     return [
-        f"{judge}, reading {number} (Side A = {orientation.a.upper()}): {reading.failure}"
-        for judge, readings in zip(judges, per_judge, strict=True)
+        f"reading {number} (Side A = {orientation.a.upper()}) by {reading.failure}"
+        for readings in per_judge
         for number, (orientation, reading) in enumerate(zip(orientations, readings, strict=True), 1)
         if reading.failure
     ]

@@ -182,7 +182,7 @@ def test_one_failed_reading_leaves_the_swap_flip_undefined_and_named(run_debate:
     assert winners == {"pro": "pro", "con": None}
     assert judged["swap_flipped"] is None and not judged["valid"]
     number = 1 + [o["blind"]["A"] for o in judged["orientations"]].index("con")
-    assert f"judge, reading {number} (Side A = CON): mockllm/judge: unusable" in score.reason
+    assert f"reading {number} (Side A = CON) by mockllm/judge: unusable" in score.reason
 
 
 def failing(n: int, messages: list[Any], config: GenerateConfig) -> ModelOutput:
