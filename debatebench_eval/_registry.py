@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from debatebench_eval.core._inspect import RegistryInfo, registry_add, registry_info
+from debatebench_eval.core.errors import report_config_errors_on_stderr
 from debatebench_eval.debate.task import debate
 from debatebench_eval.debate.turn_stats import turn_stats
 from debatebench_eval.interop.judge_task import judge
@@ -44,6 +45,7 @@ def _alias(obj: Callable[..., Any]) -> Callable[..., Any]:
 
 
 ALIASES = tuple(_alias(obj) for obj in (*TASKS, *SCORERS))
+report_config_errors_on_stderr()
 
 __all__ = [
     "ALIASES",

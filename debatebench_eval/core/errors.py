@@ -8,6 +8,8 @@ without a traceback.
 from __future__ import annotations
 
 import json
+import sys
+from types import TracebackType
 
 from debatebench_eval.core._inspect import PrerequisiteError
 from debatebench_eval.core.credentials import without_userinfo
@@ -48,3 +50,25 @@ def call_failure(exc: BaseException) -> str:
     cause = exc.__cause__
     under = f" ({type(cause).__name__}: {cause})" if cause is not None and str(cause) else ""
     return f"{type(exc).__name__}: {exc or 'no detail'}{under}"
+
+
+def report_config_errors_on_stderr() -> None:
+    """Print a ConfigError that ends the `inspect` command on stderr, in every display mode.
+
+    Inspect renders a PrerequisiteError through its console, which writes to
+    stdout and is silenced entirely by `--display none`: the run exits 1 with
+    the reason lost, exactly where CI runs it. Installed once, by the registry,
+    after Inspect's own hook; every other exception goes on to that hook.
+    """
+    previous = sys.excepthook
+    if getattr(previous, "_reports_config_errors", False):
+        return
+
+    def hook(kind: type[BaseException], error: BaseException, trace: TracebackType | None) -> None:
+        if isinstance(error, ConfigError):
+            print(f"\n{error}\n", file=sys.stderr, flush=True)
+        else:
+            previous(kind, error, trace)
+
+    hook._reports_config_errors = True  # type: ignore[attr-defined]
+    sys.excepthook = hook
