@@ -74,6 +74,14 @@ def as_bool(name: str, value: Any) -> bool:
     raise ConfigError(label(name), f"got {value!r}", "true or false")
 
 
+def as_choice(name: str, value: Any, choices: Iterable[str]) -> str:
+    """One of a fixed set of words."""
+    text = value.strip().lower() if isinstance(value, str) else None
+    if text is None or text not in choices:
+        raise ConfigError(label(name), f"got {value!r}", " or ".join(choices))
+    return text
+
+
 def as_int(name: str, value: Any, *, minimum: int = 1, optional: bool = True) -> int | None:
     if value is None and optional:
         return None

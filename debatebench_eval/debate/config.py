@@ -57,6 +57,7 @@ class DebateSettings:
     probe: bool = True
     context_window: int | None = None
     sources: tuple[str, ...] = ()
+    topic_match: str = "words"
     role_models: dict[str, RoleModel] = field(default_factory=dict)
     # From a run.yaml judge block; the judging scorers read them.
     judge_budget: int | None = None

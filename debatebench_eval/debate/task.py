@@ -30,7 +30,7 @@ from debatebench_eval.debate.turn_stats import turn_stats
 from debatebench_eval.judging.options import JUDGE_ARGS
 from debatebench_eval.judging.scorer_set import judging_scorers
 from debatebench_eval.judging.viewer import debate_viewer
-from debatebench_eval.prep.pools import open_pools
+from debatebench_eval.prep.pools import TOPIC_MATCHES, open_pools
 
 # Inspect's default retries a dead server for a very long time; a debate
 # should fail fast and let `inspect eval-retry` resume. Command-line
@@ -39,7 +39,7 @@ DEFAULT_MAX_RETRIES = 3
 DEBATE_ARGS = (
     "motion", "motions", "format", "phases", "budget", "pro_budget", "con_budget",
     "pro_team", "con_team", "paired", "config", "seed", "timeout", "empty_retries", "probe",
-    "sources", "prep_budget", "context_window",
+    "sources", "prep_budget", "context_window", "topic_match",
 )  # fmt: skip
 # With config=run.yaml these live in the file; giving both would be ambiguous.
 _RUN_YAML_OWNS = (
@@ -79,6 +79,7 @@ def debate(
     sources: str | list[str] | None = None,
     prep_budget: int | None = None,
     context_window: int | None = None,
+    topic_match: str = "words",
     rubric: str | None = None,
     swap_judging: bool = True,
     fact_check: bool | None = None,
@@ -120,6 +121,9 @@ def debate(
         context_window: Tokens the debaters' model server holds; each turn's prompt is
             counted by the server (llama.cpp's) and a turn that cannot fit with its
             budget fails before the call. Default: not checked.
+        topic_match: Which pool rows are candidates for prep: words (the default: a row
+            whose topic shares a word with the motion's topic, as debatebench matches) or
+            exact (a row whose topic equals it, ignoring case and spacing).
         rubric: A rubric file for the judge (default scorers/rubric.yaml).
         swap_judging: Judge twice with Side A/B swapped and average (default true).
         fact_check: Run the fact-check scorer (default true, or the run.yaml's judge setting).
@@ -143,7 +147,11 @@ def debate(
     )
     has_prep = any(phase.is_prep for phase in settings.phases)
     where = f"{given['config']}: sources" if given["config"] else "-T sources"
-    pools = open_pools(settings.sources, settings.teams, where) if has_prep else None
+    pools = (
+        open_pools(settings.sources, settings.teams, where, settings.topic_match)
+        if has_prep
+        else None
+    )
     return Task(
         dataset=debate_dataset(settings),
         solver=debate_solver(
@@ -168,6 +176,7 @@ def _settings(given: dict[str, Any]) -> tuple[DebateSettings, dict[str, Model]]:
     retries = arg.as_int("empty_retries", given["empty_retries"], minimum=0, optional=False)
     assert retries is not None
     window = arg.as_int("context_window", given["context_window"])
+    match = arg.as_choice("topic_match", given["topic_match"], TOPIC_MATCHES)
     config = arg.as_text("config", given["config"])
     if config is None:
         settings = _settings_from_args(given)
@@ -187,6 +196,7 @@ def _settings(given: dict[str, Any]) -> tuple[DebateSettings, dict[str, Model]]:
             "probe": probe,
             "empty_retries": retries,
             "context_window": window,
+            "topic_match": match,
         }
     )
     roles = {}

@@ -31,7 +31,10 @@ class Team:
     values: tuple[str, ...]
     corpus: str | None = None
     brief: str | None = None
+    # How the run named the team (a built-in name, or the path as written),
+    # and where its file is: a corpus is found next to the file.
     file: str = field(default="", compare=False)
+    path: str = field(default="", compare=False)
 
     def snapshot(self) -> dict[str, Any]:
         """The team as recorded in a transcript (stays readable if the file changes)."""
@@ -71,7 +74,8 @@ def load_team(path: Path, *, label: str | None = None) -> Team:
         raise ConfigError(where, f"unknown extension {suffix!r}", ".yaml, .yml or .md")
     team = _team_from_mapping(data, where, brief)
     _check_corpus(team, path)
-    return Team(**{**team.__dict__, "file": str(path) if label is None else label})
+    named = str(path) if label is None else label
+    return Team(**{**team.__dict__, "file": named, "path": str(path.resolve())})
 
 
 def _parse_yaml(text: str, where: str) -> dict[str, Any]:

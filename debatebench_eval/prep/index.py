@@ -1,12 +1,16 @@
 """Evidence pools and BM25 retrieval: deterministic, no model calls, built once per file.
 
 A pool is JSONL, one row per line: `{"id", "topic", "source", "text"}` and,
-in a shared pool, `"side"` ("pro" or "con"). A row belongs to a motion when
-its topic equals the motion's topic (compared without case or extra spaces);
-debatebench instead weighs keyword overlap with the topic words, which lets
-rows of neighbouring topics leak in. Within the topic (and side, for a shared
-pool) rows are ranked by BM25 (bm25s's Lucene variant, k1 1.5, b 0.75)
-against the motion text; ties go to the row that comes first in the file.
+in a shared pool, `"side"` ("pro" or "con"). Real pools describe topics in
+their own words ("federal carbon tax and universal rebate"), so, as in
+debatebench, a row is a candidate for a motion when its topic shares a word
+with the motion's topic (stopwords aside); `match="exact"` instead keeps only
+rows whose topic equals the motion's (without case or extra spaces).
+Candidates (of the side, in a shared pool) are ranked by BM25 (bm25s's
+Lucene variant, k1 1.5, b 0.75) against the motion text and topic words, with
+each row's topic words counted TOPIC_WEIGHT times beside its text: a field
+boost by repetition, so a row about the motion's topic outranks one that only
+mentions its words. Ties go to the row that comes first in the file.
 
 The index is built in one streamed pass: rows are checked and tokenised, and
 each chunk of rows becomes postings (term, row, count) at once, so no token
@@ -38,11 +42,14 @@ from scipy import sparse  # type: ignore[import-untyped]
 from debatebench_eval.core.errors import ConfigError
 
 CACHE_VAR = "DEBATEBENCH_EVAL_CACHE"
-INDEX_VERSION = 1
+INDEX_VERSION = 2
 TOP_K = 10
 SHARED_KEYS = frozenset({"id", "topic", "side", "source", "text"})
 CORPUS_KEYS = frozenset({"id", "topic", "source", "text"})
 SIDE_CODES = {"pro": 1, "con": 2}
+# How many times a row's topic words count beside its text (a heading weighs
+# more than the words under it).
+TOPIC_WEIGHT = 3
 _TOKEN = re.compile(r"[a-z0-9]+")
 # bm25s's English stopword list: function words carry no evidence.
 _STOPWORDS = frozenset(bm25s.stopwords.STOPWORDS_EN)
@@ -63,6 +70,16 @@ def normal_topic(topic: str) -> str:
 
 def tokens(text: str) -> list[str]:
     return [t for t in _TOKEN.findall(text.casefold()) if t not in _STOPWORDS]
+
+
+def document_tokens(topic: str, text: str) -> list[str]:
+    """What BM25 indexes of a row: its text, and its topic words TOPIC_WEIGHT times."""
+    return tokens(text) + tokens(topic) * TOPIC_WEIGHT
+
+
+def query_tokens(query: str, topic: str) -> list[str]:
+    """The motion's words and its topic's, each once."""
+    return list(dict.fromkeys(tokens(query) + tokens(topic)))
 
 
 def check_row(line: bytes, where: str, shared: bool) -> dict[str, Any]:
@@ -134,7 +151,8 @@ def _scan(path: Path, shared: bool) -> _Scan:
             scan.topics.append(topic)
             scan.sides.append(SIDE_CODES.get(row["side"], 0) if shared else 0)
             vocab = scan.vocab
-            chunk.append([vocab.setdefault(t, len(vocab)) for t in tokens(row["text"])])
+            words = document_tokens(row["topic"], row["text"])
+            chunk.append([vocab.setdefault(t, len(vocab)) for t in words])
             if len(chunk) == CHUNK_ROWS:
                 scan.add_chunk(chunk)
                 chunk = []
@@ -181,7 +199,9 @@ def _drain(parts: list[np.ndarray]) -> np.ndarray:
 def settings_key() -> str:
     """What else decides an index besides the file: a changed tokenizer, stopword
     list or BM25 parameter must not reuse an index built with the old ones."""
-    settings = json.dumps([_TOKEN.pattern, sorted(_STOPWORDS), K1, B, bm25s.__version__])
+    settings = json.dumps(
+        [_TOKEN.pattern, sorted(_STOPWORDS), K1, B, TOPIC_WEIGHT, bm25s.__version__]
+    )
     return hashlib.sha256(settings.encode()).hexdigest()[:12]
 
 
@@ -210,6 +230,7 @@ class PoolIndex:
         self.sides: np.ndarray = table["sides"]
         self.topic_ids: dict[str, int] = table["topic_ids"]
         self.shared: bool = table["shared"]
+        self.topic_words = _topics_by_word(self.topic_ids)
 
     @classmethod
     def open(cls, path: Path, shared: bool) -> PoolIndex:
@@ -233,18 +254,14 @@ class PoolIndex:
         bm25 = bm25s.BM25.load(str(folder / "bm25"), mmap=True, show_progress=False)
         return cls(path, folder, bm25, table)
 
-    def search(self, query: str, topic: str, side: str | None, k: int = TOP_K) -> list[PoolRow]:
-        """The top `k` rows of this topic (and side), best BM25 score first, file order on ties."""
-        topic_id = self.topic_ids.get(normal_topic(topic))
-        if topic_id is None:
-            return []
-        mask = self.topics == topic_id
-        if self.shared and side is not None:
-            mask &= self.sides == SIDE_CODES[side]
-        candidates = np.flatnonzero(mask)
+    def search(
+        self, query: str, topic: str, side: str | None, k: int = TOP_K, match: str = "words"
+    ) -> list[PoolRow]:
+        """The top `k` candidates (see the module), best BM25 score first, file order on ties."""
+        candidates = self._candidates(topic, side, match)
         if candidates.size == 0:
             return []
-        words = tokens(query)
+        words = query_tokens(query, topic)
         # A motion of stopwords or non-Latin script has no query terms: file order.
         scores = self.bm25.get_scores(words)[candidates] if words else np.zeros(candidates.size)
         # lexsort sorts by its last key first: score descending, then row order.
@@ -252,10 +269,34 @@ class PoolIndex:
         with self.path.open("rb") as handle:  # one open for all k rows
             return [self._row(handle, int(candidates[i])) for i in order]
 
+    def _candidates(self, topic: str, side: str | None, match: str) -> np.ndarray:
+        """Rows whose topic shares a word with `topic` (or equals it), of `side` when shared."""
+        if match == "exact":
+            topic_id = self.topic_ids.get(normal_topic(topic))
+            topic_list = np.array([] if topic_id is None else [topic_id], dtype=np.int32)
+        else:
+            found = [self.topic_words[w] for w in tokens(topic) if w in self.topic_words]
+            topic_list = np.unique(np.concatenate(found)) if found else np.array([], np.int32)
+        if topic_list.size == 0:
+            return topic_list
+        mask = np.isin(self.topics, topic_list)
+        if self.shared and side is not None:
+            mask &= self.sides == SIDE_CODES[side]
+        return np.flatnonzero(mask)
+
     def _row(self, handle: BinaryIO, index: int) -> PoolRow:
         handle.seek(int(self.offsets[index]))
         row = json.loads(handle.readline())
         return PoolRow(row["id"], row["topic"], row.get("side"), row["source"], row["text"])
+
+
+def _topics_by_word(topic_ids: dict[str, int]) -> dict[str, np.ndarray]:
+    """Each topic word, with the ids of the topics that hold it."""
+    holders: dict[str, list[int]] = {}
+    for name, topic_id in topic_ids.items():
+        for word in set(tokens(name)):
+            holders.setdefault(word, []).append(topic_id)
+    return {word: np.array(ids, dtype=np.int32) for word, ids in holders.items()}
 
 
 def build_index(path: Path, shared: bool, folder: Path) -> None:

@@ -29,6 +29,8 @@ if TYPE_CHECKING:  # retrieval loads bm25s and scipy: only a run with prep needs
 
 SOURCES_DIR_VAR = "DEBATEBENCH_SOURCES_DIR"
 EXAMPLE_POOL = "example"
+# How a row's topic meets the motion's (prep.index): sharing a word, or equal.
+TOPIC_MATCHES = ("words", "exact")
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,8 @@ class Pools:
 
     shared: tuple[tuple[str, PoolIndex], ...]
     corpora: dict[str, tuple[str, PoolIndex]]
+    # How a row's topic must meet the motion's: "words" (share one) or "exact".
+    topic_match: str = "words"
 
     def __str__(self) -> str:
         names = [name for name, _ in self.shared]
@@ -74,7 +78,9 @@ def pool_path(name: str, where: str) -> Path:
     )  # fmt: skip
 
 
-def open_pools(sources: tuple[str, ...], teams: dict[str, Team], where: str) -> Pools:
+def open_pools(
+    sources: tuple[str, ...], teams: dict[str, Team], where: str, topic_match: str = "words"
+) -> Pools:
     """Open (indexing if new) every pool of the run; `where` names the setting, for errors."""
     from debatebench_eval.prep.index import PoolIndex
 
@@ -82,11 +88,11 @@ def open_pools(sources: tuple[str, ...], teams: dict[str, Team], where: str) -> 
     corpora = {}
     for side, team in teams.items():
         if team.corpus is not None:
-            path = Path(team.file).parent / team.corpus
+            path = Path(team.path).parent / team.corpus
             corpora[side] = (Path(team.corpus).stem, PoolIndex.open(path, shared=False))
     if not shared and not corpora:
         raise ConfigError(where, "prep has no evidence to read", "a shared pool, or a team corpus")
-    return Pools(shared, corpora)
+    return Pools(shared, corpora, topic_match)
 
 
 def gather(pools: Pools, motion: Motion, side: str, first_number: int) -> list[Passage]:
@@ -94,11 +100,12 @@ def gather(pools: Pools, motion: Motion, side: str, first_number: int) -> list[P
     found = [
         (name, row)
         for name, index in pools.shared
-        for row in index.search(motion.text, motion.topic, side)
+        for row in index.search(motion.text, motion.topic, side, match=pools.topic_match)
     ]
     if side in pools.corpora:
         name, index = pools.corpora[side]
-        found += [(name, row) for row in index.search(motion.text, motion.topic, None)]
+        rows = index.search(motion.text, motion.topic, None, match=pools.topic_match)
+        found += [(name, row) for row in rows]
     return [
         Passage(id=f"P{first_number + i}", pool=name, row_id=row.id, side=side, text=row.text)
         for i, (name, row) in enumerate(found)

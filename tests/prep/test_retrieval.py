@@ -13,7 +13,7 @@ import pytest
 from debatebench_eval.cli.main import main
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.prep import index as retrieval
-from debatebench_eval.prep.index import PoolIndex, tokens
+from debatebench_eval.prep.index import PoolIndex, document_tokens, tokens
 from debatebench_eval.prep.pools import pool_path
 
 
@@ -50,28 +50,67 @@ POOL = [
 ]
 
 
-def test_a_shared_pool_is_filtered_on_topic_and_side_and_ranked(tmp_path: Path) -> None:
+def test_a_row_whose_topic_shares_a_word_is_a_candidate_ranked_by_topic_first(
+    tmp_path: Path,
+) -> None:
     index = PoolIndex.open(write_pool(tmp_path / "p.jsonl", POOL), shared=True)
-    found = index.search("carbon tax emissions cost", "carbon tax", "pro")
+    ids = [r.id for r in index.search("carbon tax emissions cost", "carbon tax", "pro")]
+    # "wealth tax" shares "tax": a candidate, but below every "carbon tax" row.
+    assert set(ids) == {"r1", "r3", "r4", "r5", "r6", "r7"} and ids[-1] == "r4"
+    assert [r.id for r in index.search("carbon", "carbon tax", "con")] == ["r2"]
+    assert index.search("anything", "fisheries quota", "pro") == []
+
+
+def test_exact_topic_matching_is_an_option(tmp_path: Path) -> None:
+    index = PoolIndex.open(write_pool(tmp_path / "p.jsonl", POOL), shared=True)
+    found = index.search("carbon tax emissions cost", "carbon tax", "pro", match="exact")
     ids = [r.id for r in found]
     assert set(ids) == {"r1", "r3", "r5", "r6", "r7"}  # topic compared without case or spaces
-    assert ids[0] in {"r1", "r5"} and ids[-2:] == ["r6", "r7"]  # ties keep file order
-    assert [r.id for r in index.search("carbon", "carbon tax", "con")] == ["r2"]
-    assert index.search("anything", "no such topic", "pro") == []
-    assert len(index.search("carbon", "carbon tax", "pro", k=2)) == 2
+    assert ids[0] in {"r1", "r5"}
+    tied = ids.index("r6")
+    assert ids[tied + 1] == "r7"  # the same text and topic score the same: file order
+    assert index.search("anything", "no such topic", "pro", match="exact") == []
+    assert index.search("tax", "tax", "pro", match="exact") == []
+    assert len(index.search("carbon", "carbon tax", "pro", k=2, match="exact")) == 2
 
 
 def test_a_team_corpus_is_filtered_on_topic_alone(tmp_path: Path) -> None:
-    rows = [row(1, side=None), row(2, side=None, topic="wealth tax")]
+    rows = [
+        row(1, side=None),
+        row(2, side=None, topic="wealth tax"),
+        row(3, side=None, topic="ferries"),
+    ]
     index = PoolIndex.open(write_pool(tmp_path / "c.jsonl", rows), shared=False)
-    assert [r.id for r in index.search("row", "carbon tax", None)] == ["r1"]
+    assert [r.id for r in index.search("row", "carbon tax", None)] == ["r1", "r2"]
+    assert [r.id for r in index.search("row", "carbon tax", None, match="exact")] == ["r1"]
+
+
+# Descriptive topics as real pools write them (debatebench's example corpora do
+# the same), with rows of unrelated topics among them.
+DESCRIPTIVE = [
+    row(1, topic="federal carbon tax and universal rebate", text="Households got the rebate."),
+    row(2, topic="carbon tax harm to low income households", text="Heating costs rose."),
+    row(3, topic="municipal library hours", text="The library opens at nine."),
+    row(4, topic="federal carbon tax and rural households", text="Rural drivers pay more."),
+    row(5, topic="coastal ferry timetables", text="The ferry leaves at noon."),
+]
+
+
+def test_descriptive_topics_meet_a_motion_and_unrelated_ones_do_not(tmp_path: Path) -> None:
+    index = PoolIndex.open(write_pool(tmp_path / "d.jsonl", DESCRIPTIVE), shared=True)
+    motion = "A federal carbon tax would do more good than harm."
+    ids = [r.id for r in index.search(motion, motion, "pro")]
+    assert set(ids) == {"r1", "r2", "r4"}
+    # The row whose topic shares the most words with the motion's ranks first.
+    rebate = "The federal carbon tax should fund a universal rebate."
+    assert index.search(rebate, rebate, "pro")[0].id == "r1"
 
 
 def test_scores_are_bm25s_own(tmp_path: Path) -> None:
     pool = write_pool(tmp_path / "p.jsonl", POOL)
     index = PoolIndex.open(pool, shared=True)
     reference = bm25s.BM25(k1=retrieval.K1, b=retrieval.B)
-    reference.index([tokens(r["text"]) for r in POOL], show_progress=False)
+    reference.index([document_tokens(r["topic"], r["text"]) for r in POOL], show_progress=False)
     for query in ("carbon tax emissions", "wealth revenue", "poor households heat"):
         ours = index.bm25.get_scores(tokens(query))
         assert np.allclose(ours, reference.get_scores(tokens(query)), atol=1e-6)
@@ -164,6 +203,9 @@ def test_the_index_command_builds_ahead_of_a_run(
 
 
 def test_a_motion_without_query_words_keeps_file_order(tmp_path: Path) -> None:
-    index = PoolIndex.open(write_pool(tmp_path / "p.jsonl", POOL), shared=True)
-    assert [r.id for r in index.search("应该征收碳税", "carbon tax", "pro")][:2] == ["r1", "r3"]
-    assert [r.id for r in index.search("the and of", "carbon tax", "pro")][:2] == ["r1", "r3"]
+    rows = [row(1, topic="碳税", text="甲"), row(2, topic="碳税", text="乙"), row(3, topic="x")]
+    index = PoolIndex.open(write_pool(tmp_path / "p.jsonl", rows), shared=True)
+    found = index.search("应该征收碳税", "碳税", "pro", match="exact")
+    assert [r.id for r in found] == ["r1", "r2"]
+    # Matching by words needs words: a topic without any has no candidates.
+    assert index.search("应该征收碳税", "碳税", "pro") == []
