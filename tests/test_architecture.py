@@ -32,6 +32,7 @@ MODULES = {
     "debatebench_eval._registry": "commands",
     **{f"debatebench_eval.debate.{name}": "rules" for name in _DEBATE_RULES},
     "debatebench_eval.debate.speech": "solvers",
+    "debatebench_eval.debate.pairing": "solvers",
     "debatebench_eval.debate.solver": "solvers",
     "debatebench_eval.debate.turn_stats": "solvers",
     "debatebench_eval.debate.task": "tasks",

@@ -20,6 +20,7 @@ from debatebench_eval.core.errors import DebateError
 from debatebench_eval.debate.config import DebateSettings
 from debatebench_eval.debate.display import evidence_heading, transcript_markdown, turn_heading
 from debatebench_eval.debate.motions import Motion
+from debatebench_eval.debate.pairing import check_twin_selected
 from debatebench_eval.debate.prompts import phase_prompt
 from debatebench_eval.debate.protocol import SIDES, Phase, Side, speaking_order
 from debatebench_eval.debate.record import (
@@ -111,6 +112,7 @@ def debate_solver(
     pools: Pools | None = None,
     strict_judge: bool = False,
     require_validated_judge: bool = False,
+    pairing: str | None = None,
 ) -> Solver:
     """Run one complete debate per sample and record it in the DebateRecord store.
 
@@ -120,9 +122,16 @@ def debate_solver(
         strict_judge: Refuse, before any model call, when the judge is also a debater.
         require_validated_judge: Refuse, before any model call, a judge without a
             passing validation record.
+        pairing: The paired run's token (debate.pairing): a half whose twin the run
+            left out is refused before any model call.
     """
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
+        if pairing is not None:
+            meta = state.metadata
+            check_twin_selected(
+                pairing, str(state.sample_id), meta["pair_id"], bool(meta["swapped"])
+            )
         speakers = _speakers(settings, swapped=bool(state.metadata.get("swapped")))
         for speaker in speakers.values():
             if settings.probe:

@@ -22,6 +22,7 @@ from debatebench_eval.debate.config import (
     resolve_motions,
     role_model_spec,
 )
+from debatebench_eval.debate.pairing import PAIRING_KEY, SWAPPED_SUFFIX, new_pairing_token
 from debatebench_eval.debate.protocol import parse_phases
 from debatebench_eval.debate.run_yaml import parse_run_yaml
 from debatebench_eval.debate.solver import debate_solver
@@ -145,6 +146,7 @@ def debate(
     scorers = judging_scorers(
         judged, default_budget=settings.judge_budget, default_fact_check=settings.fact_check
     )
+    pairing = new_pairing_token() if settings.paired else None
     has_prep = any(phase.is_prep for phase in settings.phases)
     where = f"{given['config']}: sources" if given["config"] else "-T sources"
     pools = (
@@ -159,6 +161,7 @@ def debate(
             pools,
             strict_judge=arg.as_bool("strict_judge", strict_judge),
             require_validated_judge=arg.as_bool("require_validated_judge", require_validated_judge),
+            pairing=pairing,
         ),
         scorer=[*scorers, turn_stats()],
         model_roles=roles or None,
@@ -166,7 +169,11 @@ def debate(
         config=GenerateConfig(max_retries=DEFAULT_MAX_RETRIES, timeout=settings.timeout),
         # One failed debate must not stop the others; eval-retry resumes it.
         fail_on_error=False,
-        metadata={"phases": [str(p) for p in settings.phases], "notes": list(settings.notes)},
+        metadata={
+            "phases": [str(p) for p in settings.phases],
+            "notes": list(settings.notes),
+            **({PAIRING_KEY: pairing} if pairing else {}),
+        },
     )
 
 
@@ -247,7 +254,7 @@ def debate_dataset(settings: DebateSettings) -> MemoryDataset:
         for swapped in (False, True) if settings.paired else (False,):
             samples.append(
                 Sample(
-                    id=f"{motion.id}.swapped" if swapped else motion.id,
+                    id=f"{motion.id}{SWAPPED_SUFFIX}" if swapped else motion.id,
                     input=f"Motion: {motion.text}",
                     metadata={
                         "motion_id": motion.id,

@@ -22,14 +22,18 @@ def model_win_rate() -> Metric:
     """Each debater model's share of the debates it argued, both sides pooled.
 
     With paired debates a model argues pro in one sample and con in its twin,
-    so its rate is over both; a model on both sides of one debate wins half.
+    so its rate is over both, and only over complete pairs (both halves
+    scored): a lone half would count one side only. `incomplete_pairs` says
+    how many pairs were left out. A model on both sides of one debate wins half.
     """
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
+        judged = [s.score for s in scores if isinstance(s.score.value, dict)]
+        kept, incomplete = complete_pairs(judged)
         wins: dict[str, float] = defaultdict(float)
         debates: dict[str, int] = defaultdict(int)
-        for sample in scores:
-            value, meta = sample.score.value, sample.score.metadata or {}
+        for score in kept:
+            value, meta = score.value, score.metadata or {}
             models = meta.get("models")
             if not isinstance(value, dict) or not isinstance(models, dict):
                 continue
@@ -37,9 +41,25 @@ def model_win_rate() -> Metric:
                 debates[model] += 1
                 share = value["pro_role_win"] if role == "pro" else 1 - value["pro_role_win"]
                 wins[model] += share
-        return {f"win_rate[{m}]": wins[m] / debates[m] for m in sorted(debates)}
+        rates = {f"win_rate[{m}]": wins[m] / debates[m] for m in sorted(debates)}
+        return {**rates, "incomplete_pairs": float(incomplete)} if incomplete else rates
 
     return compute
+
+
+def complete_pairs(scores: list[Score]) -> tuple[list[Score], int]:
+    """The scores of unpaired debates and of pairs with both halves scored, and how
+    many pairs had one half only."""
+    halves: dict[str, list[Score]] = defaultdict(list)
+    kept = []
+    for score in scores:
+        pair = (score.metadata or {}).get("pair_id")
+        if pair is None:
+            kept.append(score)
+        else:
+            halves[str(pair)].append(score)
+    whole = [pair for pair in halves.values() if len(pair) == 2]
+    return kept + [score for pair in whole for score in pair], len(halves) - len(whole)
 
 
 @metric

@@ -152,6 +152,9 @@ def context(
         "judge_budget": options.judge_budget,
         "prep_grounded": bool(record.passages),
         "models": {s.role: s.model for s in record.run.sides},
+        # A paired run's pair, so metrics can keep to complete pairs.
+        "pair_id": record.run.pair_id,
+        "swapped": record.run.swapped,
         "readings": judge_records,
     }
 

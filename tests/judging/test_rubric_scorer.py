@@ -263,6 +263,22 @@ def test_win_rate_by_model_pools_a_models_two_sides(run_debate: Any) -> None:
     assert metrics["win_rate[mockllm/pro]"] == 1 and metrics["win_rate[mockllm/con]"] == 0
 
 
+def test_win_rates_keep_to_pairs_with_both_halves_scored(run_debate: Any) -> None:
+    content = content_judge()
+
+    def first_debate_only(n: int, messages: list[Any], config: GenerateConfig) -> ModelOutput:
+        return content(n, messages, config) if n <= 2 else output("judge", "no")
+
+    judge = Script("judge", reply=judge_only(first_debate_only))
+    log = run_debate(roles={**debaters(), "judge": judge.model()}, paired=True,
+                     fact_check=False, eval_args={"max_samples": 1})  # fmt: skip
+    scored = [isinstance(rubric_score(log, i).value, dict) for i in range(2)]
+    assert sorted(scored) == [False, True]
+    metrics = all_metrics(log)
+    assert metrics["incomplete_pairs"] == 1
+    assert not any(name.startswith("win_rate[") for name in metrics)
+
+
 @pytest.mark.parametrize(
     ("arg", "value", "message"),
     [

@@ -1,0 +1,55 @@
+"""Paired debates stay whole: a sample does not run without its side-swapped twin.
+
+With `-T paired=true` every motion is argued twice, the role models
+exchanging sides (`<motion>` and `<motion>.swapped`); a model's pooled win
+rate means something only over both halves. Inspect's `--limit` and
+`--sample-id` select samples one by one, so they can split a pair without a
+word. A hook reads the selection when each task starts (Inspect hands hooks
+the run's sample ids, and nothing else does), keyed by a token the task puts
+in its metadata; the solver then refuses a half whose twin was left out,
+before any model call, saying how to select whole pairs.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from inspect_ai.hooks import Hooks, TaskStart, hooks
+
+from debatebench_eval.core.errors import DebateError
+
+PAIRING_KEY = "pairing"
+SWAPPED_SUFFIX = ".swapped"
+# Pairing token -> the sample ids the run selected.
+_selected: dict[str, frozenset[str]] = {}
+
+
+def new_pairing_token() -> str:
+    return secrets.token_hex(8)
+
+
+@hooks(name="pair_selection", description="Records which samples a paired debate run selected.")
+class PairSelection(Hooks):
+    async def on_task_start(self, data: TaskStart) -> None:
+        token = (data.spec.metadata or {}).get(PAIRING_KEY)
+        if isinstance(token, str):
+            _selected[token] = frozenset(str(i) for i in data.spec.dataset.sample_ids or [])
+
+
+def twin_id(pair_id: str, swapped: bool) -> str:
+    """The other half's sample id."""
+    return pair_id if swapped else f"{pair_id}{SWAPPED_SUFFIX}"
+
+
+def check_twin_selected(token: str, sample_id: str, pair_id: str, swapped: bool) -> None:
+    """Raise DebateError when the run selected this half without its twin."""
+    selected = _selected.get(token)
+    twin = twin_id(pair_id, swapped)
+    if selected is None or twin in selected:
+        return  # no record of the selection (not run through Inspect's eval): nothing to check
+    raise DebateError(
+        f"paired run: sample '{sample_id}' would run without its twin '{twin}' (--limit or "
+        "--sample-id split the pair, and a pair's win rates need both halves); select "
+        f"whole pairs: --sample-id '{pair_id}*' runs both halves, and an even --limit keeps "
+        "pairs whole (halves are adjacent)"
+    )
