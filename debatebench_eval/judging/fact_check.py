@@ -24,7 +24,8 @@ from debatebench_eval.judging.ledger import (
     REPLY_SHAPE,
     VERDICTS,
     Claim,
-    check_ledger,
+    Ledger,
+    check_fact_check,
     fact_check_prompts,
     reply_schema,
 )
@@ -85,7 +86,7 @@ def fact_check(
             schema=reply_schema(),
             name="ledger",
             mode=mode,
-            check=lambda reply: check_ledger(reply, record),
+            check=lambda reply: check_fact_check(reply, record, orientation),
             repair_template=prompts.repair,
         )
         meta = {
@@ -97,11 +98,15 @@ def fact_check(
         }
         if exchange.result is None:
             return Score.unscored(reason=exchange.failure, metadata=meta)
-        ledger = [_claim_record(c) for c in exchange.result]
+        ledger = exchange.result
         return Score(
-            value=ledger_value(exchange.result, exchange.repairs),
-            explanation=ledger_markdown(exchange.result),
-            metadata={**meta, "ledger": ledger},
+            value=ledger_value(ledger.claims, exchange.repairs),
+            explanation=ledger_markdown(ledger),
+            metadata={
+                **meta,
+                "ledger": [_claim_record(c) for c in ledger.claims],
+                "no_claims": ledger.no_claims,
+            },
         )
 
     return score
@@ -134,15 +139,18 @@ def _claim_record(claim: Claim) -> dict[str, Any]:
     return data
 
 
-def ledger_markdown(claims: list[Claim]) -> str:
-    if not claims:
-        return "The fact-check found no factual claims."
+def ledger_markdown(ledger: Ledger) -> str:
+    reasons = [
+        f"{side.upper()} made no factual claim: {why}" for side, why in ledger.no_claims.items()
+    ]
+    if not ledger.claims:
+        return "\n\n".join(reasons)
     lines = ["| side | turn | claim | verdict | citations |", "|---|---|---|---|---|"]
-    for c in claims:
+    for c in ledger.claims:
         cites = ", ".join(
             f"{cite.id} ✓" if cite.verified else f"{cite.id} ✗ ({cite.problem})"
             for cite in c.citations
         )
         text = c.claim.replace("|", "\\|")
         lines.append(f"| {c.side.upper()} | {c.turn} | {text} | {c.verdict} | {cites or '—'} |")
-    return "\n".join(lines)
+    return "\n\n".join(["\n".join(lines), *reasons])

@@ -1,8 +1,12 @@
 """The fact-check ledger: checking the reply, and verifying every citation it makes.
 
 Plain functions. A claim must name a real turn (else the reply is repaired or
-rejected); a citation that names no recorded turn or passage, or whose quote
-is not in the text it cites, is kept and marked unverifiable, never dropped.
+rejected). An empty ledger is an answer only when it says why: for each side
+the reply lists its claims or gives, in `no_claims`, a reason it made none
+(a side with both, or neither, makes the reply malformed); a judge that
+simply returns no claims is not taken as having found none. A citation that
+names no recorded turn or passage, or whose quote is not in the text it
+cites, is kept and marked unverifiable, never dropped.
 Quotes are matched after normalisation with rapidfuzz's partial ratio, so a
 judge that trims a word or changes punctuation still matches; the threshold is
 QUOTE_THRESHOLD.
@@ -19,7 +23,10 @@ from rapidfuzz import fuzz
 
 from debatebench_eval.core.resources import data_file
 from debatebench_eval.core.yamlio import load_yaml
+from debatebench_eval.debate.protocol import SIDES
 from debatebench_eval.debate.record import DebateRecord
+from debatebench_eval.judging.blind import Orientation
+from debatebench_eval.judging.rubric import SIDE_LABELS
 
 VERDICTS = ("supported", "contradicted", "unsupported", "not_checkable")
 # partial_ratio of the normalised quote against the normalised cited text, 0-100.
@@ -49,8 +56,12 @@ REPLY_SHAPE = """{
     {"turn": "<turn id>", "claim": "...",
      "verdict": "supported|contradicted|unsupported|not_checkable",
      "citations": [{"id": "<turn or passage id>", "quote": "..."}], "reason": "..."}
-  ]
+  ],
+  "no_claims": {"A": "<empty if Side A's claims are listed, else why it made none>",
+                "B": "<empty if Side B's claims are listed, else why it made none>"}
 }"""
+# A reason for listing no claim must be a sentence, not "none" or "n/a".
+MIN_REASON_WORDS = 3
 
 
 def reply_schema() -> dict[str, Any]:
@@ -72,10 +83,16 @@ def reply_schema() -> dict[str, Any]:
         "required": ["turn", "claim", "verdict", "citations", "reason"],
         "additionalProperties": False,
     }
+    reasons = {
+        "type": "object",
+        "properties": {label: {"type": "string"} for label in SIDE_LABELS},
+        "required": list(SIDE_LABELS),
+        "additionalProperties": False,
+    }
     return {
         "type": "object",
-        "properties": {"claims": {"type": "array", "items": claim}},
-        "required": ["claims"],
+        "properties": {"claims": {"type": "array", "items": claim}, "no_claims": reasons},
+        "required": ["claims", "no_claims"],
         "additionalProperties": False,
     }
 
@@ -101,6 +118,60 @@ class Claim:
     verdict: str
     reason: str
     citations: tuple[Citation, ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True)
+class Ledger:
+    """A usable fact-check: the verified claims, and why a side listed none (by side)."""
+
+    claims: list[Claim]
+    no_claims: dict[str, str]
+
+
+def check_fact_check(
+    reply: Any, record: DebateRecord, orientation: Orientation
+) -> tuple[Ledger | None, list[str]]:
+    """The ledger, or every problem: its claims' and its account of sides without claims."""
+    claims, problems = check_ledger(reply, record)
+    if not isinstance(reply, dict):
+        return None, problems
+    if not isinstance(reply.get("no_claims"), dict):
+        return None, [*problems, _NO_CLAIMS_MISSING]
+    if claims is None:  # a claim's side is unknown until its turn is: nothing more to say
+        return None, problems
+    reasons, problems = _check_no_claims(reply["no_claims"], claims, orientation)
+    return (None, problems) if problems else (Ledger(claims, reasons), [])
+
+
+_NO_CLAIMS_MISSING = '"no_claims" is missing: an object with a reason (or "") for Side A and B'
+
+
+def _check_no_claims(
+    given: dict[str, Any], claims: list[Claim], orientation: Orientation
+) -> tuple[dict[str, str], list[str]]:
+    """Why each side without a listed claim made none, by side (pro first)."""
+    reasons: dict[str, str] = {}
+    problems = []
+    for side in SIDES:
+        label = orientation.label(side)
+        reason = given.get(label)
+        listed = any(claim.side == side for claim in claims)
+        if not isinstance(reason, str):
+            problems.append(f'"no_claims.{label}" is missing or not a string')
+        elif listed and reason.strip():
+            problems.append(
+                f'"no_claims.{label}" gives a reason, but claims of Side {label} are listed; '
+                'leave it "" when the side\'s claims are listed'
+            )
+        elif not listed and len(reason.split()) < MIN_REASON_WORDS:
+            problems.append(
+                f'no claim of Side {label} is listed and "no_claims.{label}" does not say '
+                f"why; list the factual claims Side {label} made, or say in a sentence why "
+                "it made none"
+            )
+        elif not listed:
+            reasons[side] = reason.strip()
+    return reasons, problems
 
 
 def check_ledger(reply: Any, record: DebateRecord) -> tuple[list[Claim] | None, list[str]]:

@@ -10,10 +10,17 @@ import pytest
 from inspect_ai.model import GenerateConfig, ModelOutput
 
 from debatebench_eval.debate.record import DebateRecord, Passage, Turn, TurnUsage
+from debatebench_eval.judging.blind import Orientation
 from debatebench_eval.judging.fact_check import FACT_CHECK_KEYS
-from debatebench_eval.judging.ledger import Citation, check_ledger, quote_match, verify_citation
+from debatebench_eval.judging.ledger import (
+    Citation,
+    check_fact_check,
+    check_ledger,
+    quote_match,
+    verify_citation,
+)
 
-from support.judge_replies import is_fact_check_call, turn_ids
+from support.judge_replies import LISTED, NONE_MADE, is_fact_check_call, turn_ids
 from support.scripted import Script, output
 
 PRO_TEXT = "Car-free centres cut road deaths by forty percent in Pontevedra."
@@ -124,7 +131,8 @@ def a_ledger(ids: dict[str, str], n: int) -> dict[str, Any]:
             claim(first, "contradicted",
                   citations=[{"id": second, "quote": "placeholder words only"}]),
             claim(second, "unsupported"),
-        ]
+        ],
+        "no_claims": LISTED,
     }  # fmt: skip
 
 
@@ -148,11 +156,52 @@ def test_the_fact_check_scores_counts_rates_and_keeps_the_ledger(run_debate: Any
 
 
 def test_a_side_with_no_claims_has_nan_rates_not_zero(run_debate: Any) -> None:
-    judge = fact_judge(lambda ids, n: {"claims": []})
+    judge = fact_judge(lambda ids, n: {"claims": [], "no_claims": NONE_MADE})
     log = run_debate(roles={**debaters(), "judge": judge.model()}, phases="[opening]")
     value = fact_score(log).value
     assert value["pro_claims"] == 0 and math.isnan(value["pro_supported_rate"])
     assert math.isnan(value["unverifiable_citation_rate"])
+    score = fact_score(log)
+    assert score.metadata["no_claims"] == {"pro": NONE_MADE["A"], "con": NONE_MADE["B"]}
+    assert "PRO made no factual claim: Its speeches state only opinions." in score.explanation
+
+
+@pytest.mark.parametrize(
+    ("no_claims", "problem"),
+    [
+        (None, '"no_claims" is missing'),
+        ({"A": "", "B": ""}, 'no claim of Side A is listed and "no_claims.A" does not say why'),
+        ({"A": "none", "B": "n/a"}, '"no_claims.B" does not say why'),
+        ({"A": "Only opinions here.", "B": 3}, '"no_claims.B" is missing or not a string'),
+    ],
+)
+def test_an_empty_ledger_without_reasons_is_repaired_then_unscored(
+    run_debate: Any, no_claims: Any, problem: str
+) -> None:
+    reply = {"claims": []} if no_claims is None else {"claims": [], "no_claims": no_claims}
+    log = run_debate(roles={**debaters(), "judge": fact_judge(lambda ids, n: reply).model()},
+                     phases="[opening]")  # fmt: skip
+    score = fact_score(log)
+    assert math.isnan(score.value) and problem in score.reason
+    assert len(score.metadata["exchange"]["replies"]) == 2
+
+
+def test_a_reason_for_no_claims_beside_listed_claims_is_malformed() -> None:
+    orientation = Orientation(a="pro", b="con")
+    reply = {"claims": [claim()], "no_claims": {"A": "It made no claims at all.", "B": "None."}}
+    ledger, problems = check_fact_check(reply, record(), orientation)
+    assert ledger is None
+    assert any(
+        '"no_claims.A" gives a reason, but claims of Side A are listed' in p for p in problems
+    )
+    assert any('"no_claims.B" does not say why' in p for p in problems)
+    fine = {"claims": [claim()], "no_claims": {"A": "", "B": "It only gave its opinion."}}
+    ledger, problems = check_fact_check(fine, record(), orientation)
+    assert (
+        problems == []
+        and ledger is not None
+        and ledger.no_claims == {"con": fine["no_claims"]["B"]}
+    )
 
 
 def test_a_ledger_naming_an_unknown_turn_is_repaired_then_unscored(run_debate: Any) -> None:
@@ -198,7 +247,7 @@ def test_a_turn_named_in_brackets_or_as_a_list() -> None:
 
 
 def test_the_fact_checker_sees_no_side_team_or_model_names(run_debate: Any) -> None:
-    judge = fact_judge(lambda ids, n: {"claims": []})
+    judge = fact_judge(lambda ids, n: {"claims": [], "no_claims": NONE_MADE})
     leaky = debaters()
     run_debate(roles={**leaky, "judge": judge.model()}, phases="[opening]")
     prompts = [str(c.messages[1].content) for c in judge.calls if is_fact_check_call(c.messages)]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Callable
@@ -14,7 +15,7 @@ from inspect_ai.model import GenerateConfig, ModelOutput
 from debatebench_eval.judging.rubric import default_rubric
 from debatebench_eval.judging.score_schema import rubric_keys
 
-from support.judge_replies import is_rubric_call, rubric_reply, side_scores, turn_ids
+from support.judge_replies import NONE_MADE, is_rubric_call, rubric_reply, side_scores, turn_ids
 from support.scripted import Script, output
 
 STRONG, WEAK = "An excellent, well-evidenced case.", "A thin case."
@@ -53,7 +54,7 @@ def judge_only(reply: Reply) -> Reply:
     def respond(n: int, messages: list[Any], config: GenerateConfig) -> ModelOutput:
         if is_rubric_call(messages):
             return reply(n, messages, config)
-        return output("judge", '{"claims": []}')
+        return output("judge", json.dumps({"claims": [], "no_claims": NONE_MADE}))
 
     return respond
 
@@ -302,7 +303,10 @@ def test_object_mode_sends_json_object_with_the_schema_for_llama_cpp(run_debate:
     run_debate(roles={**debaters(), "judge": judge.model()}, judge_schema="object")
     formats = [(c.config.extra_body or {}).get("response_format") for c in judge.calls]
     assert all(f["type"] == "json_object" for f in formats)
-    assert {tuple(f["schema"]["required"]) for f in formats} == {("side_a", "side_b"), ("claims",)}
+    assert {tuple(f["schema"]["required"]) for f in formats} == {
+        ("side_a", "side_b"),
+        ("claims", "no_claims"),
+    }
     assert all(c.config.response_schema is None for c in judge.calls)
 
 

@@ -61,3 +61,9 @@ def is_rubric_call(messages: list[Any]) -> bool:
 
 def is_fact_check_call(messages: list[Any]) -> bool:
     return "fact-checker" in str(messages[0].content)
+
+
+# "no_claims" of a fact-check reply: both sides' claims listed ("").
+LISTED = {"A": "", "B": ""}
+# "no_claims" when neither side's claims are listed, with the reason for each.
+NONE_MADE = {"A": "Its speeches state only opinions.", "B": "Its speeches state only opinions."}

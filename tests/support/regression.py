@@ -36,6 +36,7 @@ from debatebench_eval.debate.record import DebateRecord
 from debatebench_eval.interop.judge_task import judge
 from debatebench_eval.interop.transcript_file import read_transcript
 
+from support.judge_replies import LISTED, NONE_MADE
 from support.paths import ROOT
 
 REGRESSION = ROOT / "results" / "regression"
@@ -113,7 +114,8 @@ def fact_ledger(record: DebateRecord) -> dict[str, Any]:
              "reason": "A passage opposes it."},
             {"turn": pro[-1].id, "claim": "The pro side predicts success.",
              "verdict": "not_checkable", "citations": [], "reason": "A prediction."},
-        ]
+        ],
+        "no_claims": LISTED,
     }  # fmt: skip
 
 
@@ -173,10 +175,15 @@ def build_replies() -> dict[str, Any]:
         record = case_record(name, case["transcript"])
         ledger = json.dumps(fact_ledger(record))
         case["fact_check"] = [ledger]
-    bad_turn = json.dumps({"claims": [{"turn": "t00000000", "claim": "x", "verdict": "supported",
-                                       "citations": [], "reason": "r"}]})  # fmt: skip
+    claim = {"turn": "t00000000", "claim": "x", "verdict": "supported", "citations": [],
+             "reason": "r"}  # fmt: skip
+    bad_turn = json.dumps({"claims": [claim], "no_claims": LISTED})
     cases["ours-coin-toss"]["fact_check"] = ["not json", cases["ours-coin-toss"]["fact_check"][0]]
     cases["ours-steelman-tiebreak"]["fact_check"] = [bad_turn, bad_turn]
+    # An empty ledger counts only with a reason per side; without one it is malformed.
+    cases["mirror-10"]["fact_check"] = [json.dumps({"claims": [], "no_claims": NONE_MADE})]
+    unexplained = json.dumps({"claims": []})
+    cases["mirror-11"]["fact_check"] = [unexplained, unexplained]
     return cases
 
 
