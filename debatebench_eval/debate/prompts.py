@@ -47,10 +47,16 @@ def system_prompt(team: Team, side: str, motion: str) -> str:
         values=", ".join(team.values),
         brief=team.brief or "",
         motion=motion,
-        direction="for" if side == "pro" else "against",
+        side=side.upper(),
+        direction=direction(side),
     )
     # A team without a brief leaves an empty line where it would go.
     return "\n".join(line for line in text.splitlines() if line.strip()) + "\n"
+
+
+def direction(side: str) -> str:
+    """The side's position on the motion, as the prompts say it."""
+    return "for" if side == "pro" else "against"
 
 
 def phase_prompt(
@@ -60,7 +66,7 @@ def phase_prompt(
     the debate so far (never the opponent's prep), then the instruction."""
     prompts = debater_prompts()
     own = [p for p in passages or [] if p.side == side]
-    instruction = prompts.phases[phase.name]
+    instruction = prompts.phases[phase.name].format(direction=direction(side))
     if phase.sentences is not None:
         instruction = f"{instruction} {prompts.length.format(sentences=phase.sentences)}"
     if phase.is_prep:

@@ -21,6 +21,8 @@ Where ours differs, by design, and how it is written:
 - **`hit_ledger`** is the first reading's ledger; `hit_ledger_reported` is
   always true, because our rubric refuses a reply without one.
 - **`judge_model`** is the Inspect model name, a panel's names joined by ", ".
+- **`winner_reason`** may also be `stance_forfeit` (a side the judges found
+  arguing the other position forfeits), a reason debatebench does not have.
 - **Fact-check claims** keep debatebench's keys (`phase_index`, `side_index`,
   `claim`, `verdict`, `evidence_ids`). Our judge may cite turns as well as
   passages; `evidence_ids` lists only the recorded passages a claim cites (the

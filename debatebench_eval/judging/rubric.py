@@ -21,12 +21,22 @@ from debatebench_eval.core.resources import data_file
 from debatebench_eval.core.yamlio import load_yaml
 
 LEDGER_STATUSES = ("open", "conceded", "rebutted", "dodged")
+# Whether a side argued the position it was assigned: asked beside the
+# dimensions, never scored; "switched" (it argued the other position) decides
+# the stance check (verdict.stance_forfeits).
+STANCES = ("held", "switched", "unclear")
+STANCE_KEY = "stance"
+STANCE_TEXT = (
+    '- stance (not scored): "held" if the side argued the position it was given above '
+    'throughout, "switched" if it argued the opposite position instead, "unclear" if '
+    "you cannot tell."
+)
 SIDE_LABELS = ("A", "B")
 REPLY_KEYS = {"A": "side_a", "B": "side_b"}
 MARGIN_SCALE = 100
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 # pro_<name> must not collide with the score's own per-side keys.
-_RESERVED = ("total", "win", "role_win")
+_RESERVED = ("total", "win", "role_win", "stance_violation", STANCE_KEY)
 _WORDY = re.compile(r"[^\W_]")
 _RUBRIC_KEYS = {
     "name", "version", "tiebreak", "ledger", "evidence", "dimensions", "system", "prompt", "repair",
@@ -84,6 +94,7 @@ class SideJudgment:
 
     scores: dict[str, DimensionScore]
     ledger: tuple[LedgerEntry, ...]
+    stance: str = "held"
 
     @property
     def total(self) -> int:
@@ -192,7 +203,8 @@ def _template(data: dict[str, Any], key: str, where: str) -> str:
 
 
 def rubric_text(rubric: Rubric) -> str:
-    return "\n".join(f"- {d.name} (0-{d.max}): {d.description}" for d in rubric.dimensions)
+    dimensions = [f"- {d.name} (0-{d.max}): {d.description}" for d in rubric.dimensions]
+    return "\n".join([*dimensions, STANCE_TEXT])
 
 
 def reply_shape(rubric: Rubric) -> str:
@@ -207,6 +219,7 @@ def reply_shape(rubric: Rubric) -> str:
                 else ""
             )
             fields.append(f'    "{d.name}": {{"score": 0, "justification": "..."{ledger}}}')
+        fields.append(f'    "{STANCE_KEY}": "{"|".join(STANCES)}"')
         lines.append(f'  "{REPLY_KEYS[label]}": {{\n' + ",\n".join(fields) + "\n  }")
     return "{\n" + ",\n".join(lines) + "\n}"
 
@@ -234,7 +247,8 @@ def reply_schema(rubric: Rubric) -> dict[str, Any]:
             }
         return _object(props)
 
-    side = _object({d.name: dimension(d) for d in rubric.dimensions})
+    stance = {"type": "string", "enum": list(STANCES)}
+    side = _object({**{d.name: dimension(d) for d in rubric.dimensions}, STANCE_KEY: stance})
     return _object({REPLY_KEYS[label]: side for label in SIDE_LABELS})
 
 
@@ -275,8 +289,11 @@ def _check_side(value: Any, at: str, rubric: Rubric) -> tuple[SideJudgment | Non
     problems = [
         f'"{at}.{key}" is not a dimension of this rubric'
         for key in value
-        if key not in rubric.names
+        if key not in (*rubric.names, STANCE_KEY)
     ]
+    stance = value.get(STANCE_KEY)
+    if stance not in STANCES:
+        problems.append(f'"{at}.{STANCE_KEY}" is {stance!r}; expected one of {", ".join(STANCES)}')
     scores: dict[str, DimensionScore] = {}
     ledger: tuple[LedgerEntry, ...] = ()
     for d in rubric.dimensions:
@@ -307,7 +324,7 @@ def _check_side(value: Any, at: str, rubric: Rubric) -> tuple[SideJudgment | Non
             scores[d.name] = DimensionScore(score, text.strip())
     if problems:
         return None, problems
-    return SideJudgment(scores, ledger), []
+    return SideJudgment(scores, ledger, str(stance)), []
 
 
 def _check_score(entry: dict[str, Any], here: str, top: int) -> tuple[int | None, list[str]]:

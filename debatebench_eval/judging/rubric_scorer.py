@@ -34,7 +34,13 @@ from debatebench_eval.judging.rubric import (
     rubric_text,
 )
 from debatebench_eval.judging.structured import Exchange, ask_judge
-from debatebench_eval.judging.verdict import SideScores, decide, mean_scores, median_scores
+from debatebench_eval.judging.verdict import (
+    SideScores,
+    decide,
+    mean_scores,
+    median_scores,
+    stance_violations,
+)
 
 Reading = Exchange[dict[str, SideJudgment]]
 
@@ -159,9 +165,17 @@ def _score(
             metadata={**context, "trust": trust},
         )
     combined = median_scores([_judge_mean(per_judge[i], orientations) for i in valid])
+    stances = [
+        schema.unblind_stances(reading.result, orientation)
+        for i in valid
+        for reading, orientation in zip(per_judge[i], orientations, strict=True)
+        if reading.result is not None
+    ]
+    violations = stance_violations(stances)
     verdict = decide(
-        combined, options.rubric.tiebreak, seed, options.resolved_margin, options.leaning_margin
-    )
+        combined, options.rubric.tiebreak, seed, options.resolved_margin, options.leaning_margin,
+        switched=frozenset(side for side, switched in violations.items() if switched),
+    )  # fmt: skip
     flips = [bool(records[i]["swap_flipped"]) for i in valid] if options.swap_judging else None
     value = schema.rubric_value(
         options.rubric,
@@ -169,6 +183,7 @@ def _score(
         verdict,
         record,
         flips,
+        violations,
         judges=len(valid),
         repairs=sum(r.repairs for readings in per_judge for r in readings),
     )
@@ -178,6 +193,7 @@ def _score(
     metadata = {
         **context,
         **schema.verdict_metadata(record, verdict),
+        "stance": schema.stance_summary(stances, violations),
         "sides": details,
         "trust": trust,
     }

@@ -16,7 +16,7 @@ from typing import Any
 
 from inspect_ai.model import Model
 
-from debatebench_eval.debate.protocol import SIDES
+from debatebench_eval.debate.protocol import SIDES, Side
 from debatebench_eval.debate.record import DebateRecord
 from debatebench_eval.judging.blind import Orientation
 from debatebench_eval.judging.options import JudgeOptions
@@ -27,7 +27,7 @@ from debatebench_eval.servers.probe import model_base_url
 
 RUBRIC_OUTCOME_KEYS = (
     "margin", "pro_win", "pro_role_win", "tier_resolved", "tier_contested", "tier_unresolved",
-    "swap_flipped", "judges", "repairs",
+    "swap_flipped", "pro_stance_violation", "con_stance_violation", "judges", "repairs",
 )  # fmt: skip
 _TIER_KEYS = dict(zip(TIERS, ("tier_resolved", "tier_contested", "tier_unresolved"), strict=True))
 
@@ -46,6 +46,13 @@ def unblind(judgments: dict[str, SideJudgment], orientation: Orientation) -> Sid
     }
 
 
+def unblind_stances(
+    judgments: dict[str, SideJudgment], orientation: Orientation
+) -> dict[Side, str]:
+    """Each side's stance (held, switched, unclear) as one reading saw it."""
+    return {orientation.side(label): judgment.stance for label, judgment in judgments.items()}
+
+
 def role_of(record: DebateRecord, side: str) -> str:
     assert record.run is not None
     return next(s.role for s in record.run.sides if s.side == side)
@@ -57,6 +64,7 @@ def rubric_value(
     verdict: Verdict,
     record: DebateRecord,
     flips: list[bool] | None,
+    violations: dict[Side, bool],
     *,
     judges: int,
     repairs: int,
@@ -71,6 +79,8 @@ def rubric_value(
         pro_win=float(verdict.winner == "pro"),
         pro_role_win=float(role_of(record, verdict.winner) == "pro"),
         swap_flipped=sum(flips) / len(flips) if flips else math.nan,
+        pro_stance_violation=float(violations["pro"]),
+        con_stance_violation=float(violations["con"]),
         judges=float(judges),
         repairs=float(repairs),
         **{key: float(verdict.tier == tier) for tier, key in _TIER_KEYS.items()},
@@ -92,7 +102,8 @@ def judge_record(
         if reading.result is not None:
             scores = unblind(reading.result, orientation)
             own = decide(scores, rubric.tiebreak, seed)
-            entry.update(scores=scores, totals=own.totals, winner=own.winner)
+            stances = unblind_stances(reading.result, orientation)
+            entry.update(scores=scores, totals=own.totals, winner=own.winner, stances=stances)
         parsed.append(entry)
     return {
         "judge": str(judge),
@@ -156,6 +167,19 @@ def context(
         "pair_id": record.run.pair_id,
         "swapped": record.run.swapped,
         "readings": judge_records,
+    }
+
+
+def stance_summary(stances: list[dict[Side, str]], violations: dict[Side, bool]) -> dict[str, Any]:
+    """Per side: how many valid readings found it switched to the other position."""
+    return {
+        side: {
+            "violation": violations[side],
+            "switched": sum(reading[side] == "switched" for reading in stances),
+            "unclear": sum(reading[side] == "unclear" for reading in stances),
+            "readings": len(stances),
+        }
+        for side in SIDES
     }
 
 
@@ -240,6 +264,10 @@ def explanation(metadata: dict[str, Any], rubric: Rubric, verdict: Verdict) -> s
         ledger = sides[side]["hit_ledger"]
         for entry in (e for e in ledger if e["by"] == ledger[0]["by"]):
             lines.append(f"- ledger: {entry['point']} — {entry['status']}")
+    for side, stance in metadata["stance"].items():
+        if stance["violation"]:
+            lines += ["", f"⚠ stance: {side.upper()} argued the other position in "
+                      f"{stance['switched']} of {stance['readings']} readings"]  # fmt: skip
     for warning in metadata["judge_warnings"]:
         lines += ["", f"⚠ {warning}"]
     return "\n".join(lines)

@@ -5,6 +5,12 @@ two orientations averaged, then the median across judges per dimension — and
 the winner follows from the combined scores: higher total, then the tiebreak
 dimension, then a coin toss from the sample seed (`seed % 2`: even gives pro),
 so a tied debate always resolves the same way and anyone can check it by hand.
+
+One rule comes before the scores: a side that argued the other position
+(most readings say its stance "switched") forfeits. A debate benchmark must
+not credit a model for abandoning the side it was given, however well it
+argued the other one; its scores are still kept and reported. When both
+sides switched, neither forfeits and the scores decide.
 """
 
 from __future__ import annotations
@@ -12,7 +18,7 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass
 
-from debatebench_eval.debate.protocol import SIDES, Side
+from debatebench_eval.debate.protocol import SIDES, Side, other_side
 
 SideScores = dict[Side, dict[str, float]]
 TIERS = ("RESOLVED", "CONTESTED_BUT_LEANING", "UNRESOLVED")
@@ -71,15 +77,28 @@ def margin_tier(
     return "UNRESOLVED"
 
 
+def stance_violations(stances: list[dict[Side, str]]) -> dict[Side, bool]:
+    """Per side, whether a strict majority of the readings found it argued the other position."""
+    return {
+        side: sum(reading[side] == "switched" for reading in stances) * 2 > len(stances)
+        for side in SIDES
+    }
+
+
 def decide(
     scores: SideScores,
     tiebreak: str,
     seed: int,
     resolved: float = DEFAULT_RESOLVED_MARGIN,
     leaning: float = DEFAULT_LEANING_MARGIN,
+    switched: frozenset[Side] = frozenset(),
 ) -> Verdict:
+    """The winner; `switched` holds the sides that argued the other position."""
     sums = totals(scores)
     margin = round(abs(sums["pro"] - sums["con"]), _PLACES)
+    if len(switched) == 1:
+        # The outcome follows from the rule, whatever the margin: RESOLVED.
+        return Verdict(other_side(next(iter(switched))), "stance_forfeit", sums, margin, TIERS[0])
     tier = margin_tier(margin, resolved, leaning)
     if sums["pro"] != sums["con"]:
         winner: Side = "pro" if sums["pro"] > sums["con"] else "con"

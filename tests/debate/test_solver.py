@@ -212,3 +212,27 @@ def test_every_call_is_attributed_to_its_role_with_only_a_main_model(run_debate)
     assert set(log.stats.role_usage) == {"pro", "con", "judge"}
     roles = [e.role for e in sample.events if e.event == "model"]
     assert roles and None not in roles
+
+
+def test_every_prompt_names_the_sides_own_position(run_debate: RunDebate) -> None:
+    pro, con = Script("pro"), Script("con")
+    run_debate(
+        roles={"pro": pro.model(), "con": con.model()},
+        phases="[opening, rebuttal, retort, conclusion]",
+        paired=True,
+        fact_check=False,
+        swap_judging=False,
+    )
+    for script in (pro, con):
+        for call in script.calls:
+            system, prompt = str(call.messages[0].content), str(call.messages[1].content)
+            side = "PRO" if "You are on the PRO side" in system else "CON"
+            position = "for" if side == "PRO" else "against"
+            other = "against" if side == "PRO" else "for"
+            assert f"you argue {position} the motion" in system
+            instruction = prompt.rsplit("\n\n", 1)[-1]
+            assert (
+                f"{position} the motion" in instruction and f"{other} the motion" not in instruction
+            )
+            if side == "CON":  # the old "make your strongest case for it" misled the con side
+                assert "for it" not in instruction

@@ -26,6 +26,7 @@ from debatebench_eval.judging.verdict import (
     margin_tier,
     mean_scores,
     median_scores,
+    stance_violations,
 )
 
 from support.judge_replies import DELETE, MAXIMA, changed_reply, rubric_reply, side_scores
@@ -44,6 +45,7 @@ def test_a_valid_reply_parses_into_both_sides() -> None:
     assert judgments["A"].total == sum(side_scores(0.8).values())
     assert judgments["B"].scores["clarity"].score == 6
     assert judgments["A"].ledger[0].status == "rebutted"
+    assert judgments["A"].stance == judgments["B"].stance == "held"
 
 
 def _mutate(path: str, value: Any) -> dict[str, Any]:
@@ -81,6 +83,9 @@ MALFORMED = [
     ("ledger item not object", _mutate("side_b.rebuttal_effectiveness.hit_ledger", ["p"]),
      "not an object with point and status"),
     ("not an object", [1, 2, 3], "the reply is an array in JSON"),
+    ("missing stance", _mutate("side_a.stance", KeyError),
+     "\"side_a.stance\" is None; expected one of held, switched, unclear"),
+    ("bad stance", _mutate("side_b.stance", "pro"), "'pro'; expected one of held, switched"),
 ]  # fmt: skip
 
 
@@ -198,7 +203,9 @@ def test_panel_units_are_each_judges_rating_as_a_fraction_of_max() -> None:
 def test_the_rubric_schema_matches_the_dimensions() -> None:
     schema = reply_schema(RUBRIC)
     side = schema["properties"]["side_a"]["properties"]
-    assert {name: side[name]["properties"]["score"]["maximum"] for name in side} == MAXIMA
+    dimensions = {name: side[name] for name in side if name != "stance"}
+    assert {name: d["properties"]["score"]["maximum"] for name, d in dimensions.items()} == MAXIMA
+    assert side["stance"]["enum"] == ["held", "switched", "unclear"]
     assert "hit_ledger" in side["rebuttal_effectiveness"]["properties"]
 
 
@@ -276,3 +283,21 @@ def test_a_literal_brace_in_a_template_is_refused_at_load(tmp_path: Path) -> Non
         load_rubric(write_rubric(tmp_path, prompt=prompt))
     doubled = RUBRIC.prompt + '\nExample: {{"score": 3}}\n'
     assert "{{" in load_rubric(write_rubric(tmp_path, prompt=doubled)).prompt
+
+
+def test_a_side_that_switched_position_forfeits_whatever_its_scores() -> None:
+    scores = {"pro": {"a": 10.0}, "con": {"a": 30.0}}
+    verdict = decide(scores, "a", seed=0, switched=frozenset({"con"}))
+    assert (verdict.winner, verdict.reason, verdict.tier) == ("pro", "stance_forfeit", "RESOLVED")
+    assert verdict.totals == {"pro": 10.0, "con": 30.0} and verdict.margin == 20
+    both = decide(scores, "a", seed=0, switched=frozenset({"pro", "con"}))
+    assert (both.winner, both.reason) == ("con", "total")
+
+
+def test_a_stance_violation_needs_a_strict_majority_of_readings() -> None:
+    held, switched = {"pro": "held", "con": "held"}, {"pro": "held", "con": "switched"}
+    unclear = {"pro": "held", "con": "unclear"}
+    assert stance_violations([switched, switched]) == {"pro": False, "con": True}
+    assert stance_violations([switched, held]) == {"pro": False, "con": False}
+    assert stance_violations([switched, unclear, switched]) == {"pro": False, "con": True}
+    assert stance_violations([switched, unclear]) == {"pro": False, "con": False}

@@ -17,8 +17,16 @@ def side_scores(fraction: float) -> dict[str, int]:
     return {name: round(top * fraction) for name, top in MAXIMA.items()}
 
 
-def rubric_reply(a: dict[str, int], b: dict[str, int], *, ledger: bool = True) -> str:
-    def side(scores: dict[str, int], label: str) -> dict[str, Any]:
+def rubric_reply(
+    a: dict[str, int],
+    b: dict[str, int],
+    *,
+    ledger: bool = True,
+    stances: tuple[str, str] = ("held", "held"),
+) -> str:
+    """A rubric reply scoring Side A with `a` and Side B with `b` (stances: A's, B's)."""
+
+    def side(scores: dict[str, int], label: str, stance: str) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for name, value in scores.items():
             out[name] = {"score": value, "justification": f"Side {label} {name} reason."}
@@ -26,9 +34,10 @@ def rubric_reply(a: dict[str, int], b: dict[str, int], *, ledger: bool = True) -
             out["rebuttal_effectiveness"]["hit_ledger"] = [
                 {"point": f"point against {label}", "status": "rebutted"}
             ]
+        out["stance"] = stance
         return out
 
-    return json.dumps({"side_a": side(a, "A"), "side_b": side(b, "B")})
+    return json.dumps({"side_a": side(a, "A", stances[0]), "side_b": side(b, "B", stances[1])})
 
 
 # Passed as the value to `changed_reply`: remove the field instead.

@@ -56,25 +56,32 @@ def orientation_of(prompt: str) -> str:
 # ---------------------------------------------------------------- recorded replies
 
 
-def scores_reply(scores: dict[str, Any], a_side: str) -> str:
-    """A debatebench score file rendered as our judge's reply, `a_side` shown as Side A."""
+def scores_reply(scores: dict[str, Any], a_side: str, switched: str | None = None) -> str:
+    """A debatebench score file rendered as our judge's reply, `a_side` shown as Side A;
+    every side's stance is "held" but the `switched` side's."""
     by_side = {side["side"]: side["dimensions"] for side in scores["sides"]}
     other = "con" if a_side == "pro" else "pro"
 
-    def side(dimensions: dict[str, Any]) -> dict[str, Any]:
-        out = {}
-        for name, dim in dimensions.items():
-            out[name] = {"score": dim["score"], "justification": dim["justification"]}
+    def side(name: str) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for dimension, dim in by_side[name].items():
+            out[dimension] = {"score": dim["score"], "justification": dim["justification"]}
             if "hit_ledger" in dim:
-                out[name]["hit_ledger"] = dim["hit_ledger"]
+                out[dimension]["hit_ledger"] = dim["hit_ledger"]
+        out["stance"] = "switched" if name == switched else "held"
         return out
 
-    return json.dumps({"side_a": side(by_side[a_side]), "side_b": side(by_side[other])})
+    return json.dumps({"side_a": side(a_side), "side_b": side(other)})
 
 
 def consistent(scores: dict[str, Any]) -> dict[str, list[str]]:
     """A judge that scores each side the same under either label."""
     return {o: [scores_reply(scores, o[2:])] for o in ORIENTATIONS}
+
+
+def switched(scores: dict[str, Any], side: str) -> dict[str, list[str]]:
+    """A consistent judge that finds `side` argued the other position."""
+    return {o: [scores_reply(scores, o[2:], switched=side)] for o in ORIENTATIONS}
 
 
 def biased_to_a(scores: dict[str, Any]) -> dict[str, list[str]]:
@@ -142,6 +149,7 @@ def malformed_cases(scores: dict[str, Any]) -> dict[str, dict[str, list[str]]]:
         "float-score": broken(good, '"score": 26,', '"score": 25.5,'),
         "missing-dimension": broken(good, '"clarity"', '"clearness"'),
         "bad-ledger-status": broken(good, '"rebutted"', '"won"'),
+        "bad-stance": broken(good, '"stance": "held"', '"stance": "yes"'),
         "placeholder-justification": broken(good, clarity, '"justification": "..."'),
         "extra-key": good[:-1] + ', "winner": "side_b"}',
     }  # fmt: skip
@@ -166,6 +174,9 @@ def build_replies() -> dict[str, Any]:
     mirror_1 = json.loads((SCORES / "mirror-1-scores.json").read_text(encoding="utf-8"))
     cases["biased-to-side-a"] = {"transcript": "mirror-3-transcript.json",
                                  "rubric": biased_to_a(mirror_1)}  # fmt: skip
+    # mirror-1's con side won on scores; arguing the motion instead, it forfeits.
+    cases["stance-forfeit"] = {"transcript": "mirror-1-transcript.json",
+                               "rubric": switched(mirror_1, "con")}  # fmt: skip
     for name, rubric in malformed_cases(mirror_1).items():
         cases[name] = {"transcript": "mirror-1-transcript.json", "rubric": rubric}
     ours = "smollm2-carbon-tax-transcript.json"

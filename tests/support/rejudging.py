@@ -57,6 +57,7 @@ def side_reply(share: float, label: str, bonus: int) -> dict[str, Any]:
     reply[LEDGER]["hit_ledger"] = [
         {"point": f"the point put to Side {label}", "status": "rebutted"}
     ]
+    reply["stance"] = "held"
     return reply
 
 
