@@ -22,13 +22,22 @@ PAIRING_KEY = "pairing"
 SWAPPED_SUFFIX = ".swapped"
 # Pairing token -> the sample ids the run selected.
 _selected: dict[str, frozenset[str]] = {}
+_registered = False
 
 
 def new_pairing_token() -> str:
+    """A paired task's token; the first one registers the hook. Inspect loads
+    every plugin's hooks at every command's start (and says so in a banner):
+    registered only here, it stays out of runs that have no paired debate."""
+    global _registered
+    if not _registered:
+        hooks(name="pair_selection", description="Records a paired run's selected samples.")(
+            PairSelection
+        )
+        _registered = True
     return secrets.token_hex(8)
 
 
-@hooks(name="pair_selection", description="Records which samples a paired debate run selected.")
 class PairSelection(Hooks):
     async def on_task_start(self, data: TaskStart) -> None:
         token = (data.spec.metadata or {}).get(PAIRING_KEY)
