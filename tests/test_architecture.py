@@ -24,7 +24,7 @@ _DEBATE_RULES = (
 )  # fmt: skip
 _JUDGING_RULES = (
     "rubric", "blind", "structured", "verdict", "score_schema", "options", "gate", "ledger",
-    "viewer",
+    "viewer", "explain",
 )  # fmt: skip
 MODULES = {
     "debatebench_eval": "core",  # the package root holds only the version
@@ -40,6 +40,7 @@ MODULES = {
     "debatebench_eval.judging.rubric_scorer": "solvers",
     "debatebench_eval.judging.fact_check": "solvers",
     "debatebench_eval.judging.metrics": "solvers",
+    "debatebench_eval.judging.run_summary": "solvers",
     "debatebench_eval.judging.scorer_set": "tasks",
     "debatebench_eval.validation.speech_data": "rules",
     "debatebench_eval.validation.stats": "rules",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import inspect
+import shlex
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -66,7 +67,7 @@ def _parser() -> argparse.ArgumentParser:
     trust.add_argument("--min-scored", type=int, default=MIN_SCORED, help=f"default {MIN_SCORED}")
     trust.set_defaults(run=_run_trust)
     report = commands.add_parser(
-        "report", help="a judge validation's tables (Markdown) and plot (PNG, 'plots' extra)"
+        "report", help="a judge validation's tables (Markdown) and plot (PNG)"
     )
     report.add_argument("log", help="a judge_validation log")
     report.add_argument("-o", "--out", default="report", help="output folder (default ./report)")
@@ -134,7 +135,12 @@ def _run_index(args: argparse.Namespace) -> int:
 
 def _run_trust(args: argparse.Namespace) -> int:
     from debatebench_eval.validation.log_reader import NotAValidationLog, trust_record
-    from debatebench_eval.validation.trust import Thresholds, save_record, user_trust_dir
+    from debatebench_eval.validation.trust import (
+        Thresholds,
+        save_record,
+        summary_lines,
+        user_trust_dir,
+    )
 
     limits = Thresholds(args.min_tau_c, args.min_parse_rate, args.min_scored)
     try:
@@ -143,12 +149,7 @@ def _run_trust(args: argparse.Namespace) -> int:
         print(f"debatebench-eval trust: {exc}", file=sys.stderr)
         return 2
     path = save_record(record, Path(args.out) if args.out else user_trust_dir())
-    judge = record.judge
-    print(f"judge {judge.provider}/{judge.model} at {judge.base_url or judge.provider}")
-    print(f"fingerprint: {judge.fingerprint or 'none reported by the server'}")
-    print(f"tau-c {record.tau_c} (95% CI {record.tau_c_ci}), tau-b {record.tau_b}, "
-          f"parse rate {record.parse_rate:.3f}, {record.n_scored}/{record.n} scored")  # fmt: skip
-    print("TRUSTED" if record.trusted else "NOT TRUSTED: " + "; ".join(record.reasons))
+    print("\n".join(summary_lines(record)))
     print(f"record: {path}")
     return 0 if record.trusted else 1
 
@@ -165,8 +166,6 @@ def _run_report(args: argparse.Namespace) -> int:
         return 2
     for path in written:
         print(path)
-    if not any(p.suffix == ".png" for p in written):
-        print("no plot: install the 'plots' extra (pip install 'debatebench-eval[plots]')")
     return 0
 
 
@@ -190,22 +189,37 @@ def _run_quickstart(args: argparse.Namespace) -> int:
     from debatebench_eval.cli.embedded import MODEL_ALIAS, embedded_server
     from debatebench_eval.core.errors import ServerError
 
+    eval_args = [
+        "eval", f"{ALIAS_PREFIX}/debate", "--model", f"ollama/{MODEL_ALIAS}",
+        "--log-dir", args.log_dir, *QUICKSTART_ARGS,
+    ]  # fmt: skip
     try:
         with embedded_server() as base_url:
-            command = [
-                str(Path(sys.executable).parent / "inspect"), "eval", f"{ALIAS_PREFIX}/debate",
-                "--model", f"ollama/{MODEL_ALIAS}", "--log-dir", args.log_dir, *QUICKSTART_ARGS,
-            ]  # fmt: skip
-            print(f"embedded model server at {base_url}")
-            print(f"$ OLLAMA_BASE_URL={base_url} {' '.join(command[1:])}")
+            print(f"embedded model server at {base_url}; running:")
+            print(f"  OLLAMA_BASE_URL={base_url} inspect {shlex.join(eval_args)}", flush=True)
             env = {**os.environ, "OLLAMA_BASE_URL": base_url}
-            code = subprocess.run(command, env=env).returncode
+            inspect = str(Path(sys.executable).parent / "inspect")
+            code = subprocess.run([inspect, *eval_args], env=env).returncode
     except ServerError as exc:
         print(f"debatebench-eval quickstart: {exc}", file=sys.stderr)
         return 2
     if code == 0:
         print(f"done: 'inspect view --log-dir {args.log_dir}' shows the debate")
+    print(_again(eval_args))
     return code
+
+
+def _again(eval_args: list[str]) -> str:
+    """How to run the same debate by hand (the quickstart's server stops with it)."""
+    from debatebench_eval.cli.embedded import server_arguments
+
+    port = 8080
+    return (
+        "to run it again yourself, start the same server in one shell:\n"
+        f"  python {shlex.join(server_arguments(port))}\n"
+        "and in another:\n"
+        f"  OLLAMA_BASE_URL=http://127.0.0.1:{port}/v1 inspect {shlex.join(eval_args)}"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -22,6 +22,8 @@ from debatebench_eval.debate.teams import Team
 
 DEFAULT_BUDGET = 2000
 DEFAULT_FORMAT = "quickstart"
+DEFAULT_MOTIONS = "default"
+DEFAULT_TEAMS = {"pro": "advocate", "con": "skeptic"}
 DEFAULT_TIMEOUT = 600
 DEFAULT_EMPTY_RETRIES = 2
 
@@ -77,11 +79,11 @@ def named_format(name: str) -> tuple[Phase, ...]:
 
 
 def resolve_motions(motion: str | None, motions: str | None) -> tuple[Motion, ...]:
-    if motion is not None and motions is not None:
+    if motion is not None and motions not in (None, DEFAULT_MOTIONS):
         raise ConfigError("-T motion / -T motions", "both were given", "one or the other")
     if motion is not None:
         return (single_motion(motion),)
-    if motions is None or motions == "default":
+    if motions is None or motions == DEFAULT_MOTIONS:
         return load_motions(data_dir("tasks") / "motions" / "default.yaml")
     return load_motions(Path(motions).expanduser())
 

@@ -15,7 +15,7 @@ def turn_heading(turn: Turn) -> str:
     length = f" ({turn.length})" if turn.length else ""
     return (
         f"### {turn.phase_index + 1}. {turn.phase.capitalize()}{length} — {turn.side.upper()}\n"
-        f"*{turn.team_id} · {turn.model} · role {turn.role} · "
+        f"*turn {turn.id} · {turn.team_id} · {turn.model} · role {turn.role} · "
         f"{turn.usage.output_tokens}/{turn.budget} tokens"
         f"{' · hit budget' if turn.hit_budget else ''}{_cites(turn)}*"
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,8 @@ from debatebench_eval.debate.config import (
     DEFAULT_BUDGET,
     DEFAULT_EMPTY_RETRIES,
     DEFAULT_FORMAT,
+    DEFAULT_MOTIONS,
+    DEFAULT_TEAMS,
     DEFAULT_TIMEOUT,
     DebateSettings,
     check_prep,
@@ -27,9 +30,11 @@ from debatebench_eval.debate.protocol import parse_phases
 from debatebench_eval.debate.run_yaml import parse_run_yaml
 from debatebench_eval.debate.solver import debate_solver
 from debatebench_eval.debate.teams import resolve_team
-from debatebench_eval.debate.turn_stats import turn_stats
+from debatebench_eval.debate.turn_stats import STAT_KEYS, turn_stats
 from debatebench_eval.judging.options import JUDGE_ARGS
-from debatebench_eval.judging.scorer_set import judging_scorers
+from debatebench_eval.judging.run_summary import report_problems_after_the_run
+from debatebench_eval.judging.scorer_set import HEADLINE_METRIC, judging_scorers
+from debatebench_eval.judging.verdict import DEFAULT_LEANING_MARGIN, DEFAULT_RESOLVED_MARGIN
 from debatebench_eval.judging.viewer import debate_viewer
 from debatebench_eval.prep.pools import TOPIC_MATCHES, open_pools
 
@@ -63,18 +68,18 @@ _RUN_YAML_OWNS = (
 @task
 def debate(
     motion: str | None = None,
-    motions: str | None = None,
-    format: str | None = None,
+    motions: str = DEFAULT_MOTIONS,
+    format: str = DEFAULT_FORMAT,
     phases: str | list[str] | None = None,
-    budget: int | None = None,
+    budget: int = DEFAULT_BUDGET,
     pro_budget: int | None = None,
     con_budget: int | None = None,
-    pro_team: str | None = None,
-    con_team: str | None = None,
+    pro_team: str = DEFAULT_TEAMS["pro"],
+    con_team: str = DEFAULT_TEAMS["con"],
     paired: bool = False,
     config: str | None = None,
     seed: int | None = None,
-    timeout: int | None = None,
+    timeout: int = DEFAULT_TIMEOUT,
     empty_retries: int = DEFAULT_EMPTY_RETRIES,
     probe: bool = True,
     sources: str | list[str] | None = None,
@@ -88,8 +93,8 @@ def debate(
     judge_quorum: int | None = None,
     strict_judge: bool = False,
     judge_schema: bool | str = "auto",
-    resolved_margin: float | None = None,
-    leaning_margin: float | None = None,
+    resolved_margin: float = DEFAULT_RESOLVED_MARGIN,
+    leaning_margin: float = DEFAULT_LEANING_MARGIN,
     require_validated_judge: bool = False,
     **unknown: Any,
 ) -> Task:
@@ -143,10 +148,11 @@ def debate(
     given = {k: v for k, v in locals().items() if k in DEBATE_ARGS}
     settings, roles = _settings(given)
     judged = {k: v for k, v in locals().items() if k in JUDGE_ARGS}
-    scorers = judging_scorers(
+    judging = judging_scorers(
         judged, default_budget=settings.judge_budget, default_fact_check=settings.fact_check
     )
     pairing = new_pairing_token() if settings.paired else None
+    report_problems_after_the_run()
     has_prep = any(phase.is_prep for phase in settings.phases)
     where = f"{given['config']}: sources" if given["config"] else "-T sources"
     pools = (
@@ -163,9 +169,10 @@ def debate(
             require_validated_judge=arg.as_bool("require_validated_judge", require_validated_judge),
             pairing=pairing,
         ),
-        scorer=[*scorers, turn_stats()],
+        scorer=[*judging.scorers, turn_stats()],
         model_roles=roles or None,
-        viewer=debate_viewer(fact_check=len(scorers) > 1),
+        viewer=debate_viewer({**judging.score_keys, "turn_stats": STAT_KEYS}),
+        headline_metric=HEADLINE_METRIC,
         config=GenerateConfig(max_retries=DEFAULT_MAX_RETRIES, timeout=settings.timeout),
         # One failed debate must not stop the others; eval-retry resumes it.
         fail_on_error=False,
@@ -188,7 +195,9 @@ def _settings(given: dict[str, Any]) -> tuple[DebateSettings, dict[str, Model]]:
     if config is None:
         settings = _settings_from_args(given)
     else:
-        clash = [key for key in _RUN_YAML_OWNS if given[key] is not None]
+        # A default is a value the run.yaml can own; only a value given differs from it.
+        defaults = {n: p.default for n, p in inspect.signature(debate).parameters.items()}
+        clash = [key for key in _RUN_YAML_OWNS if given[key] != defaults[key]]
         if clash:
             raise ConfigError(
                 f"-T {clash[0]}",
@@ -216,7 +225,7 @@ def _settings(given: dict[str, Any]) -> tuple[DebateSettings, dict[str, Model]]:
 def _settings_from_args(given: dict[str, Any]) -> DebateSettings:
     phase_list = arg.as_list("phases", given["phases"])
     format_name = arg.as_text("format", given["format"])
-    if phase_list is not None and format_name is not None:
+    if phase_list is not None and format_name != DEFAULT_FORMAT:
         raise ConfigError("-T phases / -T format", "both were given", "one or the other")
     phases = (
         parse_phases(phase_list, where="-T phases")
@@ -233,8 +242,8 @@ def _settings_from_args(given: dict[str, Any]) -> DebateSettings:
         ),
         phases=phases,
         teams={
-            "pro": resolve_team(arg.as_text("pro_team", given["pro_team"]) or "advocate"),
-            "con": resolve_team(arg.as_text("con_team", given["con_team"]) or "skeptic"),
+            side: resolve_team(arg.as_text(f"{side}_team", given[f"{side}_team"]) or default)
+            for side, default in DEFAULT_TEAMS.items()
         },
         budgets={
             "pro": arg.as_int("pro_budget", given["pro_budget"]) or budget,

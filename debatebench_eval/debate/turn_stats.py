@@ -36,8 +36,9 @@ def turn_stats() -> Scorer:
         value: dict[str, float] = {
             "turns": float(len(turns)),
             "reasoning_tokens": float(sum(t.usage.reasoning_tokens for t in turns)),
-            "hit_budget_rate": sum(t.hit_budget for t in turns) / len(turns),
-            "mean_latency_s": sum(t.latency_ms for t in turns) / len(turns) / 1000,
+            # Rounded as a reader reads them: 0.333, not 0.3333333333333333.
+            "hit_budget_rate": round(sum(t.hit_budget for t in turns) / len(turns), 3),
+            "mean_latency_s": round(sum(t.latency_ms for t in turns) / len(turns) / 1000, 3),
         }
         for side in SIDES:
             value[f"{side}_output_tokens"] = float(

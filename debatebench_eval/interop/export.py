@@ -99,7 +99,7 @@ def _turn(turn: Turn, passages: list[Passage]) -> dict[str, Any]:
 def export_log(log_file: str | Path, out_dir: Path) -> tuple[list[Path], list[str]]:
     """Write one transcript per complete sample, and a score file per scored one.
 
-    Returns the files written and what was skipped. Files are NAME.json and
+    Returns the files written, and what was skipped or left out with why. Files are NAME.json and
     NAME-scores.json, NAME being `<sample id>-epoch<N>`.
     """
     log = read_eval_log(str(log_file))
@@ -118,6 +118,9 @@ def export_log(log_file: str | Path, out_dir: Path) -> tuple[list[Path], list[st
         written.append(_write(out_dir / f"{name}.json", transcript_from_record(record)))
         scores = sample.scores or {}
         rubric = scores.get("rubric")
+        if rubric is not None and not is_scored(rubric):
+            reason = " ".join((rubric.reason or "no reason recorded").split())[:200]
+            skipped.append(f"{name}: no score file, the rubric left it unscored ({reason})")
         if rubric is not None and is_scored(rubric):
             sheet = score_sheet(
                 record,

@@ -37,7 +37,9 @@ from debatebench_eval.interop.transcript_file import (
 )
 from debatebench_eval.judging.gate import judge_trust
 from debatebench_eval.judging.options import JUDGE_ARGS, JUDGE_ROLE, judge_models
-from debatebench_eval.judging.scorer_set import judging_scorers
+from debatebench_eval.judging.run_summary import report_problems_after_the_run
+from debatebench_eval.judging.scorer_set import HEADLINE_METRIC, judging_scorers
+from debatebench_eval.judging.verdict import DEFAULT_LEANING_MARGIN, DEFAULT_RESOLVED_MARGIN
 from debatebench_eval.judging.viewer import debate_viewer
 from debatebench_eval.servers.probe import ensure_reachable
 
@@ -73,8 +75,8 @@ def judge(
     judge_quorum: int | None = None,
     strict_judge: bool = False,
     judge_schema: bool | str = "auto",
-    resolved_margin: float | None = None,
-    leaning_margin: float | None = None,
+    resolved_margin: float = DEFAULT_RESOLVED_MARGIN,
+    leaning_margin: float = DEFAULT_LEANING_MARGIN,
     require_validated_judge: bool = False,
     probe: bool = True,
     **unknown: Any,
@@ -107,7 +109,8 @@ def judge(
             "-T transcripts", "no value", "a folder of debatebench transcripts or one file"
         )
     debates = load_transcripts(Path(source).expanduser())
-    scorers = judging_scorers(judged)
+    judging = judging_scorers(judged)
+    report_problems_after_the_run()
     return Task(
         dataset=transcript_dataset(debates),
         solver=recorded_debate(
@@ -115,8 +118,9 @@ def judge(
             probe=arg.as_bool("probe", probe),
             require_validated_judge=arg.as_bool("require_validated_judge", require_validated_judge),
         ),
-        scorer=scorers,
-        viewer=debate_viewer(fact_check=len(scorers) > 1),
+        scorer=judging.scorers,
+        viewer=debate_viewer(judging.score_keys),
+        headline_metric=HEADLINE_METRIC,
         config=GenerateConfig(max_retries=DEFAULT_MAX_RETRIES, timeout=DEFAULT_TIMEOUT),
         # One unjudgeable debate must not stop the others; eval-retry resumes it.
         fail_on_error=False,

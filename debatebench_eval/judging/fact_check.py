@@ -12,13 +12,16 @@ import math
 from dataclasses import asdict
 from typing import Any
 
-from inspect_ai.model import ChatMessageSystem, ChatMessageUser
+from inspect_ai.log import transcript
+from inspect_ai.model import ChatMessageSystem, ChatMessageUser, Model
 from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
+from inspect_ai.util import span
 
 from debatebench_eval.debate.protocol import SIDES
 from debatebench_eval.debate.record import DebateRecord
-from debatebench_eval.judging.blind import blind_orientation, view_fields
+from debatebench_eval.judging.blind import Orientation, blind_orientation, view_fields
+from debatebench_eval.judging.explain import ledger_explanation
 from debatebench_eval.judging.gate import guard, judge_trust
 from debatebench_eval.judging.ledger import (
     REPLY_SHAPE,
@@ -30,12 +33,12 @@ from debatebench_eval.judging.ledger import (
     reply_schema,
 )
 from debatebench_eval.judging.options import judge_models, scorer_options
-from debatebench_eval.judging.structured import ask_judge
+from debatebench_eval.judging.structured import Exchange, ask_judge
 
 FACT_CHECK_KEYS = (
     *(f"{side}_{name}" for side in SIDES for name in ("claims", *VERDICTS)),
     *(f"{side}_{verdict}_rate" for side in SIDES for verdict in VERDICTS),
-    "citations", "unverifiable_citations", "unverifiable_citation_rate", "repairs",
+    "citations", "unverifiable_citations", "unverifiable_citation_pct", "repairs",
 )  # fmt: skip
 
 
@@ -69,16 +72,10 @@ def fact_check(
     strict, required = options.strict_judge, options.require_validated_judge
     prompts = fact_check_prompts()
 
-    async def score(state: TaskState, target: Target) -> Score | None:
-        record = state.store_as(DebateRecord)
-        if record.run is None or not record.complete:
-            return None
-        judge = judge_models()[0]
-        warnings = guard([judge], record, strict)
-        trust = await judge_trust([judge], required)
-        orientation = blind_orientation(record.run.seed)
+    async def ask(judge: Model, record: DebateRecord, orientation: Orientation) -> Exchange[Ledger]:
+        assert record.run is not None
         prompt = prompts.prompt.format(**view_fields(record, orientation), shape=REPLY_SHAPE)
-        exchange = await ask_judge(
+        return await ask_judge(
             judge,
             [ChatMessageSystem(content=prompts.system), ChatMessageUser(content=prompt)],
             budget=budget,
@@ -89,6 +86,22 @@ def fact_check(
             check=lambda reply: check_fact_check(reply, record, orientation),
             repair_template=prompts.repair,
         )
+
+    async def score(state: TaskState, target: Target) -> Score | None:
+        record = state.store_as(DebateRecord)
+        if record.run is None or not record.complete:
+            return None
+        judge = judge_models()[0]
+        warnings = guard([judge], record, strict)
+        trust = await judge_trust([judge], required)
+        orientation = blind_orientation(record.run.seed)
+        async with span(f"fact-check: {judge}", type="judge"):
+            transcript().info(
+                f"Fact-check by {judge}: Side A is {orientation.a.upper()}, "
+                f"Side B is {orientation.b.upper()}.",
+                source="debatebench",
+            )
+            exchange = await ask(judge, record, orientation)
         meta = {
             "judge": str(judge),
             "judge_warnings": warnings,
@@ -101,7 +114,7 @@ def fact_check(
         ledger = exchange.result
         return Score(
             value=ledger_value(ledger.claims, exchange.repairs),
-            explanation=ledger_markdown(ledger),
+            explanation=ledger_explanation(ledger, record),
             metadata={
                 **meta,
                 "ledger": [_claim_record(c) for c in ledger.claims],
@@ -126,7 +139,9 @@ def ledger_value(claims: list[Claim], repairs: int) -> dict[str, float]:
     value.update(
         citations=float(len(citations)),
         unverifiable_citations=float(unverifiable),
-        unverifiable_citation_rate=unverifiable / len(citations) if citations else math.nan,
+        unverifiable_citation_pct=(
+            round(100 * unverifiable / len(citations), 1) if citations else math.nan
+        ),
         repairs=float(repairs),
     )
     return {key: value[key] for key in FACT_CHECK_KEYS}
@@ -137,20 +152,3 @@ def _claim_record(claim: Claim) -> dict[str, Any]:
     for cite, original in zip(data["citations"], claim.citations, strict=True):
         cite["verified"] = original.verified
     return data
-
-
-def ledger_markdown(ledger: Ledger) -> str:
-    reasons = [
-        f"{side.upper()} made no factual claim: {why}" for side, why in ledger.no_claims.items()
-    ]
-    if not ledger.claims:
-        return "\n\n".join(reasons)
-    lines = ["| side | turn | claim | verdict | citations |", "|---|---|---|---|---|"]
-    for c in ledger.claims:
-        cites = ", ".join(
-            f"{cite.id} ✓" if cite.verified else f"{cite.id} ✗ ({cite.problem})"
-            for cite in c.citations
-        )
-        text = c.claim.replace("|", "\\|")
-        lines.append(f"| {c.side.upper()} | {c.turn} | {text} | {c.verdict} | {cites or '—'} |")
-    return "\n\n".join(["\n".join(lines), *reasons])

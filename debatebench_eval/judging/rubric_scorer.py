@@ -11,14 +11,17 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from inspect_ai.log import transcript
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser, Model
 from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
+from inspect_ai.util import span
 
 from debatebench_eval.core.errors import DebateError
 from debatebench_eval.debate.record import DebateRecord
 from debatebench_eval.judging import score_schema as schema
 from debatebench_eval.judging.blind import Orientation, blind_orientation, view_fields
+from debatebench_eval.judging.explain import rubric_explanation
 from debatebench_eval.judging.gate import guard, judge_trust
 from debatebench_eval.judging.metrics import model_win_rate, panel_alpha
 from debatebench_eval.judging.options import (
@@ -35,6 +38,8 @@ from debatebench_eval.judging.rubric import (
 )
 from debatebench_eval.judging.structured import Exchange, ask_judge
 from debatebench_eval.judging.verdict import (
+    DEFAULT_LEANING_MARGIN,
+    DEFAULT_RESOLVED_MARGIN,
     SideScores,
     decide,
     mean_scores,
@@ -53,8 +58,8 @@ def rubric(
     judge_quorum: int | None = None,
     strict_judge: bool = False,
     judge_schema: bool | str = "auto",
-    resolved_margin: float | None = None,
-    leaning_margin: float | None = None,
+    resolved_margin: float = DEFAULT_RESOLVED_MARGIN,
+    leaning_margin: float = DEFAULT_LEANING_MARGIN,
     require_validated_judge: bool = False,
     **unknown: Any,
 ) -> Scorer:
@@ -102,7 +107,11 @@ def rubric(
         first = blind_orientation(record.run.seed)
         orientations = [first, first.swapped()] if options.swap_judging else [first]
         readings = await asyncio.gather(
-            *(_judge_once(judge, record, o, options) for judge in judges for o in orientations)
+            *(
+                _judge_once(judge, record, orientation, options, number)
+                for judge in judges
+                for number, orientation in enumerate(orientations, 1)
+            )
         )
         per_judge = [
             list(readings[i : i + len(orientations)])
@@ -114,6 +123,21 @@ def rubric(
 
 
 async def _judge_once(
+    judge: Model, record: DebateRecord, orientation: Orientation, options: JudgeOptions, number: int
+) -> Reading:
+    """One reading, in a span the transcript names (the judge, the reading, its mapping)."""
+    name = f"rubric: {judge}, reading {number} (Side A = {orientation.a.upper()})"
+    async with span(name, type="judge"):
+        # Said in the transcript, where the judge's own prompt speaks only of A and B.
+        transcript().info(
+            f"Rubric reading {number} by {judge}: Side A is {orientation.a.upper()}, "
+            f"Side B is {orientation.b.upper()}.",
+            source="debatebench",
+        )
+        return await _ask_rubric(judge, record, orientation, options)
+
+
+async def _ask_rubric(
     judge: Model, record: DebateRecord, orientation: Orientation, options: JudgeOptions
 ) -> Reading:
     assert record.run is not None
@@ -199,8 +223,8 @@ def _score(
     }
     return Score(
         value=value,
-        answer=verdict.winner,
-        explanation=schema.explanation(metadata, options.rubric, verdict),
+        answer=schema.answer(verdict),
+        explanation=rubric_explanation(metadata, options.rubric, verdict),
         metadata=metadata,
     )
 

@@ -27,7 +27,8 @@ from debatebench_eval.servers.probe import model_base_url
 
 RUBRIC_OUTCOME_KEYS = (
     "margin", "pro_win", "pro_role_win", "tier_resolved", "tier_contested", "tier_unresolved",
-    "swap_flipped", "pro_stance_violation", "con_stance_violation", "judges", "repairs",
+    "swap_flipped", "stance_violations", "pro_stance_violation", "con_stance_violation",
+    "judges", "repairs",
 )  # fmt: skip
 _TIER_KEYS = dict(zip(TIERS, ("tier_resolved", "tier_contested", "tier_unresolved"), strict=True))
 
@@ -79,6 +80,7 @@ def rubric_value(
         pro_win=float(verdict.winner == "pro"),
         pro_role_win=float(role_of(record, verdict.winner) == "pro"),
         swap_flipped=sum(flips) / len(flips) if flips else math.nan,
+        stance_violations=float(sum(violations.values())),
         pro_stance_violation=float(violations["pro"]),
         con_stance_violation=float(violations["con"]),
         judges=float(judges),
@@ -183,6 +185,20 @@ def stance_summary(stances: list[dict[Side, str]], violations: dict[Side, bool])
     }
 
 
+_HOW = {
+    "steelman_tiebreak": "tie, steelman",
+    "coin_toss": "tie, coin toss",
+}
+
+
+def answer(verdict: Verdict) -> str:
+    """The winner as the sample list shows it: side, then tier or how a tie was broken."""
+    if verdict.reason == "stance_forfeit":
+        loser = "CON" if verdict.winner == "pro" else "PRO"
+        return f"{verdict.winner.upper()} · {loser} forfeit"
+    return f"{verdict.winner.upper()} · {_HOW.get(verdict.reason, verdict.tier)}"
+
+
 def verdict_metadata(record: DebateRecord, verdict: Verdict) -> dict[str, Any]:
     assert record.run is not None
     winner_side = next(s for s in record.run.sides if s.side == verdict.winner)
@@ -221,17 +237,23 @@ def side_details(
         for judge_record_, readings in zip(judge_records, per_judge, strict=True):
             if not judge_record_["valid"]:
                 continue
-            for orientation, reading in zip(orientations, readings, strict=True):
+            for number, (orientation, reading) in enumerate(
+                zip(orientations, readings, strict=True), 1
+            ):
                 assert reading.result is not None
                 judgment = reading.result[orientation.label(side)]
-                who = f"{judge_record_['judge']}, as Side {orientation.label(side)}"
+                judge = judge_record_["judge"]
+                who = {
+                    "by": f"{judge}, as Side {orientation.label(side)}",
+                    "judge": judge,
+                    "reading": number,
+                    "blind": orientation.as_dict(),
+                }
                 for name, dim in judgment.scores.items():
                     dimensions[name]["justifications"].append(
-                        {"by": who, "score": dim.score, "text": dim.justification}
+                        {**who, "score": dim.score, "text": dim.justification}
                     )
-                ledger += [
-                    {"by": who, "point": e.point, "status": e.status} for e in judgment.ledger
-                ]
+                ledger += [{**who, "point": e.point, "status": e.status} for e in judgment.ledger]
         details[side] = {
             "role": role_of(record, side),
             "total": sum(combined[side].values()),
@@ -239,35 +261,3 @@ def side_details(
             "hit_ledger": ledger,
         }
     return details
-
-
-def explanation(metadata: dict[str, Any], rubric: Rubric, verdict: Verdict) -> str:
-    """The Markdown the viewer shows: each dimension per side with its justification."""
-    sides = metadata["sides"]
-    lines = [
-        f"**Winner: {verdict.winner.upper()}** by {verdict.reason.replace('_', ' ')} — "
-        f"{verdict.totals['pro']:g} to {verdict.totals['con']:g}, "
-        f"margin {verdict.margin:g} ({verdict.tier})",
-        "",
-        "| dimension | PRO | CON |",
-        "|---|---|---|",
-    ]
-    for name in rubric.names:
-        cells = [f"{sides[s]['dimensions'][name]['score']:g}/{rubric.max_of(name)}" for s in SIDES]
-        lines.append(f"| {name} | {cells[0]} | {cells[1]} |")
-    lines.append(f"| **total** | {verdict.totals['pro']:g} | {verdict.totals['con']:g} |")
-    for side in SIDES:
-        lines += ["", f"**{side.upper()}**"]
-        for name in rubric.names:
-            first = sides[side]["dimensions"][name]["justifications"][0]
-            lines.append(f"- *{name}*: {first['text']}")
-        ledger = sides[side]["hit_ledger"]
-        for entry in (e for e in ledger if e["by"] == ledger[0]["by"]):
-            lines.append(f"- ledger: {entry['point']} — {entry['status']}")
-    for side, stance in metadata["stance"].items():
-        if stance["violation"]:
-            lines += ["", f"⚠ stance: {side.upper()} argued the other position in "
-                      f"{stance['switched']} of {stance['readings']} readings"]  # fmt: skip
-    for warning in metadata["judge_warnings"]:
-        lines += ["", f"⚠ {warning}"]
-    return "\n".join(lines)

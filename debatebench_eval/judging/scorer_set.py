@@ -6,28 +6,47 @@ the scorers themselves import only the options below them.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+from inspect_ai.log import HeadlineMetric
 from inspect_ai.scorer import Scorer
 
 from debatebench_eval.core import arguments as arg
-from debatebench_eval.judging.fact_check import fact_check
+from debatebench_eval.judging.fact_check import FACT_CHECK_KEYS, fact_check
 from debatebench_eval.judging.options import judge_options
 from debatebench_eval.judging.rubric_scorer import rubric
+from debatebench_eval.judging.score_schema import rubric_keys
+
+# What a debate log's listing shows first: how often the `pro` role's model won
+# (both sides pooled in a paired run: the head-to-head result; with one model
+# on both sides, the side bias).
+HEADLINE_METRIC = HeadlineMetric(scorer="rubric", score="pro_role_win", metric="mean")
+
+
+@dataclass(frozen=True)
+class Judging:
+    """A task's judging scorers, and the keys of each one's score (for the viewer)."""
+
+    scorers: list[Scorer]
+    score_keys: dict[str, tuple[str, ...]]
 
 
 def judging_scorers(
     given: dict[str, Any], default_budget: int | None = None, default_fact_check: bool = True
-) -> list[Scorer]:
+) -> Judging:
     """The rubric scorer, and the fact-check unless turned off, from task options."""
     options = {k: v for k, v in given.items() if k != "fact_check"}
     if options.get("judge_budget") is None:
         options["judge_budget"] = default_budget
-    judge_options(**options)  # checked here, so a bad value is named as the task's -T
+    # Checked here, so a bad value is named as the task's -T.
+    checked_options = judge_options(**options)
+    keys = {"rubric": rubric_keys(checked_options.rubric)}
     checked = given.get("fact_check")
     run_fact_check = default_fact_check if checked is None else arg.as_bool("fact_check", checked)
     scorers = [rubric(**options)]
     if run_fact_check:
+        keys["fact_check"] = FACT_CHECK_KEYS
         scorers.append(
             fact_check(
                 judge_budget=options["judge_budget"],
@@ -36,4 +55,4 @@ def judging_scorers(
                 require_validated_judge=options.get("require_validated_judge", False),
             )
         )
-    return scorers
+    return Judging(scorers, keys)

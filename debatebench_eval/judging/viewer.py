@@ -1,8 +1,19 @@
-"""How `inspect view` lays out a debate log: the score columns that matter, labelled."""
+"""How `inspect view` lays out a debate log: the columns a reader scans, labelled.
+
+The sample list shows, per debate: its id (whole), the motion, the winner
+with its tier (the score's answer), both totals, the margin, whether the
+order-swapped readings disagreed, stance violations, each side's
+contradicted claims, the share of citations that could not be verified (in
+percent), tokens and any error. Every other score key is a hidden column,
+one click away in the Columns menu.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from inspect_ai.viewer import (
+    SampleScoreView,
     ScoreColorScale,
     TaskSamplesColumn,
     TaskSamplesSort,
@@ -11,42 +22,54 @@ from inspect_ai.viewer import (
 )
 
 _TOTAL = ScoreColorScale(palette="good-high", min=0, max=100)
-_RATE = ScoreColorScale(palette="good-low", min=0, max=1)
-_COLUMNS = (
-    ("rubric", "pro_total", "PRO total"),
-    ("rubric", "con_total", "CON total"),
+_SHARE = ScoreColorScale(palette="good-low", min=0, max=1)
+# (scorer, key, header): the visible score columns, in order.
+_SHOWN = (
+    ("rubric", "pro_total", "PRO"),
+    ("rubric", "con_total", "CON"),
     ("rubric", "margin", "Margin"),
-    ("rubric", "swap_flipped", "Swap flip"),
-    ("fact_check", "pro_contradicted", "PRO contradicted"),
-    ("fact_check", "con_contradicted", "CON contradicted"),
-    ("fact_check", "unverifiable_citation_rate", "Unverifiable cites"),
+    ("rubric", "swap_flipped", "Flip"),
+    ("rubric", "stance_violations", "Stance ✗"),
+    ("fact_check", "pro_contradicted", "PRO contra"),
+    ("fact_check", "con_contradicted", "CON contra"),
+    ("fact_check", "unverifiable_citation_pct", "Bad cites %"),
 )
+_SCALES = {
+    "pro_total": _TOTAL,
+    "con_total": _TOTAL,
+    "margin": ScoreColorScale(palette="neutral", min=0, max=100),
+    "swap_flipped": _SHARE,
+    "stance_violations": ScoreColorScale(palette="good-low", min=0, max=2),
+    "unverifiable_citation_pct": ScoreColorScale(palette="good-low", min=0, max=100),
+}
 
 
-def debate_viewer(fact_check: bool) -> ViewerConfig:
+def debate_viewer(score_keys: Mapping[str, Sequence[str]]) -> ViewerConfig:
+    """The viewer layout for debates scored by `score_keys` (scorer -> its value's keys)."""
+    shown = [(scorer, key) for scorer, key, _ in _SHOWN if scorer in score_keys]
+    hidden = [
+        TaskSamplesColumn.score(scorer, key, visible=False)
+        for scorer, keys in score_keys.items()
+        for key in keys
+        if (scorer, key) not in shown
+    ]
     columns = [
         TaskSamplesColumn(id="sampleId"),
         TaskSamplesColumn(id="input"),
-        *(
-            TaskSamplesColumn.score(scorer, key)
-            for scorer, key, _ in _COLUMNS
-            if fact_check or scorer != "fact_check"
-        ),
+        TaskSamplesColumn(id="answer"),
+        *(TaskSamplesColumn.score(scorer, key) for scorer, key in shown),
         TaskSamplesColumn(id="tokens"),
         TaskSamplesColumn(id="error"),
+        *hidden,
     ]
     return ViewerConfig(
         task_samples_view=TaskSamplesView(
             name="debates",
             columns=columns,
-            sort=[TaskSamplesSort.score("rubric", "margin", dir="desc")],
-            score_labels={key: label for _, key, label in _COLUMNS},
-            score_color_scales={
-                "pro_total": _TOTAL,
-                "con_total": _TOTAL,
-                "margin": ScoreColorScale(palette="neutral", min=0, max=100),
-                "swap_flipped": _RATE,
-                "unverifiable_citation_rate": _RATE,
-            },
-        )
+            sort=[TaskSamplesSort(column="sampleId")],
+            multiline=True,
+            score_labels={key: label for scorer, key, label in _SHOWN if scorer in score_keys},
+            score_color_scales={k: v for k, v in _SCALES.items() if any(k == s[1] for s in shown)},
+        ),
+        sample_score_view=SampleScoreView(default="grid"),
     )

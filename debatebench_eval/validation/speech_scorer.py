@@ -55,6 +55,9 @@ def row_of(score: Score, speech_id: str | int | None) -> Row:
     )
 
 
+UNPARSED = "no <score> element with a number from 1 to 5 in the reply"
+
+
 @scorer(metrics=[validation_stats()])
 def speech_rating() -> Scorer:
     """The judge's 1-5 rating of the speech, beside the 15 human ratings.
@@ -71,13 +74,24 @@ def speech_rating() -> Scorer:
         }
         # Asked of the server during the run, so a trust record names the model that answered.
         meta["judge_identity"] = asdict(await judge_identity(get_model()))
+        human = round(float(meta["human_mean"]), 2)  # shown; the statistics read the metadata
+        ratings = " ".join(str(r) for r in meta["ratings"])
         if rating is None:
+            ending = " ".join(state.output.completion[-160:].split())
             return Score(
-                value={"rating": math.nan},
-                answer=state.output.completion[-200:],
-                reason="no <score> element with a number from 1 to 5 in the reply",
+                value={"rating": math.nan, "human_mean": human},
+                answer="unparsed",
+                reason=UNPARSED,
+                explanation=f"Unparsed: {UNPARSED}. The reply ends: '{ending}'. "
+                f"Human mean {human:.2f} ({ratings}).",
                 metadata=meta,
             )
-        return Score(value={"rating": float(rating)}, answer=str(rating), metadata=meta)
+        return Score(
+            value={"rating": float(rating), "human_mean": human},
+            answer=str(rating),
+            explanation=f"Judge {rating}; human mean {human:.2f} ({ratings}); judge minus human "
+            f"{rating - human:+.2f}.",
+            metadata=meta,
+        )
 
     return score

@@ -19,8 +19,15 @@ from typing import Any
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.log import HeadlineMetric
 from inspect_ai.model import GenerateConfig
 from inspect_ai.solver import generate
+from inspect_ai.viewer import (
+    ScoreColorScale,
+    TaskSamplesColumn,
+    TaskSamplesView,
+    ViewerConfig,
+)
 
 from debatebench_eval.core import arguments as arg
 from debatebench_eval.core.resources import data_file
@@ -81,6 +88,8 @@ def judge_validation(
         solver=generate(),
         scorer=speech_rating(),
         config=PAPER_CONFIG,
+        viewer=validation_viewer(),
+        headline_metric=HeadlineMetric(scorer="speech_rating", metric="tau_c"),
         fail_on_error=False,
         metadata=_task_metadata(speeches, chosen, use_cot),
     )
@@ -91,6 +100,8 @@ def _dataset(speeches: tuple[Speech, ...], cot: bool) -> MemoryDataset:
         Sample(
             id=s.id,
             input=speech_prompt(s, cot),
+            # Shown in the sample list (the prompt's preamble is the same in every row).
+            target=f"{s.source} · {s.topic}",
             metadata={
                 "source": s.source,
                 "topic_id": s.topic_id,
@@ -116,3 +127,27 @@ def _task_metadata(data: SpeechData, chosen: tuple[Speech, ...], cot: bool) -> d
             "paper": PAPER,
         }
     }
+
+
+def validation_viewer() -> ViewerConfig:
+    """The sample list: each speech's source and topic, the judge's score beside the
+    human mean, parsed or not; the prompt (the same preamble in every row) hidden."""
+    return ViewerConfig(
+        task_samples_view=TaskSamplesView(
+            name="speeches",
+            columns=[
+                TaskSamplesColumn(id="sampleId"),
+                TaskSamplesColumn(id="target"),
+                TaskSamplesColumn.score("speech_rating", "rating"),
+                TaskSamplesColumn.score("speech_rating", "human_mean"),
+                TaskSamplesColumn(id="answer"),
+                TaskSamplesColumn(id="error"),
+                TaskSamplesColumn(id="input", visible=False),
+            ],
+            score_labels={"rating": "Judge", "human_mean": "Human mean"},
+            score_color_scales={
+                "rating": ScoreColorScale(palette="good-high", min=1, max=5),
+                "human_mean": ScoreColorScale(palette="good-high", min=1, max=5),
+            },
+        )
+    )

@@ -274,14 +274,18 @@ class ValidationSummary:
     ceiling_by_position: float | None
 
     def as_metrics(self) -> dict[str, float]:
-        """Flat numeric figures (NaN for None), per-source bias as `bias[SOURCE]`."""
+        """Flat numeric figures (NaN for None), per-source bias as `bias[SOURCE]`; the
+        headline figures first, as the viewer shows the first few."""
         metrics: dict[str, float] = {}
-        for field in fields(self):
-            value = getattr(self, field.name)
-            if field.name != "bias_by_source":
-                metrics[field.name] = math.nan if value is None else float(value)
+        for name in _HEADLINE_FIRST + tuple(f.name for f in fields(self)):
+            value = getattr(self, name)
+            if name != "bias_by_source" and name not in metrics:
+                metrics[name] = math.nan if value is None else float(value)
         metrics.update({f"bias[{s}]": b for s, b in self.bias_by_source.items()})
         return metrics
+
+
+_HEADLINE_FIRST = ("tau_c", "tau_c_low", "tau_c_high", "tau_b", "source_baseline_tau_c")
 
 
 def _ceilings(rows: Sequence[Row], min_speeches: int) -> tuple[float | None, int, float | None]:

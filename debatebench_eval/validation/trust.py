@@ -106,13 +106,46 @@ def verdict(
 ) -> tuple[bool, list[str]]:
     """Trusted or not, and every threshold missed."""
     reasons = []
-    if tau_c is None or tau_c < limits.tau_c:
-        reasons.append(f"tau-c {tau_c} is below {limits.tau_c}")
+    if tau_c is None:
+        reasons.append(f"tau-c is {undefined_tau(n_scored)}, so it cannot reach {limits.tau_c}")
+    elif tau_c < limits.tau_c:
+        reasons.append(f"tau-c {tau_c:.3f} is below {limits.tau_c}")
     if parse_rate < limits.parse_rate:
         reasons.append(f"parse rate {parse_rate:.3f} is below {limits.parse_rate}")
     if n_scored < limits.n:
         reasons.append(f"{n_scored} speeches scored, fewer than {limits.n}")
     return not reasons, reasons
+
+
+def undefined_tau(n_scored: int) -> str:
+    """Why tau-c has no value, in words."""
+    if n_scored == 0:
+        return "undefined (no reply parsed)"
+    return "undefined (a constant judge: every parsed reply gave the same score)"
+
+
+def summary_lines(record: TrustRecord) -> list[str]:
+    """What `debatebench-eval trust` prints of a record, every figure readable."""
+    judge = record.judge
+    if record.tau_c is None:
+        tau = f"tau-c {undefined_tau(record.n_scored)}"
+    else:
+        ci = record.tau_c_ci
+        interval = (
+            f"95% CI [{ci[0]:+.3f}, {ci[1]:+.3f}]"
+            if ci
+            else "no interval (too few, or too nearly constant, scores)"
+        )
+        tau = f"tau-c {record.tau_c:+.3f}, {interval}"
+    tau_b = "undefined" if record.tau_b is None else f"{record.tau_b:+.3f}"
+    verdict = "TRUSTED" if record.trusted else "NOT TRUSTED: " + "; ".join(record.reasons)
+    return [
+        f"judge {judge.provider}/{judge.model} at {judge.base_url or judge.provider}",
+        f"fingerprint: {judge.fingerprint or 'none reported by the server'}",
+        f"{tau}; tau-b {tau_b}; parse rate {record.parse_rate:.3f}, "
+        f"{record.n_scored}/{record.n} scored",
+        verdict,
+    ]
 
 
 def now() -> str:

@@ -49,7 +49,7 @@ def write(path: Path, text: str) -> Path:
             r"-T format: unknown format 'nope'; expected one of classic, lightning",
         ),
         ({"format": "classic", "phases": "[opening]"}, r"both were given"),
-        ({"motion": "x", "motions": "default"}, r"-T motion / -T motions: both were given"),
+        ({"motion": "x", "motions": "my.yaml"}, r"-T motion / -T motions: both were given"),
         ({"motion": True}, r"-T motion: YAML read the value as True"),
         ({"pro_team": "missing.yaml"}, r"missing.yaml: team file not found"),
         ({"config": "run.yaml", "budget": 5}, r"-T budget: given together with -T config"),

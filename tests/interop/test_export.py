@@ -41,7 +41,9 @@ def test_export_round_trips_through_debatebench_reader(
         phases="[opening:short, rebuttal, conclusion]",
     )
     written, skipped = export_log(log.location, tmp_path / "out")
-    assert len(written) == 1 and not skipped
+    # The scripted judge's prose leaves the debate unscored: no score file, and said so.
+    assert len(written) == 1 and len(skipped) == 1
+    assert "no score file, the rubric left it unscored (0 of 1 judges" in skipped[0]
     transcript = load_transcript(written[0])
     assert transcript.run.phases == ("opening", "rebuttal", "conclusion")
     assert [(t.phase_index, t.side_index, t.order) for t in transcript.turns] == [
@@ -177,4 +179,7 @@ def test_without_a_fact_check_or_a_usable_judgment(tmp_path: Path) -> None:
     log = judge_log(tmp_path / "prose", MIRROR_TRANSCRIPTS[0], prose, fact_check=False)
     written, skipped = export_log(log.location, tmp_path / "unscored")
     assert [p.name for p in written] == [f"{MIRROR_TRANSCRIPTS[0].stem}-epoch1.json"]
-    assert not skipped
+    assert skipped == [
+        f"{MIRROR_TRANSCRIPTS[0].stem}-epoch1: no score file, the rubric left it unscored "
+        f"({((log.samples or [])[0].scores or {})['rubric'].reason[:200]})"
+    ]

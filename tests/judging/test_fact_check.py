@@ -145,14 +145,18 @@ def test_the_fact_check_scores_counts_rates_and_keeps_the_ledger(run_debate: Any
     log = run_debate(roles={**debaters(), "judge": judge.model()}, phases="[opening]")
     score = fact_score(log)
     assert list(score.value) == list(FACT_CHECK_KEYS)
-    assert score.value["citations"] == 1 and score.value["unverifiable_citation_rate"] == 1
+    assert score.value["citations"] == 1 and score.value["unverifiable_citation_pct"] == 100
     sides = [c["side"] for c in score.metadata["ledger"]]
     assert sorted(sides) == ["con", "pro"]
     first_side = sides[0]
     assert score.value[f"{first_side}_contradicted"] == 1
     assert score.value[f"{first_side}_contradicted_rate"] == 1
     assert score.metadata["ledger"][0]["citations"][0]["verified"] is False
-    assert "✗ (quote not found" in score.explanation
+    # Turns are named as the transcript heads them, and every claim's reason is shown.
+    assert "*Cites:* 1. Opening — CON ✗ quote not found in the cited turn" in score.explanation
+    assert "- **1. Opening — CON** — Road deaths fell. → **unsupported**. because" in (
+        score.explanation
+    )
 
 
 def test_a_side_with_no_claims_has_nan_rates_not_zero(run_debate: Any) -> None:
@@ -160,10 +164,10 @@ def test_a_side_with_no_claims_has_nan_rates_not_zero(run_debate: Any) -> None:
     log = run_debate(roles={**debaters(), "judge": judge.model()}, phases="[opening]")
     value = fact_score(log).value
     assert value["pro_claims"] == 0 and math.isnan(value["pro_supported_rate"])
-    assert math.isnan(value["unverifiable_citation_rate"])
+    assert math.isnan(value["unverifiable_citation_pct"])
     score = fact_score(log)
     assert score.metadata["no_claims"] == {"pro": NONE_MADE["A"], "con": NONE_MADE["B"]}
-    assert "PRO made no factual claim: Its speeches state only opinions." in score.explanation
+    assert "**PRO** made no factual claim: Its speeches state only opinions." in score.explanation
 
 
 @pytest.mark.parametrize(

@@ -40,9 +40,8 @@ def test_the_cases_cover_winners_tiebreaks_swaps_and_every_failure(current: dict
     assert len(unscored) >= 10
     assert current["biased-to-side-a"]["rubric"]["value"]["swap_flipped"] == 1
     # debatebench's own judge gave con the win in all nine mirror debates.
-    assert {current[f"mirror-{n}"]["rubric"]["answer"] for n in (1, 3, 4, 5, 7, 8, 9, 10, 11)} == {
-        "con"
-    }
+    mirrors = [current[f"mirror-{n}"]["rubric"] for n in (1, 3, 4, 5, 7, 8, 9, 10, 11)]
+    assert {rubric["metadata"]["winner"] for rubric in mirrors} == {"con"}
 
 
 def test_a_single_changed_number_or_winner_is_caught() -> None:

@@ -75,13 +75,17 @@ def test_a_judged_debate_has_every_key_the_winner_and_both_readings(run_debate: 
     score = rubric_score(log)
     assert list(score.value) == list(rubric_keys(default_rubric()))
     assert score.value["pro_total"] == 90 and score.value["con_total"] == 50
-    assert (score.answer, score.metadata["winner_reason"]) == ("pro", "total")
+    assert (score.answer, score.metadata["winner_reason"]) == ("PRO · RESOLVED", "total")
     assert score.metadata["margin_tier"] == "RESOLVED" and score.value["tier_resolved"] == 1
     assert score.value["swap_flipped"] == 0 and score.value["pro_win"] == 1
     clarity = score.metadata["sides"]["pro"]["dimensions"]["clarity"]
     assert clarity["score"] == 9 and clarity["max"] == 10 and len(clarity["justifications"]) == 2
     assert score.metadata["trust"] == {"status": "unvalidated", "record": None}
-    assert "| clarity | 9/10 | 5/10 |" in score.explanation
+    clarity_row = next(r for r in score.explanation.splitlines() if "clarity /10" in r)
+    assert "**9**" in clarity_row and "**5**" in clarity_row
+    # The judge's own words speak of Side A and B; the explanation of PRO and CON.
+    assert "Side A" not in score.explanation and "Side B" not in score.explanation
+    assert "PRO clarity reason." in score.explanation
     rubric_calls = [c for c in judge.calls if is_rubric_call(c.messages)]
     first, second = (prompt_of(c.messages) for c in rubric_calls)
     # The two readings present the sides under opposite labels.
@@ -118,7 +122,8 @@ def test_a_judge_biased_to_side_a_is_caught_by_the_swap(run_debate: Any) -> None
     assert score.value["pro_total"] == score.value["con_total"] == 70
     seed = sample_seed(log)
     assert score.metadata["winner_reason"] == "coin_toss"
-    assert score.answer == ("pro" if seed % 2 == 0 else "con")
+    assert score.metadata["winner"] == ("pro" if seed % 2 == 0 else "con")
+    assert score.answer == f"{score.metadata['winner'].upper()} · tie, coin toss"
 
 
 def sample_seed(log: EvalLog) -> int:
@@ -258,7 +263,7 @@ def test_win_rate_by_model_pools_a_models_two_sides(run_debate: Any) -> None:
     # The pro-role model speaks STRONG on whichever side it argues.
     judge = Script("judge", reply=judge_only(content_judge()))
     log = run_debate(roles={**debaters(), "judge": judge.model()}, paired=True, fact_check=False)
-    winners = [rubric_score(log, i).answer for i in range(2)]
+    winners = [rubric_score(log, i).metadata["winner"] for i in range(2)]
     assert sorted(winners) == ["con", "pro"]
     metrics = all_metrics(log)
     assert metrics["win_rate[mockllm/pro]"] == 1 and metrics["win_rate[mockllm/con]"] == 0

@@ -23,6 +23,17 @@ def run(args: list[str], base_url: str, log_dir: Path, wait: bool = True) -> sub
     return process
 
 
+def run_inspect(
+    args: list[str], base_url: str, log_dir: Path, display: str = "plain"
+) -> subprocess.CompletedProcess[str]:
+    """The `inspect` command to its end, with what it printed."""
+    env = {**os.environ, "OLLAMA_BASE_URL": base_url, "NO_COLOR": "1"}
+    return subprocess.run(
+        [INSPECT, *args, "--log-dir", str(log_dir), "--display", display],
+        env=env, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+
+
 def only_log(log_dir: Path):  # type: ignore[no-untyped-def]
     logs = list_eval_logs(str(log_dir))
     assert len(logs) == 1

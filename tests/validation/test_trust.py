@@ -11,8 +11,8 @@ import pytest
 from inspect_ai.model import get_model
 
 from debatebench_eval.cli.main import main
-from debatebench_eval.validation.log_reader import trust_record
-from debatebench_eval.validation.report import write_report
+from debatebench_eval.validation.log_reader import read_validation_log, trust_record
+from debatebench_eval.validation.report import headline, write_report
 from debatebench_eval.validation.speech_data import VENDORED_SHA256
 from debatebench_eval.validation.trust import (
     JudgeIdentity,
@@ -140,7 +140,6 @@ def test_a_broken_record_file_is_reported_with_its_path(
 
 
 def test_the_report_draws_the_calibration_plot(tmp_path: Path) -> None:
-    pytest.importorskip("matplotlib", reason="the plot needs the 'plots' extra (CI installs it)")
     log = validate(tmp_path, human_judge(unparsed=0), limit_per_source=2)
     written = write_report(Path(log.location), tmp_path / "report")
     png = [p for p in written if p.suffix == ".png"]
@@ -200,7 +199,7 @@ def test_the_gate_judges_a_record_by_its_own_rules(private_trust_records: Path) 
     lowered = replace(record(judge), tau_c=0.1, thresholds={"tau_c": 0.0})
     save_record(lowered, private_trust_records)
     status = trust_status(judge)
-    assert status["status"] == "untrusted" and "tau-c 0.1 is below 0.38" in status["why"]
+    assert status["status"] == "untrusted" and "tau-c 0.100 is below 0.38" in status["why"]
     other_data = replace(record(judge), data_sha256="f" * 64, date="2026-12-01T00:00:00Z")
     save_record(other_data, private_trust_records)
     assert "other data than the vendored copy" in trust_status(judge)["why"]
@@ -219,3 +218,24 @@ def test_a_hosted_provider_pointed_elsewhere_is_self_served(
         identity = asyncio.run(judge_identity(model))
     assert identity.base_url == stub.base_url and identity.fingerprint is None
     assert trust_status(identity)["status"] == "identity_unverifiable"
+
+
+def test_trust_prints_every_figure_readably_and_says_why_tau_c_is_undefined(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    constant = Script("judge", reply=lambda n, m, c: output("judge", "<score>3</score>"))
+    log = validate(tmp_path, constant, limit_per_source=1)
+    assert main(["trust", log.location, "--out", str(tmp_path / "records")]) == 1
+    printed = capsys.readouterr().out
+    assert "tau-c undefined (a constant judge: every parsed reply gave the same score)" in printed
+    assert "None" not in printed
+    assert "tau-c is undefined (a constant judge" in printed  # the verdict's reason, too
+
+
+def test_a_report_with_nothing_parsed_says_so_instead_of_empty_panels(tmp_path: Path) -> None:
+    never = Script("judge", reply=lambda n, m, c: output("judge", "I cannot rate this."))
+    log = validate(tmp_path, never, limit_per_source=1)
+    written = write_report(Path(log.location), tmp_path / "report")
+    assert [p.name for p in written] == ["report.md", "report.png"]
+    summary = read_validation_log(Path(log.location))[1]
+    assert headline(summary).startswith("tau-c undefined · 0 of 8 parsed (0%)")

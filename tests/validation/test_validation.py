@@ -174,3 +174,27 @@ def test_a_copy_of_the_data_can_be_validated_against(tmp_path: Path) -> None:
     shutil.copyfile(VENDORED, copy)
     log = validate(tmp_path, human_judge(0), data=str(copy), limit_per_source=1)
     assert log.eval.metadata["validation"]["data"] == str(copy)  # type: ignore[index]
+
+
+def test_the_log_leads_with_tau_c_and_lists_speeches_not_the_prompt(tmp_path: Path) -> None:
+    log = validate(tmp_path, human_judge(unparsed=1), limit_per_source=1)
+    assert log.eval.headline_metric is not None and log.eval.headline_metric.metric == "tau_c"
+    metrics = list(log.results.scores[0].metrics) if log.results else []
+    assert metrics[:5] == ["tau_c", "tau_c_low", "tau_c_high", "tau_b", "source_baseline_tau_c"]
+    view = log.eval.viewer.task_samples_view if log.eval.viewer else None
+    assert view is not None and not isinstance(view, list)
+    assert [c.id for c in view.columns or [] if c.visible] == [
+        "sampleId", "target", "score__speech_rating__rating", "score__speech_rating__human_mean",
+        "answer", "error",
+    ]  # fmt: skip
+    samples = log.samples or []
+    first = samples[0]
+    assert first.target == f"{first.metadata['source']} · {first.metadata['topic']}"
+    unparsed = [s for s in samples if (s.scores or {})["speech_rating"].answer == "unparsed"]
+    assert len(unparsed) == 1
+    explanation = (unparsed[0].scores or {})["speech_rating"].explanation or ""
+    assert explanation.startswith("Unparsed: no <score> element") and "Human mean" in explanation
+    parsed = (samples[-1].scores or {})["speech_rating"]
+    assert parsed.explanation and parsed.explanation.startswith(
+        f"Judge {parsed.answer}; human mean"
+    )

@@ -1,0 +1,76 @@
+"""After a run, say which debates failed or went unscored, and why, on the terminal.
+
+Inspect's end-of-run display shows a scorer's metrics, where an unscored
+debate is only a `*` beside the counts and its reason sits in the log. A
+hook prints, once the run is over, a line per failed sample and per
+unscored debate with its reason (the first few, then a count), on stderr
+and in every display mode: CI runs with `--display none`.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from inspect_ai.hooks import Hooks, RunEnd, hooks
+from inspect_ai.log import EvalLog, read_eval_log
+
+JUDGING_SCORERS = ("rubric", "fact_check")
+# Lines per kind of problem before the rest are counted instead.
+SHOWN = 10
+_WIDTH = 200
+_registered = False
+
+
+def report_problems_after_the_run() -> None:
+    """Register the hook; tasks that judge debates call this when they are made
+    (registered at import, Inspect would list it in every command's banner)."""
+    global _registered
+    if not _registered:
+        hooks(name="run_summary", description="Lists failed and unscored debates.")(RunSummary)
+        _registered = True
+
+
+class RunSummary(Hooks):
+    async def on_run_end(self, data: RunEnd) -> None:
+        for log in data.logs:
+            lines = problem_lines(log if log.samples is not None else _with_samples(log))
+            if lines:
+                print("\n".join(lines), file=sys.stderr, flush=True)
+
+
+def _with_samples(log: EvalLog) -> EvalLog:
+    return read_eval_log(log.location) if log.location else log
+
+
+def problem_lines(log: EvalLog) -> list[str]:
+    """Failed samples and unscored debates of one log, each with its reason."""
+    samples = log.samples or []
+    scorers = [s for s in JUDGING_SCORERS if any(s in (x.scores or {}) for x in samples)]
+    if not scorers and not any(x.error for x in samples):
+        return []
+    failed = [(str(s.id), s.error.message) for s in samples if s.error is not None]
+    lines = _block(f"{len(failed)} of {len(samples)} samples failed", failed)
+    for scorer in scorers:
+        unscored = [
+            (str(s.id), score.reason or "no reason recorded")
+            for s in samples
+            if (score := (s.scores or {}).get(scorer)) is not None
+            and not isinstance(score.value, dict)
+        ]
+        heading = f"{len(unscored)} of {len(samples)} debates unscored by {scorer}"
+        lines += _block(heading, unscored)
+    if lines:
+        lines.insert(0, f"debatebench: {log.eval.task} ({log.location or 'no log file'})")
+    return lines
+
+
+def _block(heading: str, problems: list[tuple[str, str]]) -> list[str]:
+    if not problems:
+        return []
+    lines = [f"  {heading}:"]
+    for sample_id, reason in problems[:SHOWN]:
+        text = " ".join(reason.split())
+        lines.append(f"    {sample_id}: {text[:_WIDTH]}{'…' if len(text) > _WIDTH else ''}")
+    if len(problems) > SHOWN:
+        lines.append(f"    … and {len(problems) - SHOWN} more (every reason is in the log)")
+    return lines
