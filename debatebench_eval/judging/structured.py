@@ -114,6 +114,14 @@ async def ask_json(
             return exchange
         text = output.completion
         exchange.replies.append(text)
+        if output.stop_reason == "model_length":
+            # The server refused the request as too long (Inspect passes its words
+            # on as the reply); a repair would be longer still.
+            exchange.error = (
+                "the prompt and the judge budget do not fit the judge's context window "
+                f"(the server said: {' '.join(text.split())[:240]}); lower -T judge_budget"
+            )
+            return exchange
         value, problems = parse_json_reply(text, output.stop_reason)
         if not problems:
             result, problems = check(value)

@@ -9,7 +9,7 @@ from inspect_ai.model import ChatMessageUser, GenerateConfig, ModelOutput
 
 from debatebench_eval.judging.structured import ask_json
 
-from support.scripted import Script
+from support.scripted import Script, output
 
 
 def test_a_refused_reply_format_names_the_option_to_change() -> None:
@@ -45,3 +45,24 @@ def test_other_call_failures_get_no_format_hint() -> None:
     )
     assert "connection reset" in str(exchange.failure)
     assert "judge_schema" not in str(exchange.failure)
+
+
+def test_a_request_too_long_for_the_context_is_not_repaired_and_says_so() -> None:
+    def too_long(n: int, messages: list[Any], config: GenerateConfig) -> ModelOutput:
+        return output("judge", "This model's maximum context length is 4096 tokens.",
+                      stop="model_length")  # fmt: skip
+
+    judge = Script("judge", reply=too_long)
+    exchange = asyncio.run(
+        ask_json(
+            judge.model(),
+            [ChatMessageUser(content="Judge.")],
+            GenerateConfig(max_retries=0),
+            lambda reply: (reply, []),
+            "Repair: {problems}",
+        )
+    )
+    assert len(judge.calls) == 1 and exchange.result is None
+    assert "do not fit the judge's context window" in str(exchange.failure)
+    assert "maximum context length is 4096" in str(exchange.failure)
+    assert "lower -T judge_budget" in str(exchange.failure)
