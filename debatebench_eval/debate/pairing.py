@@ -8,11 +8,19 @@ word. A hook reads the selection when each task starts (Inspect hands hooks
 the run's sample ids, and nothing else does), keyed by a token the task puts
 in its metadata; the solver then refuses a half whose twin was left out,
 before any model call, saying how to select whole pairs.
+
+The token is a hash of the task's arguments, not a random draw: it is a
+solver argument, so it enters Inspect's task identity, and a random one
+would make `eval_set` (and tournaments) see a new task on every run and
+redo every debate. Tasks with the same arguments share a token, and their
+selections are pooled.
 """
 
 from __future__ import annotations
 
-import secrets
+import hashlib
+import json
+from typing import Any
 
 from inspect_ai.hooks import Hooks, TaskStart, hooks
 
@@ -25,8 +33,8 @@ _selected: dict[str, frozenset[str]] = {}
 _registered = False
 
 
-def new_pairing_token() -> str:
-    """A paired task's token; the first one registers the hook. Inspect loads
+def new_pairing_token(arguments: dict[str, Any]) -> str:
+    """A paired task's token, from its arguments; the first one registers the hook. Inspect loads
     every plugin's hooks at every command's start (and says so in a banner):
     registered only here, it stays out of runs that have no paired debate."""
     global _registered
@@ -35,14 +43,16 @@ def new_pairing_token() -> str:
             PairSelection
         )
         _registered = True
-    return secrets.token_hex(8)
+    canonical = json.dumps(arguments, sort_keys=True, default=str)
+    return hashlib.sha256(canonical.encode()).hexdigest()[:16]
 
 
 class PairSelection(Hooks):
     async def on_task_start(self, data: TaskStart) -> None:
         token = (data.spec.metadata or {}).get(PAIRING_KEY)
         if isinstance(token, str):
-            _selected[token] = frozenset(str(i) for i in data.spec.dataset.sample_ids or [])
+            ids = frozenset(str(i) for i in data.spec.dataset.sample_ids or [])
+            _selected[token] = _selected.get(token, frozenset()) | ids
 
 
 def twin_id(pair_id: str, swapped: bool) -> str:

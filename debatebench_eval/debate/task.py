@@ -151,7 +151,7 @@ def debate(
     judging = judging_scorers(
         judged, default_budget=settings.judge_budget, default_fact_check=settings.fact_check
     )
-    pairing = new_pairing_token() if settings.paired else None
+    pairing = new_pairing_token({**given, **judged}) if settings.paired else None
     report_problems_after_the_run()
     has_prep = any(phase.is_prep for phase in settings.phases)
     where = f"{given['config']}: sources" if given["config"] else "-T sources"

@@ -55,3 +55,15 @@ def test_pair_metrics_keep_whole_pairs_and_count_the_rest() -> None:
     scores = [judged("m1", False), judged("m1", True), judged("m2", False), judged(None, False)]
     kept, incomplete = complete_pairs(scores)
     assert kept == [scores[3], scores[0], scores[1]] and incomplete == 1
+
+
+def test_the_same_arguments_make_the_same_task_identity() -> None:
+    # The token is a solver argument: a random one would change the task's identity
+    # on every run, and eval_set would redo every paired debate.
+    from debatebench_eval.debate.task import debate
+
+    first, again = (debate(motion=MOTION, paired=True) for _ in range(2))
+    assert first.metadata and again.metadata
+    assert first.metadata["pairing"] == again.metadata["pairing"]
+    other = debate(motion=MOTION, paired=True, budget=500)
+    assert other.metadata and other.metadata["pairing"] != first.metadata["pairing"]
