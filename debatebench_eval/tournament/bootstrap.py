@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import stats
+from scipy import stats  # type: ignore[import-untyped]
 
 DEFAULT_RESAMPLES = 1000
 LEVEL = 0.95

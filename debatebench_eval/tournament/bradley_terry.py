@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.special import expit
+from scipy.special import expit  # type: ignore[import-untyped]
 
 ELO_PER_LOGIT = 400 / math.log(10)  # 173.7 points a logit: 400 points are 10:1 odds
 RIDGE = 1e-3
@@ -172,7 +172,7 @@ class _Design:
 
     def _per_cell(self, values: Array) -> Array:
         sums = np.bincount(self.flat, weights=values.ravel(), minlength=self.batch * self.cells)
-        return sums.reshape(self.batch, self.cells)
+        return sums.reshape(self.batch, self.cells).astype(np.float64)
 
 
 def _newton(model: _Design, penalty: Array, theta: Array) -> tuple[Array, int]:

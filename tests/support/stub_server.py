@@ -13,6 +13,7 @@ import contextlib
 import json
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -48,6 +49,12 @@ class StubBehaviour:
     # (0: no limit), like a server's parallel decoding slots.
     latency_s: float = 0.0
     slots: int = 0
+    # Put "[by MODEL]" in every speech, the model the request named (so a
+    # scripted judge can tell who argued which side).
+    tag_speech: bool = False
+    # A scripted reply: called with each chat request, returns the reply text,
+    # or None to answer as the other switches say.
+    script: Callable[[dict[str, Any]], str | None] | None = None
     # (arrival, reply) times of every chat request, perf_counter seconds.
     request_times: list[tuple[float, float]] = field(default_factory=list)
     requests: list[dict[str, Any]] = field(default_factory=list)
@@ -153,6 +160,9 @@ def _completion(request: dict[str, Any], number: int, behaviour: StubBehaviour) 
     schema = (request.get("response_format") or {}).get("json_schema", {}).get("schema")
     if behaviour.reply is not None:
         return _reply(request, number, behaviour.reply, "stop")
+    scripted = behaviour.script(request) if behaviour.script else None
+    if scripted is not None:
+        return _reply(request, number, scripted, "stop")
     if behaviour.fill_schemas and schema:
         return _reply(request, number, json.dumps(schema_instance(schema)), "stop")
     prompt = str((request.get("messages") or [{}])[-1].get("content", ""))
@@ -163,6 +173,8 @@ def _completion(request: dict[str, Any], number: int, behaviour: StubBehaviour) 
     words[:4] = ["Speech", str(number), "budget", str(budget)]
     if "Cite your evidence" in prompt:  # a debater with prep evidence cites its first passage
         words[4] = "[P1]"
+    if behaviour.tag_speech:
+        words[5] = f"[by {request.get('model')}]"
     finish = "stop"
     if budget is not None and not behaviour.ignore_budget and budget < len(words):
         words, finish = words[:budget], "length"
