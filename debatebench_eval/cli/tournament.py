@@ -128,6 +128,7 @@ def _run_checked(args: argparse.Namespace) -> int:
         args.max_connections, args.max_samples, args.max_tasks, args.retry_attempts
     )
     runner.run_eval_set(schedule, tasks, args.log_dir, concurrency, args.display)
+    runner.tidy_crashed_logs(args.log_dir, [task.name for task in tasks])
     return _summary(args.log_dir, pairs)
 
 

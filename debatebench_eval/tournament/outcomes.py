@@ -178,8 +178,15 @@ def _choose(
     results, duplicates = [], []
     for copies in found.values():
         ranked = sorted(copies, key=lambda c: (c[1].status == "error", -c[0], c[1].uuid or ""))
-        results.append(ranked[0][1])
-        duplicates += [{**copy.listing(), "kept": ranked[0][1].log} for _, copy in ranked[1:]]
+        kept = ranked[0][1]
+        results.append(kept)
+        # The same sample (same uuid) in an older log is a copy Inspect reused, and
+        # a failed attempt was superseded: only a debate that ran twice is a duplicate.
+        duplicates += [
+            {**copy.listing(), "kept": kept.log}
+            for _, copy in ranked[1:]
+            if copy.uuid != kept.uuid and copy.status != "error"
+        ]
     return results, duplicates
 
 

@@ -17,9 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from inspect_ai import Task, eval_set, task_with
+from inspect_ai.log import list_eval_logs, read_eval_log, read_eval_log_samples
 from inspect_ai.model import get_model
 
 from debatebench_eval.core import arguments as arg
+from debatebench_eval.core._inspect import filesystem
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.debate.config import DEFAULT_FORMAT, DebateSettings, named_format
 from debatebench_eval.debate.motions import default_motions, load_motions
@@ -206,3 +208,34 @@ def run_eval_set(
         **concurrency.eval_set_args(),
     )
     return bool(success)
+
+
+def tidy_crashed_logs(log_dir: str, tasks: Sequence[str]) -> list[str]:
+    """Remove the logs a killed run left behind, once nothing in them can be lost.
+
+    eval_set recovers a crashed (`started`) log into its resumed run but leaves the
+    crashed file, which `inspect view` would show as a task still running. Such a
+    file of one of this run's tasks goes only when a newer successful log of the
+    same task holds every sample it holds (by uuid).
+    """
+    infos = list_eval_logs(log_dir)
+    headers = [(info, read_eval_log(info, header_only=True)) for info in infos]
+    removed = []
+    for info, header in headers:
+        if header.status != "started" or header.eval.task not in tasks:
+            continue
+        newer = [
+            other
+            for other, h in headers
+            if h.eval.task_id == header.eval.task_id and h.status == "success"
+            and (other.mtime or 0) > (info.mtime or 0)
+        ]  # fmt: skip
+        if newer and _uuids(info) <= _uuids(newer[0]):
+            filesystem(info.name).rm(info.name)
+            removed.append(info.name)
+    return removed
+
+
+def _uuids(info: Any) -> set[str | None]:
+    return {s.uuid for s in read_eval_log_samples(info, all_samples_required=False,
+                                                   exclude_fields={"events", "messages"})}  # fmt: skip

@@ -250,7 +250,8 @@ def first_difference(there: Any, here: Any, path: str = "") -> str | None:
                 return found
         return None
     if there != here:
-        name = path.removeprefix("settings.").removeprefix("task_args.")
+        name = path.removeprefix("settings.")
+        name = f"-T {name.removeprefix('task_args.')}" if name.startswith("task_args.") else name
         return f"{name} is {_shown(there)} there, {_shown(here)} here"
     return None
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -204,6 +205,12 @@ class _StubHTTPServer(ThreadingHTTPServer):
     daemon_threads = True
     # socketserver's default backlog of 5 refuses a burst of 100 clients.
     request_queue_size = 256
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # A client that hung up (a run killed mid-request) is not the server's error.
+        if isinstance(sys.exc_info()[1], BrokenPipeError | ConnectionResetError):
+            return
+        super().handle_error(request, client_address)
 
     def __init__(self, behaviour: StubBehaviour, port: int = 0) -> None:
         super().__init__(("127.0.0.1", port), _Handler)
