@@ -237,5 +237,7 @@ def tidy_crashed_logs(log_dir: str, tasks: Sequence[str]) -> list[str]:
 
 
 def _uuids(info: Any) -> set[str | None]:
-    return {s.uuid for s in read_eval_log_samples(info, all_samples_required=False,
-                                                   exclude_fields={"events", "messages"})}  # fmt: skip
+    found = read_eval_log_samples(
+        info, all_samples_required=False, exclude_fields={"events", "messages"}
+    )
+    return {sample.uuid for sample in found}

@@ -31,7 +31,8 @@ from support.stub_server import StubBehaviour, StubServer
 COMMAND = str(Path(sys.executable).parent / "debatebench-eval")
 MODELS = "ollama/m1,ollama/m2,ollama/m3"
 RUN = ["tournament", "run", "--judges", "ollama/j1,ollama/j2", "--format", "lightning",
-       "--limit", "2", "-T", "fact_check=false", "--max-connections", "4", "--display", "none"]  # fmt: skip
+       "--limit", "2", "-T", "fact_check=false", "--max-connections", "4",
+       "--display", "none"]  # fmt: skip
 PER_DEBATE = 8  # 4 speeches, 2 judges x 2 orientations
 
 
