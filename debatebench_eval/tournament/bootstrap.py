@@ -9,7 +9,7 @@ are consistent with one another.
 Plain percentile intervals under-cover when there are few clusters (the
 bootstrap's spread is that of a K-motion sample, with K - 1 degrees of freedom,
 taken as if it were known). The interval is therefore widened about the
-estimate by f = (t(.975, K-1) / z(.975)) * sqrt(K/(K-1)): f = 1.22 at K = 10, 1.08 at
+estimate by f = (t(.975, K-1) / z(.975)) * sqrt(K/(K-1)): f = 1.22 at K = 10, 1.06 at
 K = 30, tending to 1. The simulation test checks the coverage this gives.
 """
 

@@ -115,12 +115,15 @@ def caveats(board: dict[str, Any], logs: TournamentLogs) -> list[str]:
             else ""
         )
     )
-    for row in board["models"]:
-        if row.get("separated"):
-            notes.append(
-                f"{row['model']} won or lost every eligible debate: its rating is held finite "
-                "by a small ridge, and its interval's open end means only 'further'."
-            )
+    groups = board.get("separation") or []
+    if groups:
+        shown = " > ".join("{" + ", ".join(g) + "}" for g in groups)
+        notes.append(
+            f"Separated results: {shown}; each group beat every model of the groups after "
+            "it in every eligible debate, so no finite rating fits the data. The gaps between "
+            "groups are held by a small ridge (a wide prior): read them as 'at least this "
+            "far apart', not as measured distances."
+        )
     anchor = board["settings"]["anchor"]
     notes.append(
         "Ratings are relative to this tournament's models and cannot be compared across "

@@ -5,7 +5,7 @@ metadata names this tournament; any other is listed as skipped. Within the
 tournament, a debate is found by what its sample says (its pair, its motion,
 whether the sides were exchanged), never by its sample id. When one debate is
 in several logs (a stale log from a crashed run, or two shard runs that both
-took a pair), a debate that finished beats one that failed, then the newer log,
+took a pair), a debate that finished beats one that failed, then the log whose run started later,
 then the smaller uuid; the others are listed as duplicates. A scheduled debate
 in no log is `missing`.
 """
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from inspect_ai.log import (
@@ -158,13 +159,21 @@ def _read_log(
             info, all_samples_required=False, exclude_fields=_EXCLUDED_FIELDS
         ):
             result = debate_result(sample, pair, info.name)
-            found.setdefault(result.key, []).append((info.mtime or 0.0, result))
+            found.setdefault(result.key, []).append((_created(header, info), result))
             count += 1
     except Exception as exc:
         skipped.append({"log": info.name, "why": f"samples unreadable after {count} "
                         f"({type(exc).__name__}: {exc})"})  # fmt: skip
     return UsedLog(info.name, header.eval.task, header.eval.task_id, header.status,
                    header.eval.eval_id, pair, count, _versions(header))  # fmt: skip
+
+
+def _created(header: EvalLog, info: EvalLogInfo) -> float:
+    """When the log's run started (a copied file's mtime may not say)."""
+    try:
+        return datetime.fromisoformat(header.eval.created).timestamp()
+    except ValueError:
+        return (info.mtime or 0.0) / 1000
 
 
 def _versions(header: EvalLog) -> dict[str, str]:

@@ -86,8 +86,7 @@ def _head_to_head(rows: list[dict[str, Any]], board: dict[str, Any]) -> Any:
                 share[i, j] = cells[(a, b)]["share"]
     size = 2.5 + 1.1 * m
     figure, axis = plt.subplots(figsize=(size + 1.5, size))
-    colours = plt.get_cmap("RdBu").copy()
-    colours.set_bad(_GREY)
+    colours = plt.get_cmap("RdBu").with_extremes(bad=_GREY)
     image = axis.imshow(np.ma.masked_invalid(share), cmap=colours, vmin=0, vmax=1)
     for i, a in enumerate(models):
         for j, b in enumerate(models):
@@ -118,8 +117,7 @@ def _judges(judges: dict[str, Any]) -> Any:
         counts[i, j] = counts[j, i] = pair["n"]
     size = 2.5 + 1.2 * n
     figure, axis = plt.subplots(figsize=(size + 1.5, size))
-    colours = plt.get_cmap("viridis").copy()
-    colours.set_bad(_GREY)
+    colours = plt.get_cmap("viridis").with_extremes(bad=_GREY)
     image = axis.imshow(np.ma.masked_invalid(agreement), cmap=colours, vmin=0, vmax=1)
     for i in range(n):
         for j in range(n):

@@ -150,7 +150,9 @@ def pair_tasks(schedule: Schedule, pairs: Iterable[tuple[str, str]]) -> list[Tas
         budgets={},
         paired=True,
     )
-    judges = [get_model(name) for name in schedule.judges]
+    # Fresh model objects (not Inspect's memoized ones): a second run in the same
+    # process must see the server address of its own environment.
+    judges = [get_model(name, memoize=False) for name in schedule.judges]
     tasks = []
     for a, b in pairs:
         # The dataset is replaced, so which motions the task was built with
@@ -161,7 +163,11 @@ def pair_tasks(schedule: Schedule, pairs: Iterable[tuple[str, str]]) -> list[Tas
                 base,
                 name=pair_task_name(a, b),
                 dataset=debate_dataset(dataset_settings),
-                model_roles={"pro": get_model(a), "con": get_model(b), "judge": judges},
+                model_roles={
+                    "pro": get_model(a, memoize=False),
+                    "con": get_model(b, memoize=False),
+                    "judge": judges,
+                },
                 metadata={
                     **(base.metadata or {}),
                     "tournament": schedule.identity_hash,
@@ -177,9 +183,9 @@ def probe_servers(schedule: Schedule, models: Iterable[str]) -> None:
 
     async def probe_all() -> None:
         for name in models:
-            await ensure_reachable(get_model(name), "pro/con")
+            await ensure_reachable(get_model(name, memoize=False), "pro/con")
         for name in schedule.judges:
-            await ensure_reachable(get_model(name), "judge")
+            await ensure_reachable(get_model(name, memoize=False), "judge")
 
     asyncio.run(probe_all())
 

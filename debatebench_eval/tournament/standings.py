@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from scipy.sparse.csgraph import connected_components  # type: ignore[import-untyped]
 from scipy.special import expit  # type: ignore[import-untyped]
 
 from debatebench_eval.debate.protocol import SIDES
@@ -31,6 +32,7 @@ from debatebench_eval.tournament.results import (
     eligible_debates,
     excluded,
     matchups,
+    ordered,
 )
 
 Array = np.ndarray
@@ -51,7 +53,7 @@ def standings(
     """The leaderboard's figures: counts, models, side advantage, length control,
     head-to-head, judges. JSON-ready (NaN where a figure is undefined)."""
     debates = eligible_debates(results)
-    scored = [d for d in results if d.status == "scored"]
+    scored = ordered(d for d in results if d.status == "scored")
     counts = _counts(results, debates)
     figures: dict[str, Any] = {"counts": counts, "judges": judge_agreement(scored, judges)}
     rated = sorted({m for d in debates for m in (d.pro, d.con)})
@@ -67,9 +69,13 @@ def standings(
     ratings = _intervals(elo(raw.strengths, anchor, options.base)[0],
                          elo(raw_draws.strengths, anchor, options.base), factor)  # fmt: skip
     length = _length_control(games, weights, factor, anchor, options)
+    groups = separation(games)
     rows = _model_rows(debates, rated, games, weights, factor, ratings, raw_draws, length, anchor)
+    for row in rows:
+        row["separated"] = len(groups) > 1
     figures.update(
         models=rows + [_unrated(m) for m in models if m not in rated],
+        separation=groups,
         side_advantage=_side(raw, raw_draws, games, weights, factor),
         length_control=length and {k: v for k, v in length.items() if k != "ratings"},
         head_to_head=_head_to_head(debates, rated),
@@ -189,16 +195,37 @@ def _model_rows(
     for rank, i in enumerate(order, start=1):
         model = models[i]
         own = [d for d in debates if model in (d.pro, d.con)]
-        share = float(wins["value"][i])
+        float(wins["value"][i])
         rows.append({
             "model": model, "rank": rank, "rank_range": ranks[i],
-            "rating": _figure(ratings, i), "anchor": i == anchor,
+            "rating": _figure(ratings, i), "anchor": bool(i == anchor),
             "length_controlled": _figure(length["ratings"], i) if length else None,
             "win_rate": {k: min(max(v, 0.0), 1.0) for k, v in _figure(wins, i).items()},
-            "debates": len(own), "separated": share in (0.0, 1.0),
+            "debates": len(own),
             **_model_extras(own, model),
         })  # fmt: skip
     return rows
+
+
+def separation(games: Games) -> list[list[str]]:
+    """Groups of models that beat every model of the groups below in every debate,
+    best group first; [] when the results connect everyone both ways.
+
+    The maximum-likelihood ratings exist only when every model took at least a
+    tie from every group it is compared with (the win graph is strongly
+    connected); otherwise the gaps between groups are held only by the ridge.
+    """
+    m = len(games.models)
+    beat = np.zeros((m, m))
+    np.add.at(beat, (games.pro, games.con), games.y)
+    np.add.at(beat, (games.con, games.pro), 1 - games.y)
+    count, label = connected_components(beat > 0, directed=True, connection="strong")
+    if count == 1:
+        return []
+    # A group above another beat it: rank groups by the share they won.
+    won = beat.sum(axis=1) / np.maximum(beat.sum(axis=1) + beat.sum(axis=0), 1e-12)
+    order = sorted(range(count), key=lambda g: -won[label == g].mean())
+    return [[games.models[i] for i in np.flatnonzero(label == g)] for g in order]
 
 
 def _per_motion_scores(games: Games) -> tuple[Array, Array]:
