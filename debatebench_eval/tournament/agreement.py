@@ -16,9 +16,10 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from inspect_ai.scorer import SampleScore, Score, krippendorff_alpha
+from inspect_ai.scorer import krippendorff_alpha
 
 from debatebench_eval.debate.protocol import SIDES
 from debatebench_eval.tournament.results import DebateResult, JudgeView
@@ -56,8 +57,22 @@ def _alpha(scored: Sequence[DebateResult], dimension: str | None) -> float:
     found = [unit for debate in scored for unit in units(debate, dimension)]
     if not found:
         return math.nan
-    value = _ALPHA([SampleScore(score=Score(value=unit)) for unit in found])  # type: ignore[misc]
+    value = _ALPHA([_Unit(unit) for unit in found])  # type: ignore[list-item,misc]
     return float(value)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class _Unit:
+    """One unit as Inspect's krippendorff_alpha metric reads a SampleScore (it reads
+    only `.score.value`). A tournament has hundreds of thousands of units, and
+    building a pydantic SampleScore for each took longer than the rest of `rate`;
+    a test checks the result against the logs' own `panel_alpha`."""
+
+    value: list[float]
+
+    @property
+    def score(self) -> _Unit:
+        return self
 
 
 def _views(debate: DebateResult, judge: str) -> JudgeView | None:
