@@ -57,7 +57,7 @@ def _alpha(scored: Sequence[DebateResult], dimension: str | None) -> float:
     found = [unit for debate in scored for unit in units(debate, dimension)]
     if not found:
         return math.nan
-    value = _ALPHA([_Unit(unit) for unit in found])  # type: ignore[list-item,misc]
+    value = _ALPHA([_Unit(unit) for unit in found])  # type: ignore[misc]
     return float(value)  # type: ignore[arg-type]
 
 

@@ -163,7 +163,8 @@ class _Design:
             ll = (self.w * (self.y * eta - np.logaddexp(0.0, eta))).sum(axis=1)
         else:
             ll = (self.wins * eta - self.games * np.logaddexp(0.0, eta)).sum(axis=1)
-        return ll - 0.5 * (penalty * theta**2).sum(axis=1)
+        value: Array = ll - 0.5 * (penalty * theta**2).sum(axis=1)
+        return value
 
     def derivatives(self, theta: Array, penalty: Array) -> tuple[Array, Array]:
         """The gradient and the negated Hessian (positive definite) per resample."""
