@@ -3,7 +3,7 @@
 Three debaters (ollama/m1..m3) and a two-judge panel (ollama/j1, j2), lightning
 format, two motions, fact-check off: 3 pairs x 2 motions x 2 sides = 12 debates
 of 4 speeches + 2 judges x 2 orientations = 8 requests each. The stub tags each
-speech with its speaker and a scripted judge scores mN at 0.3 + 0.15 N of every
+speech with its speaker and a scripted judge scores mN at 0.35 + 0.08 N (N up to 8) of every
 maximum, so the true order is known.
 """
 

@@ -66,7 +66,7 @@ def is_fact_check_call(messages: list[Any]) -> bool:
 
 def ranked_judge(request: dict[str, Any]) -> str | None:
     """A stub server's scripted rubric judge for speeches tagged "[by mN]": every
-    dimension at 0.3 + 0.15 N of its maximum, so the model with the higher N wins.
+    dimension at 0.35 + 0.08 N (N up to 8) of its maximum, so the model with the higher N wins.
     Other requests (speeches, the fact-check) get None: the stub answers them."""
     messages = request.get("messages") or []
     if len(messages) < 2 or "impartial judge" not in str(messages[0].get("content")):
@@ -75,5 +75,5 @@ def ranked_judge(request: dict[str, Any]) -> str | None:
     if set(strength) != {"A", "B"}:
         raise AssertionError(f"the judge prompt names no tagged speaker for each side: {strength}")
     return rubric_reply(
-        side_scores(0.3 + 0.15 * int(strength["A"])), side_scores(0.3 + 0.15 * int(strength["B"]))
+        side_scores(0.35 + 0.08 * int(strength["A"])), side_scores(0.35 + 0.08 * int(strength["B"]))
     )

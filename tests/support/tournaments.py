@@ -1,5 +1,5 @@
 """Tournaments for tests: a small one run in-process through the command line against
-the stub server with a scripted judge (mN scores 0.3 + 0.15 N of every maximum), and
+the stub server with a scripted judge (mN scores 0.35 + 0.08 N (N up to 8) of every maximum), and
 synthetic results drawn from known Bradley-Terry strengths."""
 
 from __future__ import annotations
