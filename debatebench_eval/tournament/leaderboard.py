@@ -16,6 +16,7 @@ from debatebench_eval.core._inspect import file
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.tournament.bootstrap import LEVEL
 from debatebench_eval.tournament.outcomes import TournamentLogs, read_tournament
+from debatebench_eval.tournament.schedule import motion_record
 from debatebench_eval.tournament.standings import TIE_CAVEAT_SHARE, Options, standings
 
 _LISTED = 50  # excluded debates listed in the Markdown; the JSON has them all
@@ -61,7 +62,7 @@ def leaderboard(logs: TournamentLogs, options: Options) -> dict[str, Any]:
             "eval_set_id": schedule.eval_set_id,
             "identity": schedule.identity(),
             "models": list(schedule.models),
-            "motions": [m.as_dict() for m in schedule.motions],
+            "motions": [motion_record(m) for m in schedule.motions],
             "pairs": [list(p) for p in schedule.pairs],
             "schedule_hash": schedule.schedule_hash,
             "runs": list(logs.manifest.runs),

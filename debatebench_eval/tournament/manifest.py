@@ -21,12 +21,13 @@ from typing import Any
 
 from debatebench_eval.core._inspect import file, filesystem
 from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.debate.motions import Motion
 from debatebench_eval.tournament.schedule import (
     SCHEMA,
     Schedule,
-    ScheduledMotion,
     Settings,
     first_difference,
+    motion_record,
     pair_task_name,
 )
 
@@ -120,7 +121,7 @@ def _as_dict(manifest: Manifest) -> dict[str, Any]:
         "eval_set_id": schedule.eval_set_id,
         "identity": schedule.identity(),
         "models": list(schedule.models),
-        "motions": [m.as_dict() for m in schedule.motions],
+        "motions": [motion_record(m) for m in schedule.motions],
         "pairs": [{"models": [a, b], "task": pair_task_name(a, b)} for a, b in schedule.pairs],
         "debates": schedule.debates(),
         "schedule_hash": schedule.schedule_hash,
@@ -138,8 +139,7 @@ def _from_dict(data: dict[str, Any]) -> Manifest:
         models=tuple(data["models"]),
         judges=tuple(identity["judges"]),
         motions=tuple(
-            ScheduledMotion(m["id"], m["text"], m["topic"], m.get("category"))
-            for m in data["motions"]
+            Motion(m["id"], m["text"], m["topic"], m.get("category")) for m in data["motions"]
         ),
         settings=Settings(
             phases=tuple(settings["phases"]),

@@ -109,21 +109,21 @@ def _judges(judges: dict[str, Any]) -> Any:
 
     names = [j["judge"] for j in judges["judges"]]
     n = len(names)
-    agreement, counts = np.eye(n), np.zeros((n, n), dtype=int)
+    agreement = np.full((n, n), np.nan)  # the diagonal stays grey
+    labels = {}
     for pair in judges["pairwise"]:
         i, j = names.index(pair["judges"][0]), names.index(pair["judges"][1])
         value = np.nan if pair["agreement"] is None else pair["agreement"]
         agreement[i, j] = agreement[j, i] = value
-        counts[i, j] = counts[j, i] = pair["n"]
+        kappa = "n/a" if pair["kappa"] is None else f"{pair['kappa']:.2f}"
+        labels[(i, j)] = labels[(j, i)] = f"{value:.2f}\nkappa {kappa}\nn={pair['n']}"
     size = 2.5 + 1.2 * n
     figure, axis = plt.subplots(figsize=(size + 1.5, size))
     colours = plt.get_cmap("viridis").with_extremes(bad=_GREY)
     image = axis.imshow(np.ma.masked_invalid(agreement), cmap=colours, vmin=0, vmax=1)
-    for i in range(n):
-        for j in range(n):
-            text = "—" if i == j else f"{agreement[i, j]:.2f}\nn={counts[i, j]}"
-            axis.text(j, i, text, ha="center", va="center", fontsize=9,
-                      color="white" if agreement[i, j] < 0.6 else "black")  # fmt: skip
+    for (i, j), text in labels.items():
+        axis.text(j, i, text, ha="center", va="center", fontsize=9,
+                  color="white" if agreement[i, j] < 0.6 else "black")  # fmt: skip
     axis.set_xticks(range(n), names, rotation=35, ha="right")
     axis.set_yticks(range(n), names)
     alpha = judges["alpha"]

@@ -24,7 +24,7 @@ from debatebench_eval.core import arguments as arg
 from debatebench_eval.core._inspect import filesystem
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.debate.config import DEFAULT_FORMAT, DebateSettings, named_format
-from debatebench_eval.debate.motions import default_motions, load_motions
+from debatebench_eval.debate.motions import Motion, default_motions, load_motions
 from debatebench_eval.debate.protocol import parse_phases
 from debatebench_eval.debate.task import DEBATE_ARGS, debate, debate_dataset
 from debatebench_eval.judging.options import JUDGE_ARGS
@@ -32,7 +32,6 @@ from debatebench_eval.judging.rubric import default_rubric, load_rubric
 from debatebench_eval.servers.probe import ensure_reachable
 from debatebench_eval.tournament.schedule import (
     Schedule,
-    ScheduledMotion,
     Settings,
     pair_task_name,
     parse_names,
@@ -107,7 +106,7 @@ def requested_schedule(
         rubric_sha256=_rubric_sha256(task_args.get("rubric")),
     )
     chosen = _motions(motions, limit)
-    return Schedule(model_names, judge_names, tuple(map(ScheduledMotion.of, chosen)), settings)
+    return Schedule(model_names, judge_names, chosen, settings)
 
 
 def _phases(format: str | None, phases: Any) -> tuple[tuple[str, ...], str | None]:
@@ -129,7 +128,7 @@ def _rubric_sha256(path: Any) -> str:
     return load_rubric(Path(str(path)).expanduser()).sha256
 
 
-def _motions(source: str, limit: int | None) -> tuple[Any, ...]:
+def _motions(source: str, limit: int | None) -> tuple[Motion, ...]:
     motions = default_motions() if source == "default" else load_motions(Path(source).expanduser())
     if limit is None:
         return motions
@@ -144,7 +143,7 @@ def pair_tasks(schedule: Schedule, pairs: Iterable[tuple[str, str]]) -> list[Tas
     """One paired `debate` task per pair, over every scheduled motion."""
     dataset_settings = DebateSettings(
         # debate_dataset reads only the motions and the pairing.
-        motions=tuple(m.as_motion() for m in schedule.motions),
+        motions=schedule.motions,
         phases=(),
         teams={},
         budgets={},

@@ -34,29 +34,14 @@ def digest(value: Any) -> str:
     return hashlib.sha256(canonical_json(value).encode()).hexdigest()
 
 
-@dataclass(frozen=True)
-class ScheduledMotion:
-    """A motion as the tournament scheduled it; its hash catches a later edit."""
+def motion_sha256(motion: Motion) -> str:
+    """What the tournament scheduled under a motion's id: a later edit shows here."""
+    return digest({"text": motion.text, "topic": motion.topic, "category": motion.category})
 
-    id: str
-    text: str
-    topic: str
-    category: str | None = None
 
-    @classmethod
-    def of(cls, motion: Motion) -> ScheduledMotion:
-        return cls(motion.id, motion.text, motion.topic, motion.category)
-
-    @property
-    def sha256(self) -> str:
-        return digest({"text": self.text, "topic": self.topic, "category": self.category})
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "text": self.text, "topic": self.topic,
-                "category": self.category, "sha256": self.sha256}  # fmt: skip
-
-    def as_motion(self) -> Motion:
-        return Motion(self.id, self.text, self.topic, self.category)
+def motion_record(motion: Motion) -> dict[str, Any]:
+    return {"id": motion.id, "text": motion.text, "topic": motion.topic,
+            "category": motion.category, "sha256": motion_sha256(motion)}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -94,7 +79,7 @@ class Schedule:
 
     models: tuple[str, ...]
     judges: tuple[str, ...]
-    motions: tuple[ScheduledMotion, ...]
+    motions: tuple[Motion, ...]
     settings: Settings
 
     def __post_init__(self) -> None:
@@ -110,7 +95,7 @@ class Schedule:
     @property
     def schedule_hash(self) -> str:
         return digest({"identity": self.identity_hash, "models": list(self.models),
-                       "motions": [m.sha256 for m in self.motions]})  # fmt: skip
+                       "motions": [motion_sha256(m) for m in self.motions]})  # fmt: skip
 
     @property
     def eval_set_id(self) -> str:
@@ -133,7 +118,7 @@ class Schedule:
         known = {m.id: m for m in self.motions}
         for motion in other.motions:
             old = known.get(motion.id)
-            if old is not None and old.sha256 != motion.sha256:
+            if old is not None and motion_sha256(old) != motion_sha256(motion):
                 raise ConfigError(
                     f"--motions: motion {motion.id!r}",
                     "its text, topic or category differs from the one this tournament "

@@ -8,9 +8,9 @@ from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.debate.motions import Motion
 from debatebench_eval.tournament.schedule import (
     Schedule,
-    ScheduledMotion,
     Settings,
     first_difference,
+    motion_sha256,
     pair_task_name,
     parse_names,
     parse_shard,
@@ -20,11 +20,11 @@ from debatebench_eval.tournament.schedule import (
 
 SETTINGS = Settings(("opening:short", "conclusion"), "lightning", (("budget", 300),), 1, False,
                     "r" * 64)  # fmt: skip
-MOTIONS = tuple(ScheduledMotion(f"q{i}", f"Motion {i} holds.", f"topic {i}") for i in range(3))
+MOTIONS = tuple(Motion(f"q{i}", f"Motion {i} holds.", f"topic {i}") for i in range(3))
 
 
 def schedule(models: tuple[str, ...], judges: tuple[str, ...] = ("ollama/j",),
-             motions: tuple[ScheduledMotion, ...] = MOTIONS,
+             motions: tuple[Motion, ...] = MOTIONS,
              settings: Settings = SETTINGS) -> Schedule:  # fmt: skip
     return Schedule(models, judges, motions, settings)
 
@@ -105,7 +105,7 @@ def test_a_changed_setting_is_named() -> None:
 
 def test_the_schedule_only_grows() -> None:
     old = schedule(("ollama/a", "ollama/b"), motions=MOTIONS[:2])
-    new_motion = ScheduledMotion("q9", "Motion 9 holds.", "topic 9")
+    new_motion = Motion("q9", "Motion 9 holds.", "topic 9")
     grown = old.grown(schedule(("ollama/a", "ollama/c"), motions=(MOTIONS[1], new_motion)))
     assert grown.models == ("ollama/a", "ollama/b", "ollama/c")
     assert [m.id for m in grown.motions] == ["q0", "q1", "q9"]  # old order kept, new appended
@@ -114,12 +114,11 @@ def test_the_schedule_only_grows() -> None:
 
 def test_a_changed_motion_text_is_refused() -> None:
     old = schedule(("ollama/a", "ollama/b"))
-    edited = ScheduledMotion("q1", "Motion 1 holds, mostly.", "topic 1")
+    edited = Motion("q1", "Motion 1 holds, mostly.", "topic 1")
     with pytest.raises(ConfigError, match=r"motion 'q1'.*differs from the one this tournament"):
         old.grown(schedule(old.models, motions=(edited,)))
-    assert (
-        ScheduledMotion.of(Motion("q1", "Motion 1 holds.", "topic 1")).sha256 == MOTIONS[1].sha256
-    )
+    assert motion_sha256(Motion("q1", "Motion 1 holds.", "topic 1")) == motion_sha256(MOTIONS[1])
+    assert motion_sha256(edited) != motion_sha256(MOTIONS[1])
 
 
 def test_task_arguments() -> None:
