@@ -15,9 +15,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from debatebench_eval.core.errors import ConfigError, ServerError
+
+if TYPE_CHECKING:  # the tournament modules load numpy and Inspect: only when used
+    from debatebench_eval.tournament.schedule import Schedule
+
+Pairs = tuple[tuple[str, str], ...]
 
 _LISTED = 20  # failed or missing debates printed by name; the rest are counted
 
@@ -56,7 +61,8 @@ def add_tournament_parser(commands: Any) -> None:
     run.add_argument("--max-tasks", type=int, default=2, help="pairs at once (default 2)")
     run.add_argument("--retry-attempts", type=int, default=2,
                      help="times a pair with failed debates is retried (default 2)")  # fmt: skip
-    run.add_argument("--display", help="Inspect's display: full, rich, plain, log or none")
+    run.add_argument("--display", choices=("full", "conversation", "rich", "plain", "log", "none"),
+                     help="Inspect's display (default: Inspect's)")  # fmt: skip
     run.add_argument("--dry-run", action="store_true", help="print the schedule; run nothing")
     run.set_defaults(run=_run)
     rate = sub.add_parser("rate", help="the leaderboard of a tournament's logs")
@@ -132,8 +138,9 @@ def _run_checked(args: argparse.Namespace) -> int:
     return _summary(args.log_dir, pairs)
 
 
-def _print_plan(schedule: Any, requested: Any, pairs: Any, shard: tuple[int, int],
-                resumed: bool) -> None:  # fmt: skip
+def _print_plan(
+    schedule: Schedule, requested: Schedule, pairs: Pairs, shard: tuple[int, int], resumed: bool
+) -> None:
     debates = len(pairs) * len(schedule.motions) * 2
     where = f" (shard {shard[0]}/{shard[1]})" if shard[1] > 1 else ""
     print(f"tournament {schedule.identity_hash[:12]}: {len(schedule.models)} models, "
@@ -146,7 +153,7 @@ def _print_plan(schedule: Any, requested: Any, pairs: Any, shard: tuple[int, int
               "nothing to run")  # fmt: skip
 
 
-def _summary(log_dir: str, pairs: Any) -> int:
+def _summary(log_dir: str, pairs: Pairs) -> int:
     from debatebench_eval.tournament.outcomes import read_tournament
 
     logs = read_tournament([log_dir], pairs)
