@@ -100,9 +100,9 @@ def rate_at_scale(models: int, motions: int) -> None:
     strengths = {f"ollama/model-{i:02d}": (i - models / 2) / models * 2 for i in range(models)}
     words = {m: 300 + 20 * i for i, m in enumerate(sorted(strengths))}
     results = synthetic_results(strengths, motions, seed=1, words=words, words_effect=0.2)
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     figures = standings(results, sorted(strengths), ("ollama/j1", "ollama/j2"), Options())
-    stats = time.perf_counter() - start
+    stats, cpu = time.perf_counter() - start, time.process_time() - cpu_start
     board = {"tournament": {"models": sorted(strengths), "motions": [None] * motions,
                             "identity": {"judges": ["ollama/j1", "ollama/j2"]}},
              "settings": {"anchor": "mean", "base": 1000.0}, "caveats": [], **figures}  # fmt: skip
@@ -117,7 +117,7 @@ def rate_at_scale(models: int, motions: int) -> None:
     print(
         f"rate statistics, {models} models x {motions} motions = {matchups:,} matchups "
         f"({2 * matchups:,} debates), 1,000 resamples, length control included: {stats:.2f} s "
-        f"(target < 10 s); Markdown {text:.2f} s; plots {plots:.2f} s"
+        f"wall, {cpu:.2f} s CPU (target < 10 s); Markdown {text:.2f} s; plots {plots:.2f} s"
     )
 
 
