@@ -116,6 +116,11 @@ def caveats(board: dict[str, Any], logs: TournamentLogs) -> list[str]:
             else ""
         )
     )
+    if counts.get("forfeits"):
+        notes.append(
+            f"{counts['forfeits']} eligible debates were decided by a forfeit (a side that "
+            "argued the other position loses, whatever its scores): counted as losses."
+        )
     groups = board.get("separation") or []
     if groups:
         shown = " > ".join("{" + ", ".join(g) + "}" for g in groups)

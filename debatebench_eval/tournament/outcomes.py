@@ -35,6 +35,8 @@ from debatebench_eval.tournament.results import DebateResult, JudgeView, SideSta
 from debatebench_eval.tournament.schedule import Schedule
 
 SCORER = "rubric"
+# Verdicts decided before the scores: the loser forfeited, whatever the totals.
+FORFEITS = ("stance_forfeit",)
 # Enough of an error message to act on; the log has all of it.
 _REASON_CHARS = 300
 _EXCLUDED_FIELDS = {"events", "messages", "attachments"}
@@ -216,9 +218,12 @@ def debate_result(sample: EvalSample, pair: tuple[str, str], log: str) -> Debate
     if score is None:
         return DebateResult(**common, status="unscored", reason="no rubric score in the log")
     meta = score.metadata or {}
+    winner = meta.get("winner")
     judged: dict[str, Any] = {
         "judges": _judge_views(meta), "trust": (meta.get("trust") or {}).get("status"),
         "self_judged": bool(meta.get("judge_warnings")),
+        "forfeited": ("con" if winner == "pro" else "pro")
+        if meta.get("winner_reason") in FORFEITS else None,
     }  # fmt: skip
     if not isinstance(score.value, dict):
         why = str(score.reason or score.explanation or "the judges gave no usable verdict")

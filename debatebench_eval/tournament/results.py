@@ -59,6 +59,9 @@ class DebateResult:
     sides: dict[str, SideStats] = field(default_factory=dict)
     trust: str | None = None
     self_judged: bool = False
+    # The side that lost by forfeit, whatever the totals (a verdict rule that
+    # comes before the scores, e.g. arguing the other position).
+    forfeited: str | None = None
     log: str | None = None
     sample_id: str | None = None
     uuid: str | None = None
@@ -69,9 +72,12 @@ class DebateResult:
 
     @property
     def result(self) -> float | None:
-        """Pro's result: 1 a win, 1/2 a tie (equal totals before the tiebreaks), 0 a loss."""
+        """Pro's result: 1 a win, 1/2 a tie (equal totals before the tiebreaks), 0 a loss;
+        a forfeit is a loss for the side that forfeited."""
         if self.totals is None:
             return None
+        if self.forfeited is not None:
+            return 0.0 if self.forfeited == "pro" else 1.0
         pro, con = (round(self.totals[side], _PLACES) for side in SIDES)
         return 1.0 if pro > con else 0.5 if pro == con else 0.0
 

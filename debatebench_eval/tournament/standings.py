@@ -103,6 +103,7 @@ def _counts(results: Sequence[DebateResult], debates: Sequence[DebateResult]) ->
         "eligible_matchups": len(debates) // 2,
         "eligible_debates": len(debates),
         "ties": ties,
+        "forfeits": sum(d.forfeited is not None for d in debates),
         "tie_share": ties / len(debates) if debates else math.nan,
         "self_judged_debates": sum(d.self_judged for d in debates),
         "excluded": {why: [d.listing() for d in found] for why, found in out.items()},

@@ -118,6 +118,22 @@ def test_a_tie_comes_from_equal_totals_not_from_the_winner(played: Path, tmp_pat
     assert result.result == 0.5
 
 
+def test_a_forfeit_is_a_loss_whatever_the_totals(played: Path, tmp_path: Path) -> None:
+    folder = copy_of(played, tmp_path)
+
+    def forfeit(sample) -> None:  # type: ignore[no-untyped-def]
+        # m2 (pro here) out-scored m1 but argued the other position: pro forfeits.
+        meta = sample.scores["rubric"].metadata
+        meta["winner"], meta["winner_reason"] = "con", "stance_forfeit"
+
+    edit_sample(folder, "carbon-tax.swapped", forfeit)
+    result = next(r for r in read_tournament([str(folder)]).results
+                  if r.pair == ("ollama/m1", "ollama/m2") and r.motion == "carbon-tax"
+                  and r.swapped)  # fmt: skip
+    assert result.totals is not None and result.totals["pro"] > result.totals["con"]
+    assert result.forfeited == "pro" and result.result == 0.0
+
+
 def test_a_missing_debate_is_listed(played: Path, tmp_path: Path) -> None:
     folder = copy_of(played, tmp_path)
     log = pair_log(folder)
