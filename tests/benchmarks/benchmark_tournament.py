@@ -34,9 +34,8 @@ from debatebench_eval.tournament.leaderboard import markdown
 from debatebench_eval.tournament.plots import draw_plots
 from debatebench_eval.tournament.standings import Options, standings
 
-from support.judge_replies import ranked_judge
 from support.stub_server import StubBehaviour, StubServer
-from support.tournaments import synthetic_results
+from support.tournaments import ranked_judge, synthetic_results
 
 BIN = Path(sys.executable).parent
 MODELS = [f"ollama/m{i}" for i in range(1, 7)]

@@ -25,8 +25,8 @@ from inspect_ai.log import list_eval_logs, read_eval_log_samples
 from debatebench_eval.cli.main import main
 from debatebench_eval.tournament.outcomes import read_tournament
 
-from support.judge_replies import ranked_judge
 from support.stub_server import StubBehaviour, StubServer
+from support.tournaments import ranked_judge
 
 COMMAND = str(Path(sys.executable).parent / "debatebench-eval")
 MODELS = "ollama/m1,ollama/m2,ollama/m3"

@@ -10,7 +10,6 @@ from debatebench_eval.judging.rubric import default_rubric
 
 MAXIMA = {d.name: d.max for d in default_rubric().dimensions}
 _TURN_IDS = re.compile(r"^\[(t[0-9a-f]{8})\] \w+ — Side ([AB])$", re.MULTILINE)
-_TAGGED_TURN = re.compile(r"^\[t[0-9a-f]{8}\] \w+ — Side ([AB])\n.*?\[by \D*(\d+)\]", re.MULTILINE)
 
 
 def side_scores(fraction: float) -> dict[str, int]:
@@ -62,18 +61,3 @@ def is_rubric_call(messages: list[Any]) -> bool:
 
 def is_fact_check_call(messages: list[Any]) -> bool:
     return "fact-checker" in str(messages[0].content)
-
-
-def ranked_judge(request: dict[str, Any]) -> str | None:
-    """A stub server's scripted rubric judge for speeches tagged "[by mN]": every
-    dimension at 0.35 + 0.08 N (N up to 8) of its maximum, so the model with the higher N wins.
-    Other requests (speeches, the fact-check) get None: the stub answers them."""
-    messages = request.get("messages") or []
-    if len(messages) < 2 or "impartial judge" not in str(messages[0].get("content")):
-        return None
-    strength = dict(_TAGGED_TURN.findall(str(messages[-1].get("content"))))
-    if set(strength) != {"A", "B"}:
-        raise AssertionError(f"the judge prompt names no tagged speaker for each side: {strength}")
-    return rubric_reply(
-        side_scores(0.35 + 0.08 * int(strength["A"])), side_scores(0.35 + 0.08 * int(strength["B"]))
-    )

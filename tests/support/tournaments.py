@@ -4,7 +4,9 @@ synthetic results drawn from known Bradley-Terry strengths."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -12,11 +14,26 @@ import pytest
 from debatebench_eval.cli.main import main
 from debatebench_eval.tournament.results import DebateResult, JudgeView, SideStats
 
-from support.judge_replies import ranked_judge
+from support.judge_replies import rubric_reply, side_scores
 from support.stub_server import StubBehaviour, StubServer
 
 JUDGES = "ollama/j1,ollama/j2"
+_TAGGED_TURN = re.compile(r"^\[t[0-9a-f]{8}\] \w+ — Side ([AB])\n.*?\[by \D*(\d+)\]", re.MULTILINE)
 MODELS = "ollama/m1,ollama/m2,ollama/m3"
+
+
+def ranked_judge(request: dict[str, Any]) -> str | None:
+    """A stub server's scripted rubric judge for speeches tagged "[by mN]": every
+    dimension at 0.35 + 0.08 N of its maximum (N up to 8), so the higher N wins.
+    Other requests (speeches, the fact-check) get None: the stub answers them."""
+    messages = request.get("messages") or []
+    if len(messages) < 2 or "impartial judge" not in str(messages[0].get("content")):
+        return None
+    strength = dict(_TAGGED_TURN.findall(str(messages[-1].get("content"))))
+    if set(strength) != {"A", "B"}:
+        raise AssertionError(f"the judge prompt names no tagged speaker for each side: {strength}")
+    a, b = (side_scores(0.35 + 0.08 * int(strength[label])) for label in "AB")
+    return rubric_reply(a, b)
 
 
 def run_tournament(log_dir: Path, models: str, *extra: str, limit: int = 2) -> StubBehaviour:
