@@ -26,6 +26,10 @@ _JUDGING_RULES = (
     "rubric", "blind", "structured", "verdict", "score_schema", "options", "gate", "ledger",
     "viewer", "explain",
 )  # fmt: skip
+_TOURNAMENT_RULES = (
+    "schedule", "manifest", "results", "bradley_terry", "bootstrap", "agreement", "standings",
+)  # fmt: skip
+_TOURNAMENT_COMMANDS = ("runner", "outcomes", "leaderboard", "plots")
 MODULES = {
     "debatebench_eval": "core",  # the package root holds only the version
     "debatebench_eval.__main__": "commands",
@@ -53,6 +57,8 @@ MODULES = {
     "debatebench_eval.interop.score_file": "rules",
     "debatebench_eval.interop.judge_task": "tasks",
     "debatebench_eval.interop.export": "commands",
+    **{f"debatebench_eval.tournament.{name}": "rules" for name in _TOURNAMENT_RULES},
+    **{f"debatebench_eval.tournament.{name}": "commands" for name in _TOURNAMENT_COMMANDS},
 }
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from debatebench_eval._registry import ALIAS_PREFIX, SCORERS, TASKS
+from debatebench_eval.cli.tournament import add_tournament_parser
 from debatebench_eval.core._inspect import registry_info
 
 
@@ -86,6 +87,7 @@ def _parser() -> argparse.ArgumentParser:
         "--log-dir", default="logs", help="where Inspect writes the log (default ./logs)"
     )
     quick.set_defaults(run=_run_quickstart)
+    add_tournament_parser(commands)
     return parser
 
 

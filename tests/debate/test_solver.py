@@ -188,7 +188,8 @@ def test_reasoning_is_kept_out_of_the_speech_and_counted(run_debate: RunDebate) 
 def test_viewer_messages_carry_phase_side_team_and_model(run_debate: RunDebate) -> None:
     log = run_debate(roles={"pro": Script("A").model()}, phases="[opening]")
     texts = [m.text for m in log.samples[0].messages if m.role == "assistant"]  # type: ignore[index]
-    assert texts[0].startswith("### 1. Opening (medium) — PRO\n*reform-advocate · A")
+    assert texts[0].startswith("### 1. Opening (medium) — PRO\n*turn t")
+    assert " · reform-advocate · A · role pro · 12/2000 tokens*" in texts[0]
     assert "— CON" in texts[1] and "cautious-skeptic" in texts[1]
 
 

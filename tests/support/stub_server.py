@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -52,6 +54,12 @@ class StubBehaviour:
     # (0: no limit), like a server's parallel decoding slots.
     latency_s: float = 0.0
     slots: int = 0
+    # Put "[by MODEL]" in every speech, the model the request named (so a
+    # scripted judge can tell who argued which side).
+    tag_speech: bool = False
+    # A scripted reply: called with each chat request, returns the reply text,
+    # or None to answer as the other switches say.
+    script: Callable[[dict[str, Any]], str | None] | None = None
     # (arrival, reply) times of every chat request, perf_counter seconds.
     request_times: list[tuple[float, float]] = field(default_factory=list)
     requests: list[dict[str, Any]] = field(default_factory=list)
@@ -182,6 +190,9 @@ def _completion(request: dict[str, Any], number: int, behaviour: StubBehaviour) 
     schema = response_format.get("json_schema", {}).get("schema") or response_format.get("schema")
     if behaviour.reply is not None:
         return _reply(request, number, behaviour.reply, "stop")
+    scripted = behaviour.script(request) if behaviour.script else None
+    if scripted is not None:
+        return _reply(request, number, scripted, "stop")
     if behaviour.fill_schemas and schema:
         return _reply(request, number, json.dumps(schema_instance(schema)), "stop")
     prompt = str((request.get("messages") or [{}])[-1].get("content", ""))
@@ -192,6 +203,8 @@ def _completion(request: dict[str, Any], number: int, behaviour: StubBehaviour) 
     words[:4] = ["Speech", str(number), "budget", str(budget)]
     if "Cite your evidence" in prompt:  # a debater with prep evidence cites its first passage
         words[4] = "[P1]"
+    if behaviour.tag_speech:
+        words[5] = f"[by {request.get('model')}]"
     finish = "stop"
     if budget is not None and not behaviour.ignore_budget and budget < len(words):
         words, finish = words[:budget], "length"
@@ -221,6 +234,12 @@ class _StubHTTPServer(ThreadingHTTPServer):
     daemon_threads = True
     # socketserver's default backlog of 5 refuses a burst of 100 clients.
     request_queue_size = 256
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # A client that hung up (a run killed mid-request) is not the server's error.
+        if isinstance(sys.exc_info()[1], BrokenPipeError | ConnectionResetError):
+            return
+        super().handle_error(request, client_address)
 
     def __init__(self, behaviour: StubBehaviour, port: int = 0) -> None:
         super().__init__(("127.0.0.1", port), _Handler)

@@ -1,0 +1,328 @@
+"""`debatebench-eval tournament rate`: leaderboard.json (every figure), leaderboard.md
+(the table a person reads, with its caveats) and the plots.
+
+Written through Inspect's file access, so `--out` may be any location Inspect
+takes for logs.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from debatebench_eval.core._inspect import file
+from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.tournament.bootstrap import LEVEL
+from debatebench_eval.tournament.outcomes import TournamentLogs, read_tournament
+from debatebench_eval.tournament.schedule import motion_record
+from debatebench_eval.tournament.standings import TIE_CAVEAT_SHARE, Options, standings
+
+_LISTED = 50  # excluded debates listed in the Markdown; the JSON has them all
+
+
+def write_leaderboard(
+    folders: Sequence[str],
+    *,
+    out: str,
+    anchor: str = "mean",
+    base: float = 1000.0,
+    resamples: int = 1000,
+    seed: int = 0,
+    plots: bool = True,
+) -> list[str]:
+    """Rate the tournament in `folders` and write its leaderboard to `out`."""
+    if resamples < 100:
+        raise ConfigError("--resamples", f"got {resamples}", "at least 100 (1000 is the default)")
+    logs = read_tournament(folders)
+    models = logs.schedule.models
+    if anchor != "mean" and anchor not in models:
+        raise ConfigError("--anchor", f"{anchor!r} is not in this tournament",
+                          f"'mean' or one of {', '.join(models)}")  # fmt: skip
+    options = Options(None if anchor == "mean" else anchor, base, resamples, seed)
+    board = leaderboard(logs, options)
+    root = out.rstrip("/")
+    written = [_write(f"{root}/leaderboard.json", json.dumps(board, indent=2) + "\n"),
+               _write(f"{root}/leaderboard.md", markdown(board))]  # fmt: skip
+    if plots:
+        from debatebench_eval.tournament.plots import draw_plots
+
+        written += draw_plots(board, root)
+    return written
+
+
+def leaderboard(logs: TournamentLogs, options: Options) -> dict[str, Any]:
+    schedule = logs.schedule
+    figures = standings(logs.results, schedule.models, schedule.judges, options)
+    figures["counts"]["duplicates"] = logs.duplicates
+    board = {
+        "tournament": {
+            "id": schedule.identity_hash,
+            "eval_set_id": schedule.eval_set_id,
+            "identity": schedule.identity(),
+            "models": list(schedule.models),
+            "motions": [motion_record(m) for m in schedule.motions],
+            "pairs": [list(p) for p in schedule.pairs],
+            "schedule_hash": schedule.schedule_hash,
+            "runs": list(logs.manifest.runs),
+            "folders": logs.folders,
+            "logs": [log.as_dict() for log in logs.logs],
+            "skipped_logs": logs.skipped,
+        },
+        "settings": {
+            "anchor": options.anchor or "mean",
+            "base": options.base,
+            "level": LEVEL,
+            "resamples": options.resamples,
+            "seed": options.seed,
+            "ties": "half a win for each side",
+            "scale": "400/ln(10) = 173.7 rating points per logit; 400 points are 10:1 odds",
+        },
+        **figures,
+    }
+    board["caveats"] = caveats(board, logs)
+    finite: dict[str, Any] = _finite(board)
+    return finite
+
+
+def caveats(board: dict[str, Any], logs: TournamentLogs) -> list[str]:
+    counts, judges = board["counts"], board["judges"]
+    boot = board.get("bootstrap") or {}
+    trust = judges["trust"]
+    notes = [
+        "The judges are LLMs: a rating measures what this panel rewards, not debating "
+        "skill as people would judge it. Judge trust when the debates were judged: "
+        + (", ".join(f"{status} ({n} debates)" for status, n in trust.items()) or "none recorded")
+        + ("." if set(trust) == {"trusted"} else "; no rating here rests on a validated judge."),
+        f"{counts['eligible_matchups']} of {counts['matchups']} matchups are eligible (both "
+        "debates, sides exchanged, scored); the excluded debates are listed with their reasons.",
+    ]
+    if boot:
+        notes.append(
+            f"95% intervals: cluster bootstrap over {boot['motions']} motions "
+            f"({boot['resamples']} resamples, seed {boot['seed']}), percentile intervals "
+            f"widened by {boot['factor']:.3f} "
+            "for few motions; with few motions every interval is wide and approximate."
+        )
+    share = counts["tie_share"] or 0.0
+    notes.append(
+        f"Ties (equal totals before the tiebreaks): {counts['ties']} ({share:.1%}), each counted "
+        "as half a win for both sides."
+        + (
+            f" Above {TIE_CAVEAT_SHARE:.0%}: a model with a tie parameter (Davidson) would "
+            "describe them better."
+            if share > TIE_CAVEAT_SHARE
+            else ""
+        )
+    )
+    if counts.get("forfeits"):
+        notes.append(
+            f"{counts['forfeits']} eligible debates were decided by a forfeit (a side that "
+            "argued the other position loses, whatever its scores): counted as losses."
+        )
+    groups = board.get("separation") or []
+    if groups:
+        shown = " > ".join("{" + ", ".join(g) + "}" for g in groups)
+        notes.append(
+            f"Separated results: {shown}; each group beat every model of the groups after "
+            "it in every eligible debate, so no finite rating fits the data. The gaps between "
+            "groups are held by a small ridge (a wide prior): read them as 'at least this "
+            "far apart', not as measured distances."
+        )
+    anchor = board["settings"]["anchor"]
+    notes.append(
+        "Ratings are relative to this tournament's models and cannot be compared across "
+        "tournaments; "
+        + (
+            "the mean model sits at the base."
+            if anchor == "mean"
+            else f"{anchor} sits at the base with a "
+            "zero-width interval: intervals are relative to it."
+        )
+    )
+    if counts["self_judged_debates"]:
+        notes.append(
+            f"{counts['self_judged_debates']} eligible debates were judged by a panel that "
+            "includes one of their debaters (--allow-self-judging)."
+        )
+    versions = {json.dumps(log.versions, sort_keys=True) for log in logs.logs if log.versions}
+    if len(versions) > 1:
+        notes.append(f"The logs come from {len(versions)} different package versions.")
+    if counts["duplicates"]:
+        notes.append(f"{len(counts['duplicates'])} debates were found in more than one log; "
+                     "one copy of each was kept (listed under duplicates).")  # fmt: skip
+    if board.get("length_control"):
+        notes.append("Length control uses words spoken as the length; it is approximate, "
+                     "like any covariate adjustment.")  # fmt: skip
+    return notes
+
+
+def _finite(value: Any) -> Any:
+    """NaN and infinities become null: JSON has no NaN."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
+    if hasattr(value, "tolist"):
+        return _finite(value.tolist())
+    return value
+
+
+def _write(path: str, text: str) -> str:
+    with file(path, "w") as handle:
+        handle.write(text)
+    return path
+
+
+def _ci(figure: dict[str, Any] | None, places: int = 0) -> str:
+    """`value [low, high]`, or the value alone where the interval is undefined."""
+    if not figure or figure.get("value") is None:
+        return "n/a"
+    value, low, high = (figure.get(k) for k in ("value", "low", "high"))
+    assert value is not None
+    if low is None or high is None:
+        return _number(value, places)
+    return f"{_number(value, places)} [{_number(low, places)}, {_number(high, places)}]"
+
+
+def _number(value: Any, places: int) -> str:
+    text = f"{value:.{places}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text  # no "-0.000"
+
+
+def markdown(board: dict[str, Any]) -> str:
+    t, counts, judges = board["tournament"], board["counts"], board["judges"]
+    settings = board["settings"]
+    anchor = "the mean" if settings["anchor"] == "mean" else settings["anchor"]
+    lines = [
+        "# Tournament leaderboard",
+        "",
+        f"{len(t['models'])} models, {len(t['motions'])} motions, judged by "
+        f"{', '.join(t['identity']['judges'])} (median of the panel). "
+        f"Eligible: {counts['eligible_matchups']} of {counts['matchups']} matchups "
+        f"({counts['eligible_debates']} of {counts['scheduled']} scheduled debates).",
+        "",
+        f"Bradley-Terry ratings with a pro/con side advantage, {settings['base']:g} at {anchor}; "
+        "400 points are 10:1 odds. Brackets: 95% intervals; rank: the rank and its 95% range.",
+        "",
+        "| rank | model | rating | length-controlled | win rate | debates | mean margin "
+        "| tokens/debate | budget hits |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for row in board["models"]:
+        if row.get("rating") is None:
+            lines.append(f"| - | {row['model']} | {row['note']} | | | 0 | | | |")
+            continue
+        low, high = row["rank_range"]
+        rank = f"{row['rank']}" + (f" ({low}-{high})" if (low, high) != (row["rank"],) * 2 else "")
+        hits = row["budget_hit_rate"]
+        lines.append(
+            f"| {rank} | {row['model']} | {_ci(row['rating'])} | {_ci(row['length_controlled'])} "
+            f"| {_ci(row['win_rate'], 2)} | {row['debates']} | {row['mean_margin']:+.1f} "
+            f"| {row['tokens_per_debate']:.0f} | {'n/a' if hits is None else f'{hits:.1%}'} |"
+        )
+    lines += _side_lines(board) + _judge_lines(judges) + _dimension_lines(board)
+    lines += _head_to_head_lines(board) + _excluded_lines(counts)
+    lines += ["", "## Caveats", "", *(f"- {note}" for note in board["caveats"])]
+    return "\n".join(lines) + "\n"
+
+
+def _side_lines(board: dict[str, Any]) -> list[str]:
+    side, length = board.get("side_advantage"), board.get("length_control")
+    if not side:
+        return ["", "No eligible matchup yet: nothing is rated."]
+    lines = [
+        "", "## Side advantage", "",
+        f"Arguing pro is worth {_ci(side['logit'], 3)} logits = {_ci(side['elo'], 0)} rating "
+        f"points: at equal strength pro wins with probability "
+        f"{_ci(side['p_pro_wins_at_equal_strength'], 3)}. Pro won "
+        f"{_ci(side['pro_win_share'], 3)} of the eligible debates.",
+    ]  # fmt: skip
+    if length:
+        lines += [
+            "", "## Length control", "",
+            f"Covariate: {length['covariate']}. Its coefficient: "
+            f"{_ci(length['gamma_logit_per_sd'], 3)} logits = "
+            f"{_ci(length['gamma_elo_per_sd'], 0)} rating points per standard deviation. A "
+            "model whose length-controlled rating is well below its rating wins partly by "
+            "speaking longer.",
+        ]  # fmt: skip
+    return lines
+
+
+def _judge_lines(judges: dict[str, Any]) -> list[str]:
+    def num(value: float | None, places: int = 3) -> str:
+        return "n/a" if value is None else f"{value:.{places}f}"
+
+    lines = [
+        "", "## Judges", "",
+        f"Krippendorff's alpha (interval, every dimension): {num(judges['alpha'])}; by "
+        "dimension: " + ", ".join(f"{k} {num(v)}" for k, v in judges["alpha_by_dimension"].items())
+        + f". Swap-flip rate over all readings: {num(judges['swap_flip_rate'])}.",
+        "", "| judge | readings | valid | swap-flip rate | picks pro |", "|---|---|---|---|---|",
+    ]  # fmt: skip
+    for j in judges["judges"]:
+        lines.append(f"| {j['judge']} | {j['readings']} | {num(j['valid_rate'])} "
+                     f"| {num(j['swap_flip_rate'])} | {num(j['pro_pick_rate'])} |")  # fmt: skip
+    if judges["pairwise"]:
+        lines += ["", "| judges | debates | same winner | Cohen's kappa |", "|---|---|---|---|"]
+        for p in judges["pairwise"]:
+            lines.append(f"| {' / '.join(p['judges'])} | {p['n']} | {num(p['agreement'])} "
+                         f"| {num(p['kappa'])} |")  # fmt: skip
+    return lines
+
+
+def _dimension_lines(board: dict[str, Any]) -> list[str]:
+    rows = [r for r in board["models"] if r.get("dimensions")]
+    if not rows:
+        return []
+    names = list(rows[0]["dimensions"])
+    lines = [
+        "", "## Rubric dimensions (never blended into the rating)", "",
+        "Mean score per debate, both sides pooled (as pro / as con).", "",
+        "| model | " + " | ".join(names) + " |", "|---|" + "---|" * len(names),
+    ]  # fmt: skip
+    for row in rows:
+        cells = []
+        for name in names:
+            d = row["dimensions"][name]
+            cells.append(
+                f"{d['all']:.1f} ({d.get('pro', math.nan):.1f} / {d.get('con', math.nan):.1f})"
+            )
+        lines.append(f"| {row['model']} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def _head_to_head_lines(board: dict[str, Any]) -> list[str]:
+    cells = {(h["model"], h["opponent"]): h for h in board["head_to_head"]}
+    models = [r["model"] for r in board["models"] if r.get("rating") is not None]
+    if not cells:
+        return []
+    lines = ["", "## Head to head", "", "Row model's share of the debates against the "
+             "column model (ties as halves), and how many.", "",
+             "| | " + " | ".join(models) + " |", "|---|" + "---|" * len(models)]  # fmt: skip
+    for a in models:
+        row = [f"{cells[(a, b)]['share']:.2f} ({cells[(a, b)]['n']})" if (a, b) in cells else "-"
+               for b in models]  # fmt: skip
+        lines.append(f"| {a} | " + " | ".join(row) + " |")
+    return lines
+
+
+def _excluded_lines(counts: dict[str, Any]) -> list[str]:
+    found = [(why, d) for why, ds in counts["excluded"].items() for d in ds]
+    lines = ["", "## Excluded debates", "",
+             f"Scored {counts['scored']}, unscored {counts['unscored']}, failed {counts['error']}, "
+             f"missing {counts['missing']}; a scored debate whose twin (same matchup, sides "
+             "exchanged) was not scored does not count either."]  # fmt: skip
+    if not found:
+        return [*lines, "", "None: every scheduled matchup counts."]
+    lines += ["", "| why | pro | con | motion | reason |", "|---|---|---|---|---|"]
+    for why, d in found[:_LISTED]:
+        reason = (d.get("reason") or "").replace("|", "/")
+        lines.append(f"| {why} | {d['pro']} | {d['con']} | {d['motion']} | {reason} |")
+    if len(found) > _LISTED:
+        lines.append(f"| … {len(found) - _LISTED} more in leaderboard.json | | | | |")
+    return lines

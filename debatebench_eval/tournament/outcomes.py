@@ -1,0 +1,287 @@
+"""Reading a tournament's logs back into one result per scheduled debate.
+
+Every `.eval` log under the folder(s) is looked at. A log counts when its task
+metadata names this tournament; any other is listed as skipped. Within the
+tournament, a debate is found by what its sample says (its pair, its motion,
+whether the sides were exchanged), never by its sample id. When one debate is
+in several logs (a stale log from a crashed run, or two shard runs that both
+took a pair), a debate that finished beats one that failed, then the log whose run started later,
+then the smaller uuid; the others are listed as duplicates. A scheduled debate
+in no log is `missing`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from inspect_ai.log import (
+    EvalLog,
+    EvalLogInfo,
+    EvalSample,
+    list_eval_logs,
+    read_eval_log,
+    read_eval_log_samples,
+)
+
+from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.debate.protocol import SIDES
+from debatebench_eval.debate.record import DebateRecord
+from debatebench_eval.judging.verdict import mean_scores, totals
+from debatebench_eval.tournament.manifest import Manifest, check_same_tournament, read_manifest
+from debatebench_eval.tournament.results import DebateResult, JudgeView, SideStats
+from debatebench_eval.tournament.schedule import Schedule
+
+SCORER = "rubric"
+# Verdicts decided before the scores: the loser forfeited, whatever the totals.
+FORFEITS = ("stance_forfeit",)
+# Enough of an error message to act on; the log has all of it.
+_REASON_CHARS = 300
+_EXCLUDED_FIELDS = {"events", "messages", "attachments"}
+
+
+@dataclass(frozen=True)
+class UsedLog:
+    location: str
+    task: str
+    task_id: str
+    status: str
+    eval_id: str
+    pair: tuple[str, str]
+    samples: int
+    versions: dict[str, str] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"location": self.location, "task": self.task, "task_id": self.task_id,
+                "status": self.status, "eval_id": self.eval_id, "pair": list(self.pair),
+                "samples": self.samples, "versions": self.versions}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class TournamentLogs:
+    """A tournament as its folders hold it."""
+
+    manifest: Manifest
+    results: list[DebateResult]
+    logs: list[UsedLog]
+    skipped: list[dict[str, str]]
+    duplicates: list[dict[str, object]]
+    folders: list[str]
+
+    @property
+    def schedule(self) -> Schedule:
+        return self.manifest.schedule
+
+
+def read_manifests(folders: Sequence[str]) -> Manifest:
+    """The folders' manifests, merged; they must describe one tournament."""
+    merged: Manifest | None = None
+    for folder in folders:
+        manifest = read_manifest(folder)
+        if manifest is None:
+            raise ConfigError(
+                folder, "no tournament.json in it",
+                "a folder written by `debatebench-eval tournament run`",
+            )  # fmt: skip
+        if merged is None:
+            merged = manifest
+            continue
+        check_same_tournament(merged.schedule, manifest.schedule, folder)
+        merged = Manifest(
+            merged.schedule.grown(manifest.schedule),
+            (*merged.runs, *manifest.runs),
+            max(merged.shards, manifest.shards),
+        )
+    assert merged is not None
+    return merged
+
+
+def read_tournament(
+    folders: Sequence[str], pairs: Iterable[tuple[str, str]] | None = None
+) -> TournamentLogs:
+    """Every scheduled debate (of `pairs`, or of all pairs) with what became of it."""
+    manifest = read_manifests(folders)
+    schedule = manifest.schedule
+    wanted = set(schedule.pairs if pairs is None else pairs)
+    found: dict[tuple[Any, ...], list[tuple[float, DebateResult]]] = {}
+    logs: list[UsedLog] = []
+    skipped: list[dict[str, str]] = []
+    for folder in folders:
+        for info in list_eval_logs(folder):
+            used = _read_log(info, schedule.identity_hash, wanted, found, skipped)
+            if used is not None:
+                logs.append(used)
+    results, duplicates = _choose(found)
+    seen = {r.key for r in results}
+    for a, b in sorted(wanted):
+        for motion in schedule.motions:
+            for swapped in (False, True):
+                if ((a, b), motion.id, swapped) not in seen:
+                    pro, con = (b, a) if swapped else (a, b)
+                    results.append(
+                        DebateResult(
+                            (a, b),
+                            motion.id,
+                            swapped,
+                            pro,
+                            con,
+                            "missing",
+                            reason="in no log: not run yet, or lost with its log",
+                        )
+                    )
+    logs.sort(key=lambda log: log.location)
+    return TournamentLogs(manifest, results, logs, skipped, duplicates, list(folders))
+
+
+def _read_log(
+    info: EvalLogInfo,
+    identity: str,
+    wanted: set[tuple[str, str]],
+    found: dict[tuple[Any, ...], list[tuple[float, DebateResult]]],
+    skipped: list[dict[str, str]],
+) -> UsedLog | None:
+    try:
+        header = read_eval_log(info, header_only=True)
+    except Exception as exc:  # a log being written, or damaged: say so, go on
+        skipped.append({"log": info.name, "why": f"unreadable ({type(exc).__name__}: {exc})"})
+        return None
+    meta = header.eval.metadata or {}
+    if meta.get("tournament") != identity:
+        why = "another tournament" if "tournament" in meta else "not a tournament log"
+        skipped.append({"log": info.name, "why": why})
+        return None
+    pair = (str(meta["pair"][0]), str(meta["pair"][1]))
+    if pair not in wanted:
+        return None
+    count = 0
+    try:
+        for sample in read_eval_log_samples(
+            info, all_samples_required=False, exclude_fields=_EXCLUDED_FIELDS
+        ):
+            result = debate_result(sample, pair, info.name)
+            found.setdefault(result.key, []).append((_created(header, info), result))
+            count += 1
+    except Exception as exc:
+        skipped.append({"log": info.name, "why": f"samples unreadable after {count} "
+                        f"({type(exc).__name__}: {exc})"})  # fmt: skip
+    return UsedLog(info.name, header.eval.task, header.eval.task_id, header.status,
+                   header.eval.eval_id, pair, count, _versions(header))  # fmt: skip
+
+
+def _created(header: EvalLog, info: EvalLogInfo) -> float:
+    """When the log's run started (a copied file's mtime may not say)."""
+    try:
+        return datetime.fromisoformat(header.eval.created).timestamp()
+    except ValueError:
+        return (info.mtime or 0.0) / 1000
+
+
+def _versions(header: EvalLog) -> dict[str, str]:
+    packages = header.eval.packages or {}
+    return {name: packages[name] for name in ("inspect_ai", "debatebench_eval") if name in packages}
+
+
+def _choose(
+    found: dict[tuple[Any, ...], list[tuple[float, DebateResult]]],
+) -> tuple[list[DebateResult], list[dict[str, object]]]:
+    results, duplicates = [], []
+    for copies in found.values():
+        ranked = sorted(copies, key=lambda c: (c[1].status == "error", -c[0], c[1].uuid or ""))
+        kept = ranked[0][1]
+        results.append(kept)
+        # The same sample (same uuid) in an older log is a copy Inspect reused, and
+        # a failed attempt was superseded: only a debate that ran twice is a duplicate.
+        duplicates += [
+            {**copy.listing(), "kept": kept.log}
+            for _, copy in ranked[1:]
+            if copy.uuid != kept.uuid and copy.status != "error"
+        ]
+    return results, duplicates
+
+
+def debate_result(sample: EvalSample, pair: tuple[str, str], log: str) -> DebateResult:
+    """One sample of a pair's log as a result."""
+    meta = sample.metadata or {}
+    swapped = bool(meta.get("swapped"))
+    record = sample.store_as(DebateRecord)
+    pro, con = (pair[1], pair[0]) if swapped else pair
+    common: dict[str, Any] = {
+        "pair": pair, "motion": str(meta.get("motion_id", sample.id)), "swapped": swapped,
+        "pro": pro, "con": con, "log": log, "sample_id": str(sample.id), "uuid": sample.uuid,
+        "sides": _side_stats(record),
+    }  # fmt: skip
+    if sample.error is not None:
+        return DebateResult(**common, status="error", reason=_first(sample.error.message))
+    score = (sample.scores or {}).get(SCORER)
+    if score is None:
+        return DebateResult(**common, status="unscored", reason="no rubric score in the log")
+    meta = score.metadata or {}
+    winner = meta.get("winner")
+    judged: dict[str, Any] = {
+        "judges": _judge_views(meta), "trust": (meta.get("trust") or {}).get("status"),
+        "self_judged": bool(meta.get("judge_warnings")),
+        "forfeited": ("con" if winner == "pro" else "pro")
+        if meta.get("winner_reason") in FORFEITS else None,
+    }  # fmt: skip
+    if not isinstance(score.value, dict):
+        why = str(score.reason or score.explanation or "the judges gave no usable verdict")
+        return DebateResult(**common, **judged, status="unscored", reason=_first(why))
+    sides = meta.get("sides") or {}
+    dimensions: dict[str, dict[str, float]] = {
+        side: {name: float(d["score"]) for name, d in sides[side]["dimensions"].items()}
+        for side in SIDES
+    }
+    maxima = {name: float(d["max"]) for name, d in sides["pro"]["dimensions"].items()}
+    return DebateResult(
+        **common, **judged, status="scored", dimensions=dimensions, maxima=maxima,
+        totals={side: float(score.value[f"{side}_total"]) for side in SIDES},
+    )  # fmt: skip
+
+
+def _judge_views(meta: dict[str, Any]) -> tuple[JudgeView, ...]:
+    maxima = {
+        name: float(d["max"])
+        for name, d in ((meta.get("sides") or {}).get("pro") or {}).get("dimensions", {}).items()
+    }
+    views = []
+    for reading in meta.get("readings") or []:
+        scored = [o["scores"] for o in reading.get("orientations", []) if "scores" in o]
+        if not reading.get("valid") or not scored:
+            views.append(JudgeView(str(reading.get("judge")), False))
+            continue
+        means = mean_scores(scored)
+        sums = totals(means)
+        winner = (
+            "tie" if sums["pro"] == sums["con"] else ("pro" if sums["pro"] > sums["con"] else "con")
+        )
+        fractions: dict[str, dict[str, float]] = {
+            side: {
+                name: value / maxima[name]
+                for name, value in means[side].items()
+                if maxima.get(name)
+            }
+            for side in SIDES
+        }
+        flipped = reading.get("swap_flipped") if len(scored) > 1 else None
+        views.append(JudgeView(str(reading["judge"]), True, winner, flipped, fractions))
+    return tuple(views)
+
+
+def _side_stats(record: DebateRecord) -> dict[str, SideStats]:
+    stats: dict[str, SideStats] = {}
+    for side in SIDES:
+        turns = [t for t in record.turns if t.side == side]
+        stats[side] = SideStats(
+            words=sum(len(t.text.split()) for t in turns),
+            output_tokens=sum(t.usage.output_tokens for t in turns),
+            budget_hits=sum(t.hit_budget for t in turns),
+            turns=len(turns),
+        )
+    return stats
+
+
+def _first(message: str) -> str:
+    line = message.strip().splitlines()[0] if message.strip() else "no message"
+    return line if len(line) <= _REASON_CHARS else line[: _REASON_CHARS - 1] + "…"

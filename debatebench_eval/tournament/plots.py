@@ -1,0 +1,130 @@
+"""The leaderboard's plots (matplotlib): ratings with their intervals, the
+head-to-head win shares, and the judges' agreement.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from debatebench_eval.core._inspect import file
+
+_GREY = "#d0d0d0"
+
+
+def draw_plots(board: dict[str, Any], root: str) -> list[str]:
+    """Write the PNGs that apply (none with fewer than two rated models)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    rated = [row for row in board["models"] if row.get("rating")]
+    if len(rated) < 2:
+        return []
+    written = [_save(_ratings(rated, board), f"{root}/ratings.png"),
+               _save(_head_to_head(rated, board), f"{root}/head_to_head.png")]  # fmt: skip
+    if len(board["judges"]["judges"]) > 1:
+        written.append(_save(_judges(board["judges"]), f"{root}/judge_agreement.png"))
+    return written
+
+
+def _save(figure: Any, path: str) -> str:
+    import matplotlib.pyplot as plt
+
+    buffer = io.BytesIO()
+    figure.savefig(buffer, dpi=130, bbox_inches="tight")  # long model names stay whole
+    plt.close(figure)
+    with file(path, "wb") as handle:
+        handle.write(buffer.getvalue())
+    return path
+
+
+def _ratings(rows: list[dict[str, Any]], board: dict[str, Any]) -> Any:
+    import matplotlib.pyplot as plt
+
+    rows = sorted(rows, key=lambda r: r["rating"]["value"])  # best at the top
+    figure, axis = plt.subplots(figsize=(8, 1.2 + 0.55 * len(rows)))
+    for y, row in enumerate(rows):
+        _point_range(axis, row["rating"], y, "o", "#1f4e79", filled=True)
+        if row.get("length_controlled"):
+            _point_range(axis, row["length_controlled"], y - 0.25, "o", "#c55a11", filled=False)
+    axis.set_yticks(range(len(rows)), [r["model"] for r in rows])
+    axis.axvline(board["settings"]["base"], color="grey", linestyle="--", linewidth=1)
+    anchor = board["settings"]["anchor"]
+    axis.set_xlabel(f"rating ({board['settings']['base']:g} = {anchor}; 400 points = 10:1 odds)")
+    lc = board.get("length_control") is not None
+    note = "  (filled: raw; hollow: length-controlled)" if lc else ""
+    axis.set_title(f"Bradley-Terry ratings, 95% intervals{note}", fontsize=10)
+    axis.set_ylim(-0.7, len(rows) - 0.4)
+    axis.grid(axis="x", alpha=0.3)
+    return figure
+
+
+def _point_range(axis: Any, figure: dict[str, Any], y: float, marker: str, colour: str,
+                 *, filled: bool) -> None:  # fmt: skip
+    value, low, high = figure["value"], figure.get("low"), figure.get("high")
+    if low is not None and high is not None:
+        axis.plot([low, high], [y, y], color=colour, linewidth=2 if filled else 1.2)
+    axis.plot([value], [y], marker=marker, markersize=8, color=colour,
+              markerfacecolor=colour if filled else "white")  # fmt: skip
+
+
+def _head_to_head(rows: list[dict[str, Any]], board: dict[str, Any]) -> Any:
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    models = [r["model"] for r in rows]  # rank order
+    cells = {(h["model"], h["opponent"]): h for h in board["head_to_head"]}
+    m = len(models)
+    share = np.full((m, m), np.nan)
+    for i, a in enumerate(models):
+        for j, b in enumerate(models):
+            if (a, b) in cells:
+                share[i, j] = cells[(a, b)]["share"]
+    size = 2.5 + 1.1 * m
+    figure, axis = plt.subplots(figsize=(size + 1.5, size))
+    colours = plt.get_cmap("RdBu").with_extremes(bad=_GREY)
+    image = axis.imshow(np.ma.masked_invalid(share), cmap=colours, vmin=0, vmax=1)
+    for i, a in enumerate(models):
+        for j, b in enumerate(models):
+            if (a, b) in cells:
+                cell = cells[(a, b)]
+                dark = abs(cell["share"] - 0.5) > 0.3
+                axis.text(j, i, f"{cell['share']:.2f}\nn={cell['n']}", ha="center", va="center",
+                          fontsize=8, color="white" if dark else "black")  # fmt: skip
+    axis.set_xticks(range(m), models, rotation=35, ha="right")
+    axis.set_yticks(range(m), models)
+    axis.set_xlabel("opponent")
+    axis.set_title("Head to head: row model's share of the debates (ties as halves)", fontsize=10)
+    figure.colorbar(image, ax=axis, fraction=0.046, pad=0.04, label="share won")
+    return figure
+
+
+def _judges(judges: dict[str, Any]) -> Any:
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    names = [j["judge"] for j in judges["judges"]]
+    n = len(names)
+    agreement = np.full((n, n), np.nan)  # the diagonal stays grey
+    labels = {}
+    for pair in judges["pairwise"]:
+        i, j = names.index(pair["judges"][0]), names.index(pair["judges"][1])
+        value = np.nan if pair["agreement"] is None else pair["agreement"]
+        agreement[i, j] = agreement[j, i] = value
+        kappa = "n/a" if pair["kappa"] is None else f"{pair['kappa']:.2f}"
+        labels[(i, j)] = labels[(j, i)] = f"{value:.2f}\nkappa {kappa}\nn={pair['n']}"
+    size = 2.5 + 1.2 * n
+    figure, axis = plt.subplots(figsize=(size + 1.5, size))
+    colours = plt.get_cmap("viridis").with_extremes(bad=_GREY)
+    image = axis.imshow(np.ma.masked_invalid(agreement), cmap=colours, vmin=0, vmax=1)
+    for (i, j), text in labels.items():
+        axis.text(j, i, text, ha="center", va="center", fontsize=9,
+                  color="white" if agreement[i, j] < 0.6 else "black")  # fmt: skip
+    axis.set_xticks(range(n), names, rotation=35, ha="right")
+    axis.set_yticks(range(n), names)
+    alpha = judges["alpha"]
+    shown = "n/a" if alpha is None else f"{alpha:.2f}"
+    axis.set_title(f"Judges: share of debates with the same winner\n"
+                   f"Krippendorff's alpha (scores, interval) = {shown}", fontsize=10)  # fmt: skip
+    figure.colorbar(image, ax=axis, fraction=0.046, pad=0.04, label="same winner")
+    return figure

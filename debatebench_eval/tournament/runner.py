@@ -1,0 +1,257 @@
+"""Running a tournament: one `debate` task per model pair, all in one Inspect eval set.
+
+Every pair is an ordinary paired `debate` task (its name `a_vs_b`, the pair's
+models in the `pro` and `con` roles, the panel in `judge`), so each head-to-head
+is one log that `inspect view` reads as usual. eval_set does the rest: a task
+whose log is complete is reused; an interrupted one is resumed with its finished
+debates kept; a grown dataset (new motions) runs only the new samples; a new
+model adds only new tasks. `-T` options pass through to every task unchanged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from inspect_ai import Task, eval_set, task_with
+from inspect_ai.log import list_eval_logs, read_eval_log, read_eval_log_samples
+from inspect_ai.model import Model, get_model
+
+from debatebench_eval.core import arguments as arg
+from debatebench_eval.core._inspect import filesystem
+from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.debate.config import DEFAULT_FORMAT, DebateSettings, named_format
+from debatebench_eval.debate.motions import Motion, default_motions, load_motions
+from debatebench_eval.debate.protocol import parse_phases
+from debatebench_eval.debate.task import DEBATE_ARGS, debate, debate_dataset
+from debatebench_eval.judging.options import JUDGE_ARGS
+from debatebench_eval.judging.rubric import default_rubric, load_rubric
+from debatebench_eval.servers.probe import ensure_reachable
+from debatebench_eval.tournament.schedule import (
+    Schedule,
+    Settings,
+    pair_task_name,
+    parse_names,
+    parse_task_args,
+)
+
+# -T keys the tournament sets itself, with what to use instead.
+OWNED = {
+    "motion": "--motions FILE and --limit N",
+    "motions": "--motions FILE and --limit N",
+    "format": "--format NAME",
+    "seed": "--seed N",
+    "paired": "nothing: every matchup is argued from both sides",
+    "config": "--models and --judges (a run.yaml brings its own models)",
+    "strict_judge": "--allow-self-judging (the judge guard is on by default)",
+    "pro_budget": "-T budget: in a tournament a role is a slot in a pair, not a model",
+    "con_budget": "-T budget: in a tournament a role is a slot in a pair, not a model",
+}
+DEFAULT_MAX_TASKS = 2
+DEFAULT_SLOTS = 8
+DEFAULT_RETRY_ATTEMPTS = 2
+
+
+@dataclass(frozen=True)
+class Concurrency:
+    """How much runs at once. Inspect's defaults would keep hundreds of debates in
+    flight (all lost on a kill); these keep about 2 x slots, enough to fill the slots."""
+
+    max_connections: int | None = None
+    max_samples: int | None = None
+    max_tasks: int = DEFAULT_MAX_TASKS
+    retry_attempts: int = DEFAULT_RETRY_ATTEMPTS
+
+    def eval_set_args(self) -> dict[str, Any]:
+        samples = self.max_samples or self.max_connections or DEFAULT_SLOTS
+        extra = {"max_connections": self.max_connections} if self.max_connections else {}
+        return {"max_samples": samples, "max_tasks": self.max_tasks,
+                "retry_attempts": self.retry_attempts, **extra}  # fmt: skip
+
+
+def requested_schedule(
+    *,
+    models: str,
+    judges: str,
+    motions: str,
+    limit: int | None,
+    format: str | None,
+    seed: int,
+    allow_self_judging: bool,
+    task_items: Sequence[str],
+) -> Schedule:
+    """The schedule the command line asks for, every input checked."""
+    model_names = parse_names(models, "--models", minimum=2)
+    judge_names = parse_names(judges, "--judges", minimum=1)
+    both = [name for name in judge_names if name in model_names]
+    if both and not allow_self_judging:
+        raise ConfigError(
+            "--judges",
+            f"{both[0]} is also in --models: it would judge debates it argues",
+            "judges distinct from the debaters, or --allow-self-judging",
+        )
+    task_args = parse_task_args(task_items, (*DEBATE_ARGS, *JUDGE_ARGS), OWNED)
+    phases, format_name = _phases(format, task_args.get("phases"))
+    if "phases" in task_args:
+        task_args["phases"] = list(phases)
+    settings = Settings(
+        phases=phases,
+        format=format_name,
+        task_args=tuple(sorted(task_args.items())),
+        seed=seed,
+        allow_self_judging=allow_self_judging,
+        rubric_sha256=_rubric_sha256(task_args.get("rubric")),
+    )
+    chosen = _motions(motions, limit)
+    return Schedule(model_names, judge_names, chosen, settings)
+
+
+def _phases(format: str | None, phases: Any) -> tuple[tuple[str, ...], str | None]:
+    if phases is not None:
+        if format is not None:
+            raise ConfigError("--format / -T phases", "both were given", "one or the other")
+        parsed = parse_phases(arg.as_list("phases", phases), where="-T phases")
+        return tuple(map(str, parsed)), None
+    name = format or DEFAULT_FORMAT
+    try:
+        return tuple(map(str, named_format(name))), name
+    except ConfigError as exc:
+        raise ConfigError("--format", exc.found, exc.expected) from None
+
+
+def _rubric_sha256(path: Any) -> str:
+    if path is None:
+        return default_rubric().sha256
+    return load_rubric(Path(str(path)).expanduser()).sha256
+
+
+def _motions(source: str, limit: int | None) -> tuple[Motion, ...]:
+    motions = default_motions() if source == "default" else load_motions(Path(source).expanduser())
+    if limit is None:
+        return motions
+    if not 1 <= limit <= len(motions):
+        raise ConfigError(
+            "--limit", f"got {limit}", f"1 to {len(motions)} (the motions in {source})"
+        )
+    return motions[:limit]
+
+
+def pair_tasks(schedule: Schedule, pairs: Iterable[tuple[str, str]]) -> list[Task]:
+    """One paired `debate` task per pair, over every scheduled motion."""
+    dataset_settings = DebateSettings(
+        # debate_dataset reads only the motions and the pairing.
+        motions=schedule.motions,
+        phases=(),
+        teams={},
+        budgets={},
+        paired=True,
+    )
+    # Fresh model objects (not Inspect's memoized ones): a second run in the same
+    # process must see the server address of its own environment. One per name:
+    # each holds a client with its own connection setup.
+    models: dict[str, Model] = {}
+
+    def model(name: str) -> Model:
+        return models.setdefault(name, get_model(name, memoize=False))
+
+    judges = [model(name) for name in schedule.judges]
+    tasks = []
+    for a, b in pairs:
+        # The dataset is replaced, so which motions the task was built with
+        # does not matter; neither enters Inspect's task identity.
+        base = debate(**schedule.settings.debate_args())
+        tasks.append(
+            task_with(
+                base,
+                name=pair_task_name(a, b),
+                dataset=debate_dataset(dataset_settings),
+                model_roles={
+                    "pro": model(a),
+                    "con": model(b),
+                    "judge": judges,
+                },
+                metadata={
+                    **(base.metadata or {}),
+                    "tournament": schedule.identity_hash,
+                    "pair": [a, b],
+                },
+            )
+        )
+    return tasks
+
+
+def probe_servers(schedule: Schedule, models: Iterable[str]) -> None:
+    """Every server answers (5 s each), before anything is written or run."""
+
+    async def probe_all() -> None:
+        for name in models:
+            await ensure_reachable(get_model(name, memoize=False), "pro/con")
+        for name in schedule.judges:
+            await ensure_reachable(get_model(name, memoize=False), "judge")
+
+    asyncio.run(probe_all())
+
+
+def run_eval_set(
+    schedule: Schedule,
+    tasks: list[Task],
+    log_dir: str,
+    concurrency: Concurrency,
+    display: str | None = None,
+) -> bool:
+    """Run (or resume) the tasks; True when every task's log ended in success."""
+    success, _ = eval_set(
+        tasks,
+        log_dir=log_dir,
+        model=None,  # else INSPECT_EVAL_MODEL would enter every task's identity
+        eval_set_id=schedule.eval_set_id,
+        # Other shards' logs share the folder: leave them alone.
+        log_dir_allow_dirty=True,
+        # Overrides the task's fail_on_error=False: every debate still runs,
+        # but a log with a failed debate ends in error, so eval_set retries
+        # just the failed debates (a success log would never be retried).
+        fail_on_error=True,
+        continue_on_fail=True,
+        display=display,  # type: ignore[arg-type]
+        # Live metrics recompute every score key of every finished debate for the
+        # display: a third of the harness's CPU in a tournament. Logs are unchanged.
+        score_display=False,
+        **concurrency.eval_set_args(),
+    )
+    return bool(success)
+
+
+def tidy_crashed_logs(log_dir: str, tasks: Sequence[str]) -> list[str]:
+    """Remove the logs a killed run left behind, once nothing in them can be lost.
+
+    eval_set recovers a crashed (`started`) log into its resumed run but leaves the
+    crashed file, which `inspect view` would show as a task still running. Such a
+    file of one of this run's tasks goes only when a newer successful log of the
+    same task holds every sample it holds (by uuid).
+    """
+    infos = list_eval_logs(log_dir)
+    headers = [(info, read_eval_log(info, header_only=True)) for info in infos]
+    removed = []
+    for info, header in headers:
+        if header.status != "started" or header.eval.task not in tasks:
+            continue
+        newer = [
+            other
+            for other, h in headers
+            if h.eval.task_id == header.eval.task_id and h.status == "success"
+            and (other.mtime or 0) > (info.mtime or 0)
+        ]  # fmt: skip
+        if newer and _uuids(info) <= _uuids(newer[0]):
+            filesystem(info.name).rm(info.name)
+            removed.append(info.name)
+    return removed
+
+
+def _uuids(info: Any) -> set[str | None]:
+    found = read_eval_log_samples(
+        info, all_samples_required=False, exclude_fields={"events", "messages"}
+    )
+    return {sample.uuid for sample in found}

@@ -1,0 +1,249 @@
+"""The schedule: which models debate which motions, and which tournament that is.
+
+A tournament is a round robin over unordered model pairs, every pair debating
+every motion twice with the sides exchanged. Two hashes name it. The identity
+(settings and judges) says which tournament a log folder holds: a folder never
+mixes two. The schedule hash (identity, models, motions) says how far it has
+grown: models and motions may be added later and only what is new runs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+import yaml
+
+from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.debate.motions import Motion
+
+SCHEMA = 1
+_SLUG = re.compile(r"[^A-Za-z0-9.]+")
+
+
+def canonical_json(value: Any) -> str:
+    """One spelling per value, so equal settings hash equal on any machine."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def digest(value: Any) -> str:
+    return hashlib.sha256(canonical_json(value).encode()).hexdigest()
+
+
+def motion_sha256(motion: Motion) -> str:
+    """What the tournament scheduled under a motion's id: a later edit shows here."""
+    return digest({"text": motion.text, "topic": motion.topic, "category": motion.category})
+
+
+def motion_record(motion: Motion) -> dict[str, Any]:
+    return {"id": motion.id, "text": motion.text, "topic": motion.topic,
+            "category": motion.category, "sha256": motion_sha256(motion)}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything that makes two debates comparable: a change is another tournament."""
+
+    phases: tuple[str, ...]
+    format: str | None
+    task_args: tuple[tuple[str, Any], ...]
+    seed: int
+    allow_self_judging: bool
+    rubric_sha256: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "phases": list(self.phases),
+            "format": self.format,
+            "task_args": dict(self.task_args),
+            "seed": self.seed,
+            "allow_self_judging": self.allow_self_judging,
+            "rubric_sha256": self.rubric_sha256,
+        }
+
+    def debate_args(self) -> dict[str, Any]:
+        """The `debate` task's arguments (each enters Inspect's task identity)."""
+        shape = {"format": self.format} if self.format else {}
+        return {**shape, **dict(self.task_args), "paired": True, "seed": self.seed,
+                "strict_judge": not self.allow_self_judging}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """Models (sorted), judges (in the order given: the first one fact-checks),
+    motions (in the order first scheduled) and settings. No I/O."""
+
+    models: tuple[str, ...]
+    judges: tuple[str, ...]
+    motions: tuple[Motion, ...]
+    settings: Settings
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "models", tuple(sorted(self.models)))
+
+    def identity(self) -> dict[str, Any]:
+        return {"schema": SCHEMA, "settings": self.settings.as_dict(), "judges": list(self.judges)}
+
+    @property
+    def identity_hash(self) -> str:
+        return digest(self.identity())
+
+    @property
+    def schedule_hash(self) -> str:
+        return digest({"identity": self.identity_hash, "models": list(self.models),
+                       "motions": [motion_sha256(m) for m in self.motions]})  # fmt: skip
+
+    @property
+    def eval_set_id(self) -> str:
+        # Every shard passes the same id, so shards starting together in a
+        # fresh folder cannot write two different ids.
+        return f"debatebench-{self.identity_hash[:16]}"
+
+    @property
+    def pairs(self) -> tuple[tuple[str, str], ...]:
+        return pairs_of(self.models)
+
+    def debates(self) -> int:
+        return len(self.pairs) * len(self.motions) * 2
+
+    def grown(self, other: Schedule) -> Schedule:
+        """This schedule with `other`'s models and motions added (the schedule only grows:
+        a dataset that shrank would make Inspect re-run a whole pair)."""
+        if other.identity_hash != self.identity_hash:
+            raise ValueError("only a schedule of the same tournament can be merged")
+        known = {m.id: m for m in self.motions}
+        for motion in other.motions:
+            old = known.get(motion.id)
+            if old is not None and motion_sha256(old) != motion_sha256(motion):
+                raise ConfigError(
+                    f"--motions: motion {motion.id!r}",
+                    "its text, topic or category differs from the one this tournament "
+                    f"scheduled ({old.text!r})",
+                    "the motion unchanged, or the new text under a new id",
+                )
+        added = tuple(m for m in other.motions if m.id not in known)
+        return replace(
+            self,
+            models=tuple(sorted({*self.models, *other.models})),
+            motions=(*self.motions, *added),
+        )
+
+
+def pairs_of(models: Iterable[str]) -> tuple[tuple[str, str], ...]:
+    ordered = sorted(set(models))
+    return tuple((a, b) for i, a in enumerate(ordered) for b in ordered[i + 1 :])
+
+
+def slug(model: str) -> str:
+    return _SLUG.sub("-", model).strip("-")
+
+
+def pair_task_name(a: str, b: str) -> str:
+    """The Inspect task of one head-to-head: its logs, and its name in `inspect view`."""
+    return f"{slug(a)}_vs_{slug(b)}"
+
+
+def shard_pairs(
+    pairs: Iterable[tuple[str, str]], shard: int, shards: int
+) -> tuple[tuple[str, str], ...]:
+    """The pairs of shard K of N (1-based): pairs sorted by a hash of their names, then
+    dealt in turn, so shards differ in size by at most one and never share a pair."""
+    ordered = sorted(pairs, key=lambda p: hashlib.sha256(f"{p[0]}|{p[1]}".encode()).hexdigest())
+    return tuple(sorted(p for i, p in enumerate(ordered) if i % shards == shard - 1))
+
+
+def parse_names(text: str, flag: str, *, minimum: int) -> tuple[str, ...]:
+    """A comma-separated list of model names, each once."""
+    names = [part.strip() for part in text.split(",")]
+    if any(not name for name in names):
+        raise ConfigError(flag, f"an empty name in {text!r}", "names separated by single commas")
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            raise ConfigError(flag, f"{name} is listed twice", "each model once")
+        if "/" not in name:
+            raise ConfigError(
+                flag, f"{name!r} has no provider", "PROVIDER/MODEL, e.g. ollama/qwen3:8b"
+            )
+        seen.add(name)
+    if len(names) < minimum:
+        raise ConfigError(
+            flag, f"{len(names)} model(s) ({text})", f"at least {minimum}, separated by commas"
+        )
+    slugs: dict[str, str] = {}
+    for name in names:
+        other = slugs.setdefault(slug(name), name)
+        if other != name:
+            raise ConfigError(
+                flag, f"{other} and {name} give the same task name {slug(name)!r}",
+                "model names that differ in a letter or digit",
+            )  # fmt: skip
+    return tuple(names)
+
+
+def parse_shard(text: str | None) -> tuple[int, int]:
+    """`K/N` with 1 <= K <= N; no shard is 1/1."""
+    if text is None:
+        return 1, 1
+    match = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", text)
+    if not match or not 1 <= int(match[1]) <= int(match[2]):
+        raise ConfigError("--shard", f"got {text!r}", "K/N with 1 <= K <= N, e.g. 2/3")
+    return int(match[1]), int(match[2])
+
+
+def parse_task_args(
+    items: Iterable[str], allowed: Iterable[str], owned: Mapping[str, str]
+) -> dict[str, Any]:
+    """`-T key=value` pairs, values read as YAML scalars (as Inspect reads them).
+
+    `owned` maps keys the tournament sets itself to the flag to use instead.
+    """
+    allowed = set(allowed)
+    args: dict[str, Any] = {}
+    for item in items:
+        key, sep, raw = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise ConfigError(f"-T {item}", "no '='", "key=value, e.g. -T budget=800")
+        if key in owned:
+            raise ConfigError(f"-T {key}", "set by the tournament itself", owned[key])
+        if key not in allowed:
+            raise ConfigError(f"-T {key}", "unknown option", f"one of {', '.join(sorted(allowed))}")
+        if key in args:
+            raise ConfigError(f"-T {key}", "given twice", "each option once")
+        try:
+            args[key] = yaml.safe_load(raw) if raw.strip() else None
+        except yaml.YAMLError as exc:
+            raise ConfigError(
+                f"-T {key}", f"not a YAML value ({exc})", "a YAML scalar or list"
+            ) from None
+    return args
+
+
+def first_difference(there: Any, here: Any, path: str = "") -> str | None:
+    """The first setting that differs between two identities, in words."""
+    if isinstance(there, dict) and isinstance(here, dict):
+        for key in sorted({*there, *here}):
+            found = first_difference(
+                there.get(key), here.get(key), f"{path}.{key}" if path else key
+            )
+            if found:
+                return found
+        return None
+    if there != here:
+        name = path.removeprefix("settings.")
+        name = f"-T {name.removeprefix('task_args.')}" if name.startswith("task_args.") else name
+        return f"{name} is {_shown(there)} there, {_shown(here)} here"
+    return None
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return "not set"
+    if isinstance(value, list):
+        return "[" + ", ".join(str(v) for v in value) + "]"
+    return str(value)

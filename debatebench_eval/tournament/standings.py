@@ -1,0 +1,307 @@
+"""Every figure of the leaderboard, from the tournament's debate results.
+
+Only eligible matchups (both debates scored) enter the statistics; debates are
+read in a fixed order (motion, pro, con, side), so the order of logs and rows
+never changes a figure. One bootstrap draw over motions weights every interval.
+Ratings are Bradley-Terry with a side advantage (`bradley_terry`); the
+length-controlled rating adds each debate's speech-length difference as a
+covariate (Arena-Hard's style control), so a model that wins by talking longer
+drops there. The five rubric dimensions are reported beside the rating, never
+blended into it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy.sparse.csgraph import connected_components  # type: ignore[import-untyped]
+from scipy.special import expit  # type: ignore[import-untyped]
+
+from debatebench_eval.debate.protocol import SIDES
+from debatebench_eval.tournament import bootstrap as bs
+from debatebench_eval.tournament.agreement import judge_agreement
+from debatebench_eval.tournament.bradley_terry import ELO_PER_LOGIT, RIDGE, Fit, Games, elo, fit
+from debatebench_eval.tournament.results import (
+    STATUSES,
+    DebateResult,
+    eligible_debates,
+    excluded,
+    matchups,
+    ordered,
+)
+
+Array = np.ndarray
+TIE_CAVEAT_SHARE = 0.10  # above this, half wins are a real modelling choice
+
+
+@dataclass(frozen=True)
+class Options:
+    anchor: str | None = None  # a model at `base`; None: the mean
+    base: float = 1000.0
+    resamples: int = bs.DEFAULT_RESAMPLES
+    seed: int = 0
+
+
+def standings(
+    results: Sequence[DebateResult], models: Sequence[str], judges: Sequence[str], options: Options
+) -> dict[str, Any]:
+    """The leaderboard's figures: counts, models, side advantage, length control,
+    head-to-head, judges. JSON-ready (NaN where a figure is undefined)."""
+    debates = eligible_debates(results)
+    scored = ordered(d for d in results if d.status == "scored")
+    counts = _counts(results, debates)
+    figures: dict[str, Any] = {"counts": counts, "judges": judge_agreement(scored, judges)}
+    rated = sorted({m for d in debates for m in (d.pro, d.con)})
+    if len(rated) < 2:
+        figures.update(models=[_unrated(m) for m in models], side_advantage=None,
+                       length_control=None, head_to_head=[], bootstrap=None)  # fmt: skip
+        return figures
+    games = _games(debates, rated)
+    weights = bs.motion_weights(len(games.motions), options.resamples, options.seed)
+    factor = bs.widening(len(games.motions))
+    raw, raw_draws = _fit_all(games, weights, covariate=False)
+    anchor = rated.index(options.anchor) if options.anchor in rated else None
+    ratings = _intervals(elo(raw.strengths, anchor, options.base)[0],
+                         elo(raw_draws.strengths, anchor, options.base), factor)  # fmt: skip
+    length = _length_control(games, weights, factor, anchor, options)
+    groups = separation(games)
+    rows = _model_rows(debates, rated, games, weights, factor, ratings, raw_draws, length, anchor)
+    for row in rows:
+        row["separated"] = len(groups) > 1
+    figures.update(
+        models=rows + [_unrated(m) for m in models if m not in rated],
+        separation=groups,
+        side_advantage=_side(raw, raw_draws, games, weights, factor),
+        length_control=length and {k: v for k, v in length.items() if k != "ratings"},
+        head_to_head=_head_to_head(debates, rated),
+        bootstrap={
+            "resamples": options.resamples,
+            "seed": options.seed,
+            "motions": len(games.motions),
+            "factor": factor,
+            "method": "cluster bootstrap over motions, percentile interval widened "
+            "about the estimate by t(.975, K-1)/z(.975)*sqrt(K/(K-1))",
+            "ridge": RIDGE,
+        },
+    )
+    return figures
+
+
+def _counts(results: Sequence[DebateResult], debates: Sequence[DebateResult]) -> dict[str, Any]:
+    by_status = {s: sum(d.status == s for d in results) for s in STATUSES}
+    ties = sum(d.result == 0.5 for d in debates)
+    out = excluded(results)
+    return {
+        "scheduled": len(results),
+        **by_status,
+        "matchups": len(matchups(results)),
+        "eligible_matchups": len(debates) // 2,
+        "eligible_debates": len(debates),
+        "ties": ties,
+        "forfeits": sum(d.forfeited is not None for d in debates),
+        "tie_share": ties / len(debates) if debates else math.nan,
+        "self_judged_debates": sum(d.self_judged for d in debates),
+        "excluded": {why: [d.listing() for d in found] for why, found in out.items()},
+    }
+
+
+def _games(debates: Sequence[DebateResult], models: list[str]) -> Games:
+    motions = sorted({d.motion for d in debates})
+    index, where = {m: i for i, m in enumerate(models)}, {m: i for i, m in enumerate(motions)}
+    lengths = np.array([[d.sides[s].words for s in SIDES] for d in debates], dtype=np.float64)
+    total = lengths.sum(axis=1)
+    share = np.divide(lengths[:, 0] - lengths[:, 1], total, out=np.zeros(len(debates)),
+                      where=total > 0)  # fmt: skip
+    spread = share.std()
+    z = (share - share.mean()) / spread if spread > 0 else None
+    return Games(
+        tuple(models), tuple(motions),
+        np.array([index[d.pro] for d in debates]), np.array([index[d.con] for d in debates]),
+        np.array([where[d.motion] for d in debates]),
+        np.array([d.result for d in debates], dtype=np.float64), z,
+    )  # fmt: skip
+
+
+def _fit_all(games: Games, weights: Array, *, covariate: bool) -> tuple[Fit, Fit]:
+    """The full data's fit and every resample's, in blocks (bounded memory)."""
+    full = fit(games, covariate=covariate)
+    blocks = [
+        fit(games, weights[i : i + bs.BLOCK], covariate=covariate, start=full)
+        for i in range(0, len(weights), bs.BLOCK)
+    ]
+    draws = Fit(
+        np.vstack([b.strengths for b in blocks]),
+        np.concatenate([b.side for b in blocks]),
+        np.concatenate([b.covariate for b in blocks if b.covariate is not None])
+        if covariate
+        else None,
+        max(b.iterations for b in blocks),
+    )
+    return full, draws
+
+
+def _intervals(estimate: Array, draws: Array, factor: float) -> dict[str, Array]:
+    low, high = bs.interval(estimate, draws, factor)
+    return {"value": np.asarray(estimate), "low": low, "high": high}
+
+
+def _length_control(
+    games: Games, weights: Array, factor: float, anchor: int | None, options: Options
+) -> dict[str, Any] | None:
+    if games.z is None:
+        return None
+    full, draws = _fit_all(games, weights, covariate=True)
+    assert full.covariate is not None and draws.covariate is not None
+    gamma = _intervals(full.covariate, draws.covariate, factor)
+    return {
+        "covariate": "(words pro - words con) / (words pro + words con), standardised",
+        "gamma_logit_per_sd": _figure(gamma, 0),
+        "gamma_elo_per_sd": _figure(gamma, 0, ELO_PER_LOGIT),
+        "side_advantage_logit": float(full.side[0]),
+        "ratings": _intervals(
+            elo(full.strengths, anchor, options.base)[0],
+            elo(draws.strengths, anchor, options.base),
+            factor,
+        ),
+    }
+
+
+def _figure(found: dict[str, Array], i: int, scale: float = 1.0) -> dict[str, float]:
+    return {k: float(np.asarray(v).reshape(-1)[i]) * scale for k, v in found.items()}
+
+
+def _model_rows(
+    debates: Sequence[DebateResult],
+    models: list[str],
+    games: Games,
+    weights: Array,
+    factor: float,
+    ratings: dict[str, Array],
+    draws: Fit,
+    length: dict[str, Any] | None,
+    anchor: int | None,
+) -> list[dict[str, Any]]:
+    shares, counts = _per_motion_scores(games)
+    wins = _intervals(
+        shares.sum(0) / counts.sum(0), (weights @ shares) / (weights @ counts), factor
+    )
+    ranks = _rank_ranges(draws.strengths)
+    order = np.argsort(-ratings["value"], kind="stable")
+    rows = []
+    for rank, i in enumerate(order, start=1):
+        model = models[i]
+        own = [d for d in debates if model in (d.pro, d.con)]
+        float(wins["value"][i])
+        rows.append({
+            "model": model, "rank": rank, "rank_range": ranks[i],
+            "rating": _figure(ratings, i), "anchor": bool(i == anchor),
+            "length_controlled": _figure(length["ratings"], i) if length else None,
+            "win_rate": {k: min(max(v, 0.0), 1.0) for k, v in _figure(wins, i).items()},
+            "debates": len(own),
+            **_model_extras(own, model),
+        })  # fmt: skip
+    return rows
+
+
+def separation(games: Games) -> list[list[str]]:
+    """Groups of models that beat every model of the groups below in every debate,
+    best group first; [] when the results connect everyone both ways.
+
+    The maximum-likelihood ratings exist only when every model took at least a
+    tie from every group it is compared with (the win graph is strongly
+    connected); otherwise the gaps between groups are held only by the ridge.
+    """
+    m = len(games.models)
+    beat = np.zeros((m, m))
+    np.add.at(beat, (games.pro, games.con), games.y)
+    np.add.at(beat, (games.con, games.pro), 1 - games.y)
+    count, label = connected_components(beat > 0, directed=True, connection="strong")
+    if count == 1:
+        return []
+    # A group above another beat it: rank groups by the share they won.
+    won = beat.sum(axis=1) / np.maximum(beat.sum(axis=1) + beat.sum(axis=0), 1e-12)
+    order = sorted(range(count), key=lambda g: -won[label == g].mean())
+    return [[games.models[i] for i in np.flatnonzero(label == g)] for g in order]
+
+
+def _per_motion_scores(games: Games) -> tuple[Array, Array]:
+    """Each model's score (wins, ties as halves) and debates, per motion."""
+    k, m = len(games.motions), len(games.models)
+    shares, counts = np.zeros((k, m)), np.zeros((k, m))
+    np.add.at(shares, (games.motion, games.pro), games.y)
+    np.add.at(shares, (games.motion, games.con), 1 - games.y)
+    np.add.at(counts, (games.motion, games.pro), 1.0)
+    np.add.at(counts, (games.motion, games.con), 1.0)
+    return shares, counts
+
+
+def _rank_ranges(strengths: Array) -> list[list[int]]:
+    """Each model's 2.5th and 97.5th percentile rank over the resamples (1 = best)."""
+    ranks = (-strengths).argsort(axis=1).argsort(axis=1) + 1
+    low, high = np.percentile(ranks, [2.5, 97.5], axis=0, method="nearest")
+    return [[int(a), int(b)] for a, b in zip(low, high, strict=True)]
+
+
+def _model_extras(own: Sequence[DebateResult], model: str) -> dict[str, Any]:
+    margins, tokens, words, hits, turns = [], [], [], 0, 0
+    dims: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for d in own:
+        side = d.side_of(model)
+        other = "con" if side == "pro" else "pro"
+        assert d.totals is not None and d.dimensions is not None
+        margins.append(d.totals[side] - d.totals[other])
+        stats = d.sides[side]
+        tokens.append(stats.output_tokens)
+        words.append(stats.words)
+        hits, turns = hits + stats.budget_hits, turns + stats.turns
+        for name, value in d.dimensions[side].items():
+            dims[name][side].append(value)
+            dims[name]["all"].append(value)
+    return {
+        "mean_margin": float(np.mean(margins)),
+        "tokens_per_debate": float(np.mean(tokens)),
+        "words_per_debate": float(np.mean(words)),
+        "budget_hit_rate": hits / turns if turns else math.nan,
+        "dimensions": {
+            name: {k: float(np.mean(v)) for k, v in by.items()} for name, by in sorted(dims.items())
+        },
+    }
+
+
+def _side(raw: Fit, draws: Fit, games: Games, weights: Array, factor: float) -> dict[str, Any]:
+    h = _intervals(raw.side, draws.side, factor)
+    per_motion_wins = np.bincount(games.motion, weights=games.y, minlength=len(games.motions))
+    per_motion_n = np.bincount(games.motion, minlength=len(games.motions)).astype(float)
+    pro = _intervals(per_motion_wins.sum() / per_motion_n.sum(),
+                     (weights @ per_motion_wins) / (weights @ per_motion_n), factor)  # fmt: skip
+    return {
+        "logit": _figure(h, 0),
+        "elo": _figure(h, 0, ELO_PER_LOGIT),
+        "p_pro_wins_at_equal_strength": {k: float(expit(v)) for k, v in _figure(h, 0).items()},
+        "pro_win_share": _figure(pro, 0),
+    }
+
+
+def _head_to_head(debates: Sequence[DebateResult], models: list[str]) -> list[dict[str, Any]]:
+    score: dict[tuple[str, str], float] = defaultdict(float)
+    played: dict[tuple[str, str], int] = defaultdict(int)
+    for d in debates:
+        assert d.result is not None
+        score[(d.pro, d.con)] += d.result
+        score[(d.con, d.pro)] += 1 - d.result
+        played[(d.pro, d.con)] += 1
+        played[(d.con, d.pro)] += 1
+    return [
+        {"model": a, "opponent": b, "share": score[(a, b)] / played[(a, b)], "n": played[(a, b)]}
+        for a in models for b in models if played.get((a, b))
+    ]  # fmt: skip
+
+
+def _unrated(model: str) -> dict[str, Any]:
+    return {"model": model, "rank": None, "rating": None, "debates": 0,
+            "note": "no eligible matchup: not rated"}  # fmt: skip

@@ -1,0 +1,138 @@
+"""Tournament speed: a whole tournament against the stub server, and `rate` at scale.
+
+1. `debatebench-eval tournament run`: 6 models x 10 motions x 2 sides = 300 debates,
+   lightning (4 speeches), judged by a panel of 2 with swap judging (4 rubric calls)
+   and the fact-check (1 call): 2,700 model calls to a stub with 8 slots and a fixed
+   latency, `--max-connections 8`. The ideal time is max(calls x latency / slots,
+   chain x latency), the chain being a debate's dependent calls (4 speeches, the
+   rubric calls at once, the fact-check: 6). Printed: wall time, the time from the
+   first request to the last reply (after startup) against the ideal, the harness's
+   CPU per model call (the command's user+sys time over the calls), and `rate` on
+   the logs.
+2. The statistics of `rate` on 10,000 synthetic matchups (20,000 debates): the fit,
+   the length-controlled fit, win rates, judge agreement, 1,000 bootstrap resamples;
+   the plots timed apart.
+
+    python tests/benchmarks/benchmark_tournament.py [--latency 0.1] [--slots 8] [--skip-run]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from debatebench_eval.tournament.leaderboard import markdown
+from debatebench_eval.tournament.plots import draw_plots
+from debatebench_eval.tournament.standings import Options, standings
+
+from support.stub_server import StubBehaviour, StubServer
+from support.tournaments import ranked_judge, synthetic_results
+
+BIN = Path(sys.executable).parent
+MODELS = [f"ollama/m{i}" for i in range(1, 7)]
+MOTIONS = 10
+CHAIN = 6  # 4 speeches, the 4 rubric calls at once, the fact-check
+
+
+def machine() -> str:
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    cpu = platform.processor() or platform.machine()
+    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, load {load}"
+
+
+def run_tournament(latency: float, slots: int) -> None:
+    behaviour = StubBehaviour(tag_speech=True, script=ranked_judge, fill_schemas=True,
+                              latency_s=latency, slots=slots)  # fmt: skip
+    with tempfile.TemporaryDirectory() as tmp, StubServer(behaviour) as stub:
+        log_dir = Path(tmp) / "tourney"
+        env = {**os.environ, "OLLAMA_BASE_URL": stub.base_url, "XDG_DATA_HOME": tmp}
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        subprocess.run(
+            [str(BIN / "debatebench-eval"), "tournament", "run", "--models", ",".join(MODELS),
+             "--judges", "ollama/j1,ollama/j2", "--format", "lightning", "--limit", str(MOTIONS),
+             "--max-connections", str(slots), "--log-dir", str(log_dir), "--display", "none"],
+            check=True, capture_output=True, env=env, timeout=1800,
+        )  # fmt: skip
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        calls = len(behaviour.request_times)
+        busy = max(e for _, e in behaviour.request_times) - min(
+            b for b, _ in behaviour.request_times
+        )
+        ideal = max(calls * latency / slots, CHAIN * latency)
+        start = time.perf_counter()
+        subprocess.run([str(BIN / "debatebench-eval"), "tournament", "rate", str(log_dir)],
+                       check=True, capture_output=True, timeout=600)  # fmt: skip
+        rated = time.perf_counter() - start
+        board = json.loads((log_dir / "leaderboard.json").read_text())
+    debates = board["counts"]["scored"]
+    print(
+        f"tournament run: {len(MODELS)} models x {MOTIONS} motions x 2 sides, {debates} debates "
+        f"scored, {calls} model calls; stub {slots} slots, {latency * 1000:.0f} ms a call"
+    )
+    print(
+        f"  wall {wall:.1f} s; first request to last reply {busy:.1f} s; ideal {ideal:.2f} s; "
+        f"busy/ideal {busy / ideal:.2f} (target <= 1.25); startup and summary {wall - busy:.1f} s"
+    )
+    print(
+        f"  harness CPU {cpu:.1f} s = {cpu / calls * 1000:.1f} ms per model call "
+        "(the command's user+sys time, Inspect included)"
+    )
+    print(
+        f"  rate on these logs: {rated:.1f} s wall (command start, reading 15 logs, "
+        "1,000 resamples, plots)"
+    )
+
+
+def rate_at_scale(models: int, motions: int) -> None:
+    strengths = {f"ollama/model-{i:02d}": (i - models / 2) / models * 2 for i in range(models)}
+    words = {m: 300 + 20 * i for i, m in enumerate(sorted(strengths))}
+    results = synthetic_results(strengths, motions, seed=1, words=words, words_effect=0.2)
+    start, cpu_start = time.perf_counter(), time.process_time()
+    figures = standings(results, sorted(strengths), ("ollama/j1", "ollama/j2"), Options())
+    stats, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+    board = {"tournament": {"models": sorted(strengths), "motions": [None] * motions,
+                            "identity": {"judges": ["ollama/j1", "ollama/j2"]}},
+             "settings": {"anchor": "mean", "base": 1000.0}, "caveats": [], **figures}  # fmt: skip
+    start = time.perf_counter()
+    markdown(board)
+    text = time.perf_counter() - start
+    with tempfile.TemporaryDirectory() as tmp:
+        start = time.perf_counter()
+        draw_plots(json.loads(json.dumps(board, default=float)), tmp)
+        plots = time.perf_counter() - start
+    matchups = figures["counts"]["eligible_matchups"]
+    print(
+        f"rate statistics, {models} models x {motions} motions = {matchups:,} matchups "
+        f"({2 * matchups:,} debates), 1,000 resamples, length control included: {stats:.2f} s "
+        f"wall, {cpu:.2f} s CPU (target < 10 s); Markdown {text:.2f} s; plots {plots:.2f} s"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--latency", type=float, default=0.1)
+    parser.add_argument("--slots", type=int, default=8)
+    parser.add_argument("--skip-run", action="store_true")
+    args = parser.parse_args()
+    print(f"machine: {machine()}")
+    if not args.skip_run:
+        run_tournament(args.latency, args.slots)
+    rate_at_scale(20, 53)
+    rate_at_scale(10, 222)
+    print(f"machine after: {machine()}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,236 @@
+"""Whole tournaments through the real command line against the loopback stub server.
+
+Three debaters (ollama/m1..m3) and a two-judge panel (ollama/j1, j2), lightning
+format, two motions, fact-check off: 3 pairs x 2 motions x 2 sides = 12 debates
+of 4 speeches + 2 judges x 2 orientations = 8 requests each. The stub tags each
+speech with its speaker and a scripted judge scores mN at 0.35 + 0.08 N (N up to 8) of every
+maximum, so the true order is known.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from inspect_ai.log import list_eval_logs, read_eval_log_samples
+
+from debatebench_eval.cli.main import main
+from debatebench_eval.tournament.outcomes import read_tournament
+
+from support.stub_server import StubBehaviour, StubServer
+from support.tournaments import ranked_judge
+
+COMMAND = str(Path(sys.executable).parent / "debatebench-eval")
+MODELS = "ollama/m1,ollama/m2,ollama/m3"
+RUN = ["tournament", "run", "--judges", "ollama/j1,ollama/j2", "--format", "lightning",
+       "--limit", "2", "-T", "fact_check=false", "--max-connections", "4",
+       "--display", "none"]  # fmt: skip
+PER_DEBATE = 8  # 4 speeches, 2 judges x 2 orientations
+
+
+@pytest.fixture
+def stub() -> Iterator[StubServer]:
+    behaviour = StubBehaviour(tag_speech=True, script=ranked_judge, latency_s=0.05, slots=4)
+    with StubServer(behaviour) as server:
+        yield server
+
+
+def start(stub: StubServer, tmp_path: Path, log_dir: Path, *args: str) -> subprocess.Popen[str]:
+    """`debatebench-eval tournament run` in its own process group (so a test can kill it all)."""
+    env = {**os.environ, "OLLAMA_BASE_URL": stub.base_url, "NO_COLOR": "1",
+           # Inspect's sample buffer (what a resume recovers from) stays in the test's folder.
+           "XDG_DATA_HOME": str(tmp_path / "xdg")}  # fmt: skip
+    process = subprocess.Popen(
+        [COMMAND, *RUN, "--log-dir", str(log_dir), *args], env=env, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+    )  # fmt: skip
+    return process
+
+
+def tournament(
+    stub: StubServer, tmp_path: Path, log_dir: Path, *args: str
+) -> subprocess.CompletedProcess[str]:
+    process = start(stub, tmp_path, log_dir, *args)
+    out, err = process.communicate(timeout=600)
+    return subprocess.CompletedProcess(process.args, process.returncode, out, err)
+
+
+def samples(log_dir: Path) -> list:  # type: ignore[type-arg]
+    found = []
+    for info in list_eval_logs(str(log_dir)):
+        found += list(read_eval_log_samples(info, all_samples_required=False))
+    return found
+
+
+def test_a_killed_tournament_resumes_without_running_a_debate_twice_and_grows(
+    stub: StubServer, tmp_path: Path
+) -> None:
+    log_dir = tmp_path / "tourney"
+    first = start(stub, tmp_path, log_dir, "--models", MODELS)
+    deadline = time.monotonic() + 120
+    while len(stub.behaviour.requests) < 40 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    os.killpg(first.pid, signal.SIGKILL)  # the whole command, mid-run
+    first.communicate(timeout=60)
+    killed_at = datetime.now().astimezone()
+    time.sleep(0.3)  # replies to requests in flight at the kill reach no one
+    before = len(stub.behaviour.requests)
+    recovered = _recovered_uuids(tmp_path, log_dir)
+
+    again = tournament(stub, tmp_path, log_dir, "--models", MODELS)
+    assert again.returncode == 0, again.stderr
+    after = samples(log_dir)
+    assert len(after) == 12, "the crashed run's logs are tidied once their debates are kept"
+    logs = read_tournament([str(log_dir)])
+    assert [r.status for r in logs.results] == ["scored"] * 12
+    assert not logs.duplicates
+    finished_before = [s for s in after if datetime.fromisoformat(s.completed_at) < killed_at]
+    assert 0 < len(finished_before) < 12, "the kill must land mid-run"
+    # No debate ran twice: the resume asked only for the debates not finished before the kill.
+    assert len(stub.behaviour.requests) - before == PER_DEBATE * (12 - len(finished_before))
+    # Debates recovered from the crashed run are the same samples, not re-run copies.
+    kept = {s.uuid for s in after}
+    assert recovered and recovered <= kept
+
+    # A fourth model: only its 3 new pairs run, the old debates are untouched.
+    grown_before = len(stub.behaviour.requests)
+    grown = tournament(stub, tmp_path, log_dir, "--models", MODELS + ",ollama/m4")
+    assert grown.returncode == 0, grown.stderr
+    assert len(stub.behaviour.requests) - grown_before == 3 * 4 * PER_DEBATE
+    grown_uuids = {s.uuid for s in samples(log_dir)}
+    assert kept <= grown_uuids and len(grown_uuids) == 24
+
+    rate = subprocess.run([COMMAND, "tournament", "rate", str(log_dir)], capture_output=True,
+                          text=True, timeout=300)  # fmt: skip
+    assert rate.returncode == 0, rate.stderr
+    board = json.loads((log_dir / "leaderboard.json").read_text())
+    assert [row["model"] for row in board["models"]] == [f"ollama/m{i}" for i in (4, 3, 2, 1)]
+    assert board["counts"]["eligible_matchups"] == 12 and board["counts"]["missing"] == 0
+    assert "# Tournament leaderboard" in (log_dir / "leaderboard.md").read_text()
+
+
+def _recovered_uuids(tmp_path: Path, log_dir: Path) -> set[str]:
+    """The debates finished before the kill, as Inspect's crash recovery sees them
+    (recovered into a copy: the resume must still find the crashed logs as they were)."""
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "xdg")}
+    uuids: set[str] = set()
+    copies = tmp_path / "recovered"
+    copies.mkdir()
+    for i, info in enumerate(list_eval_logs(str(log_dir))):
+        output = copies / f"{i}.eval"
+        subprocess.run([str(Path(sys.executable).parent / "inspect"), "log", "recover",
+                        info.name, "--output", str(output), "--no-cleanup"],
+                       env=env, capture_output=True, text=True, timeout=120)  # fmt: skip
+        if output.exists():
+            uuids |= {s.uuid for s in samples_in(output) if s.error is None and s.uuid}
+    return uuids
+
+
+def samples_in(path: Path) -> list:  # type: ignore[type-arg]
+    return list(read_eval_log_samples(str(path), all_samples_required=False))
+
+
+def test_two_shards_at_once_fill_one_folder_without_duplicates(
+    stub: StubServer, tmp_path: Path
+) -> None:
+    log_dir = tmp_path / "tourney"
+    shards = [start(stub, tmp_path, log_dir, "--models", MODELS, "--shard", f"{k}/2")
+              for k in (1, 2)]  # fmt: skip
+    for shard in shards:
+        _, err = shard.communicate(timeout=600)
+        assert shard.returncode == 0, err
+    logs = read_tournament([str(log_dir)])
+    assert sorted(r.status for r in logs.results) == ["scored"] * 12
+    assert not logs.duplicates and len(logs.logs) == 3
+    assert len(stub.behaviour.requests) == 12 * PER_DEBATE  # each debate once
+
+
+def test_failed_debates_are_listed_and_a_rerun_runs_only_them(tmp_path: Path) -> None:
+    log_dir = tmp_path / "tourney"
+    broken = StubBehaviour(tag_speech=True, script=ranked_judge, broken="json",
+                           broken_models=frozenset({"m3"}))  # fmt: skip
+    with StubServer(broken) as stub:
+        port = stub.port
+        first = tournament(stub, tmp_path, log_dir, "--models", MODELS, "--retry-attempts", "0",
+                           "-T", "empty_retries=0")  # fmt: skip
+    assert first.returncode == 1, first.stderr
+    assert "debates: 4 scored, 0 unscored, 8 error, 0 missing" in first.stdout
+    assert "run the same command again to resume" in first.stdout
+    assert "ollama/m3" in first.stdout and "not valid JSON" in first.stdout
+    with StubServer(StubBehaviour(tag_speech=True, script=ranked_judge), port=port) as fixed:
+        again = tournament(fixed, tmp_path, log_dir, "--models", MODELS, "-T", "empty_retries=0")
+        assert again.returncode == 0, again.stderr
+        assert len(fixed.behaviour.requests) == 8 * PER_DEBATE  # the failed debates only
+    assert "debates: 12 scored" in again.stdout
+
+
+def run_main(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    code = main(["tournament", *args])
+    captured = capsys.readouterr()
+    return code, captured.err.strip()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--models", "ollama/a,ollama/a", "--judges", "ollama/j"],
+         "--models: ollama/a is listed twice; expected each model once."),
+        (["--models", "ollama/a", "--judges", "ollama/j"],
+         "--models: 1 model(s) (ollama/a); expected at least 2"),
+        (["--models", "ollama/a,ollama/b", "--judges", "ollama/b"],
+         "--judges: ollama/b is also in --models: it would judge debates it argues; expected "
+         "judges distinct from the debaters, or --allow-self-judging."),
+        (["--models", "ollama/a,ollama/b", "--judges", "ollama/j", "--shard", "3/2"],
+         "--shard: got '3/2'; expected K/N with 1 <= K <= N"),
+        (["--models", "ollama/a,ollama/b", "--judges", "ollama/j", "--shard", "0/2"],
+         "--shard: got '0/2'"),
+        (["--models", "ollama/a,ollama/b", "--judges", "ollama/j", "--limit", "99"],
+         "--limit: got 99; expected 1 to 36"),
+        (["--models", "ollama/a,ollama/b", "--judges", "ollama/j", "--format", "nope"],
+         "--format: unknown format 'nope'"),
+        (["--models", "ollama/a,ollama/b", "--judges", "ollama/j", "-T", "motion=x"],
+         "-T motion: set by the tournament itself"),
+        (["--models", "ollama/a,ollama/b", "--judges", "ollama/j", "-T", "budgets=3"],
+         "-T budgets: unknown option"),
+        (["--models", "ollama/a,ollama/b", "--judges", "ollama/j", "-T", "budget=lots"],
+         "-T budget: got 'lots'; expected an integer of at least 1."),
+    ],
+)  # fmt: skip
+def test_bad_input_gets_one_message_naming_the_flag(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, args: list[str], message: str
+) -> None:
+    code, err = run_main(capsys, "run", *args, "--log-dir", str(tmp_path / "t"))
+    assert code == 2
+    assert message in err and "Traceback" not in err and len(err.splitlines()) == 1
+    assert not (tmp_path / "t").exists()  # nothing written
+
+
+def test_a_folder_holding_another_tournament_is_refused(
+    stub: StubServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log_dir = tmp_path / "tourney"
+    done = tournament(stub, tmp_path, log_dir, "--models", "ollama/m1,ollama/m2", "--limit", "1")
+    assert done.returncode == 0, done.stderr
+    before = sorted(p.name for p in log_dir.iterdir())
+    other = subprocess.run(
+        [COMMAND, "tournament", "run", "--models", "ollama/m1,ollama/m2", "--judges",
+         "ollama/j1,ollama/j2", "--format", "classic", "--log-dir", str(log_dir)],
+        capture_output=True, text=True, timeout=300, env={**os.environ, "NO_COLOR": "1"},
+    )  # fmt: skip
+    assert other.returncode == 2
+    assert other.stderr.strip() == (
+        f"debatebench-eval tournament run: --log-dir {log_dir}: holds another tournament "
+        "(format is lightning there, classic here); expected the same settings as the "
+        "tournament there, or another --log-dir."
+    )
+    assert sorted(p.name for p in log_dir.iterdir()) == before  # nothing lost or written
+    code, err = run_main(capsys, "rate", str(tmp_path / "nowhere"))
+    assert code == 2 and "no tournament.json in it" in err

@@ -1,0 +1,163 @@
+"""The Bradley-Terry fit against answers known in closed form, and its invariants."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy.optimize import minimize
+from scipy.special import expit, logit
+
+from debatebench_eval.tournament.bradley_terry import ELO_PER_LOGIT, Games, elo, fit
+
+# A ridge this small leaves the closed-form answers exact to 1e-6.
+TINY = 1e-9
+
+
+def games(
+    rows: list[tuple[int, int, int, float]], models: int = 2, z: list[float] | None = None
+) -> Games:
+    """Rows of (pro, con, motion, pro's result)."""
+    pro, con, motion, y = (np.array(col) for col in zip(*rows, strict=True))
+    motions = int(motion.max()) + 1
+    return Games(
+        tuple(f"m{i}" for i in range(models)), tuple(f"q{i}" for i in range(motions)),
+        pro.astype(np.int64), con.astype(np.int64), motion.astype(np.int64),
+        y.astype(np.float64), None if z is None else np.array(z, dtype=np.float64),
+    )  # fmt: skip
+
+
+def record(pro_wins: int, con_wins: int, n: int = 10) -> list[tuple[int, int, int, float]]:
+    """Model 0 against model 1 on n motions: as pro it wins `pro_wins`, as con `con_wins`."""
+    rows = []
+    for i in range(n):
+        rows.append((0, 1, i, 1.0 if i < pro_wins else 0.0))
+        rows.append((1, 0, i, 0.0 if i < con_wins else 1.0))
+    return rows
+
+
+def test_side_advantage_and_strength_in_closed_form() -> None:
+    # As pro A wins 8/10: s_A - s_B + h = logit(.8); as con 6/10: s_A - s_B - h = logit(.6).
+    result = fit(games(record(8, 6)), ridge=TINY)
+    gap = result.strengths[0, 0] - result.strengths[0, 1]
+    assert result.side[0] == pytest.approx((logit(0.8) + logit(0.4)) / 2, abs=1e-6)
+    assert gap == pytest.approx((logit(0.8) - logit(0.4)) / 2, abs=1e-6)
+
+
+def test_equal_records_on_both_sides_give_no_side_advantage() -> None:
+    result = fit(games(record(7, 7)), ridge=TINY)
+    assert result.side[0] == pytest.approx(0.0, abs=1e-6)
+    assert result.strengths[0, 0] - result.strengths[0, 1] == pytest.approx(
+        math.log(7 / 3), abs=1e-6
+    )
+
+
+def test_a_tie_counts_as_half_a_win() -> None:
+    tied = [(0, 1, 0, 0.5), (1, 0, 0, 0.5), (0, 1, 1, 1.0), (1, 0, 1, 0.0)]
+    halves = fit(games(tied), ridge=TINY)
+    # 1.5 of 2 as pro and 1.5 of 2 as con: logit(.75) each way, no side advantage.
+    assert halves.strengths[0, 0] - halves.strengths[0, 1] == pytest.approx(logit(0.75), abs=1e-6)
+    assert halves.side[0] == pytest.approx(0.0, abs=1e-6)
+
+
+def random_games(seed: int, models: int = 5, motions: int = 6, covariate: bool = False) -> Games:
+    rng = np.random.default_rng(seed)
+    strength = rng.normal(0, 1, models)
+    rows = []
+    for k in range(motions):
+        for i in range(models):
+            for j in range(models):
+                if i != j:
+                    p = expit(strength[i] - strength[j] + 0.3)
+                    rows.append(
+                        (
+                            i,
+                            j,
+                            k,
+                            float(rng.choice([0.0, 0.5, 1.0], p=[(1 - p) * 0.9, 0.1, p * 0.9])),
+                        )
+                    )
+    z = list(rng.normal(0, 1, len(rows))) if covariate else None
+    return games(rows, models, z)
+
+
+def test_the_ridge_anchors_ratings_at_their_mean() -> None:
+    result = fit(random_games(1))
+    assert abs(result.strengths.sum()) < 1e-9
+    ratings = elo(result.strengths, base=1500)
+    assert ratings.mean() == pytest.approx(1500)
+
+
+def test_an_anchor_model_sits_at_the_base_and_the_scale_is_400_over_ln_10() -> None:
+    result = fit(random_games(2))
+    ratings = elo(result.strengths, anchor=3, base=1000)
+    assert ratings[0, 3] == pytest.approx(1000)
+    assert pytest.approx(173.7178, abs=1e-4) == ELO_PER_LOGIT
+    gap = ratings[0, 0] - ratings[0, 1]
+    assert gap == pytest.approx(
+        400 / math.log(10) * (result.strengths[0, 0] - result.strengths[0, 1])
+    )
+    # 400 points are 10:1 odds
+    assert expit(400 / ELO_PER_LOGIT) / (1 - expit(400 / ELO_PER_LOGIT)) == pytest.approx(10)
+
+
+@pytest.mark.parametrize("covariate", [False, True])
+def test_newton_agrees_with_a_general_optimiser(covariate: bool) -> None:
+    data = random_games(3, covariate=covariate)
+    ridge = 1e-3
+    result = fit(data, covariate=covariate, ridge=ridge)
+    m = len(data.models)
+
+    def loss(theta: np.ndarray) -> float:
+        eta = theta[data.pro] - theta[data.con] + theta[m]
+        if covariate:
+            assert data.z is not None
+            eta = eta + theta[m + 1] * data.z
+        ll = np.sum(data.y * eta - np.logaddexp(0, eta))
+        penalty = ridge / 2 * (np.sum(theta[:m] ** 2) + (theta[m + 1] ** 2 if covariate else 0))
+        return float(-(ll - penalty))
+
+    best = minimize(
+        loss, np.zeros(m + 1 + covariate), method="L-BFGS-B", options={"ftol": 1e-15, "gtol": 1e-10}
+    )
+    assert np.allclose(result.strengths[0], best.x[:m] - best.x[:m].mean(), atol=1e-5)
+    assert result.side[0] == pytest.approx(best.x[m], abs=1e-5)
+    if covariate:
+        assert result.covariate is not None
+        assert result.covariate[0] == pytest.approx(best.x[m + 1], abs=1e-5)
+
+
+def test_row_order_does_not_change_the_fit() -> None:
+    data = random_games(4, covariate=True)
+    order = np.random.default_rng(0).permutation(len(data.y))
+    z = None if data.z is None else data.z[order]
+    shuffled = Games(data.models, data.motions, data.pro[order], data.con[order],
+                     data.motion[order], data.y[order], z)  # fmt: skip
+    for covariate in (False, True):
+        a, b = fit(data, covariate=covariate), fit(shuffled, covariate=covariate)
+        assert np.allclose(a.strengths, b.strengths, atol=1e-12)
+        assert np.allclose(a.side, b.side, atol=1e-12)
+
+
+def test_a_model_that_wins_everything_stays_finite() -> None:
+    rows = [(0, j, k, 1.0) for j in (1, 2) for k in range(5)] + [
+        (j, 0, k, 0.0) for j in (1, 2) for k in range(5)
+    ]
+    rows += [(1, 2, k, float(k % 2)) for k in range(5)] + [
+        (2, 1, k, float(k % 2)) for k in range(5)
+    ]
+    result = fit(games(rows, models=3))
+    assert np.isfinite(result.strengths).all()
+    assert 3 < result.strengths[0, 0] < 20  # far ahead, but held by the ridge
+
+
+def test_resamples_are_fitted_as_if_alone() -> None:
+    data = random_games(5)
+    weights = np.array([[2, 0, 1, 1, 1, 1], [1, 1, 1, 1, 1, 1], [0, 0, 3, 3, 0, 0]], dtype=float)
+    batch = fit(data, weights, covariate=False)
+    warm = fit(data, weights, start=fit(data))
+    for row in range(3):
+        alone = fit(data, weights[row : row + 1])
+        assert np.allclose(batch.strengths[row], alone.strengths[0], atol=1e-9)
+        assert np.allclose(warm.strengths[row], alone.strengths[0], atol=1e-9)

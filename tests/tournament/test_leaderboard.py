@@ -1,0 +1,54 @@
+"""leaderboard.json, leaderboard.md and the plots, from a played tournament."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.tournament.leaderboard import write_leaderboard
+
+
+def test_the_leaderboard_holds_every_figure_and_its_caveats(played: Path, tmp_path: Path) -> None:
+    written = write_leaderboard([str(played)], out=str(tmp_path), plots=False)
+    assert written == [f"{tmp_path}/leaderboard.json", f"{tmp_path}/leaderboard.md"]
+    board = json.loads((tmp_path / "leaderboard.json").read_text())
+    assert set(board) >= {"tournament", "settings", "counts", "models", "side_advantage",
+                          "length_control", "head_to_head", "judges", "caveats", "bootstrap",
+                          "separation"}  # fmt: skip
+    assert len(board["tournament"]["logs"]) == 3
+    assert board["tournament"]["identity"]["judges"] == ["ollama/j1", "ollama/j2"]
+    motions = [m["id"] for m in board["tournament"]["motions"]]
+    assert motions == ["carbon-tax", "universal-basic-income"]
+    assert board["counts"]["scheduled"] == 12 and board["counts"]["eligible_matchups"] == 6
+    assert [r["model"] for r in board["models"]] == ["ollama/m3", "ollama/m2", "ollama/m1"]
+    row = board["models"][0]
+    for key in ("rating", "length_controlled", "win_rate", "rank_range", "mean_margin",
+                "tokens_per_debate", "budget_hit_rate", "dimensions"):  # fmt: skip
+        assert key in row
+    assert board["settings"]["resamples"] == 1000 and board["bootstrap"]["motions"] == 2
+    caveats = " ".join(board["caveats"])
+    for expected in ("The judges are LLMs", "6 of 6 matchups are eligible", "cluster bootstrap",
+                     "half a win", "Separated results", "cannot be compared across"):  # fmt: skip
+        assert expected in caveats
+    text = (tmp_path / "leaderboard.md").read_text()
+    assert "| rank | model | rating | length-controlled | win rate |" in text
+    assert "## Caveats" in text and "## Judges" in text and "## Excluded debates" in text
+
+
+def test_the_plots_are_drawn(played: Path, tmp_path: Path) -> None:
+    written = write_leaderboard([str(played)], out=str(tmp_path))
+    pngs = [p for p in written if p.endswith(".png")]
+    assert [Path(p).name for p in pngs] == ["ratings.png", "head_to_head.png",
+                                            "judge_agreement.png"]  # fmt: skip
+    for path in pngs:
+        assert Path(path).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_bad_rate_options_are_named(played: Path, tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="--anchor: 'ollama/m9' is not in this tournament"):
+        write_leaderboard([str(played)], out=str(tmp_path), anchor="ollama/m9")
+    with pytest.raises(ConfigError, match="--resamples: got 10"):
+        write_leaderboard([str(played)], out=str(tmp_path), resamples=10)
