@@ -26,6 +26,12 @@ _JUDGING_RULES = (
     "rubric", "blind", "structured", "verdict", "score_schema", "options", "gate", "ledger",
     "viewer",
 )  # fmt: skip
+_CRUCIBLE_RULES = (
+    "topic", "corpus", "verify", "record", "search", "options", "prompts", "claims",
+    "blindview", "conflicts", "rounds", "convergence", "neutralize", "panel", "audit",
+    "outcome", "display", "report_text", "viewer", "replies",
+)  # fmt: skip
+_CRUCIBLE_SOLVERS = ("calls", "stages", "solver", "scorer")
 MODULES = {
     "debatebench_eval": "core",  # the package root holds only the version
     "debatebench_eval.__main__": "commands",
@@ -52,6 +58,10 @@ MODULES = {
     "debatebench_eval.interop.score_file": "rules",
     "debatebench_eval.interop.judge_task": "tasks",
     "debatebench_eval.interop.export": "commands",
+    **{f"debatebench_eval.crucible.{name}": "rules" for name in _CRUCIBLE_RULES},
+    **{f"debatebench_eval.crucible.{name}": "solvers" for name in _CRUCIBLE_SOLVERS},
+    "debatebench_eval.crucible.task": "tasks",
+    **{f"debatebench_eval.crucible.{name}": "commands" for name in ("report", "graph", "commands")},
 }
 
 
