@@ -85,6 +85,9 @@ def _parser() -> argparse.ArgumentParser:
         "--log-dir", default="logs", help="where Inspect writes the log (default ./logs)"
     )
     quick.set_defaults(run=_run_quickstart)
+    from debatebench_eval.crucible.commands import add_commands as add_crucible_commands
+
+    add_crucible_commands(commands)
     return parser
 
 

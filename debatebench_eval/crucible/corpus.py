@@ -204,12 +204,12 @@ def open_corpus(topic: Topic) -> Corpus:
 
     corpus = read_corpus(topic)
     for cls in topic.classes:
-        pool = _derived_pool(corpus, cls)
+        pool = derived_pool(corpus, cls)
         corpus.indexes[cls] = PoolIndex.open(pool, shared=False, analyzer=CJK_FOLD)
     return corpus
 
 
-def _derived_pool(corpus: Corpus, cls: str) -> Path:
+def derived_pool(corpus: Corpus, cls: str) -> Path:
     """The class's windows as a JSONL pool, written once per corpus content."""
     from debatebench_eval.prep.index import cache_root
 

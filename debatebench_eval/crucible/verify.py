@@ -51,7 +51,7 @@ def verify(item: Evidence, corpus: Corpus) -> EvidenceCheck:
         score, why = check_quote(item.excerpt, "\n".join(lines))
         match = round(score, 1)
         if why is not None:
-            problem = why.format(kind="cited lines")
+            problem = why.format(kind="line range")
             found_at = locate(item.excerpt, corpus.files[path].lines)
             if found_at is not None:
                 problem += f"; the quote is at lines {found_at[0]}-{found_at[1]}"
