@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from itertools import pairwise
 from pathlib import Path
 
 from debatebench_eval.crucible import corpus as corpus_module
@@ -27,7 +28,7 @@ def test_paragraphs_become_windows_and_long_ones_overlap_by_two_lines() -> None:
     assert found[0] == (1, 3)  # a paragraph within the caps is one window
     long = found[1:-1]
     assert long[0] == (5, 12) and all(b - a + 1 <= 8 for a, b in long)
-    assert all(nxt[0] == prev[1] - 1 for prev, nxt in zip(long, long[1:], strict=False))
+    assert all(nxt[0] == prev[1] - 1 for prev, nxt in pairwise(long))
     assert long[-1][1] == 24  # the paragraph is covered to its last line
     assert found[-1] == (26, 26)  # a single line longer than the cap stands alone
 

@@ -113,7 +113,7 @@ def test_a_symlink_out_of_the_corpus_is_refused(tmp_path: Path) -> None:
     outside.write_text("secret words here\n")
     topic = make(tmp_path, GOOD)
     os.symlink(outside, tmp_path / "corpus" / "a" / "link.md")
-    with pytest.raises(ConfigError, match="links outside corpus.root"):
+    with pytest.raises(ConfigError, match=r"links outside corpus\.root"):
         read_corpus(load_topic(topic))
 
 
