@@ -31,6 +31,8 @@ def run_crucible(tmp_path: Path) -> Callable[..., EvalLog]:
         task_args.setdefault("claims", 3)
         task_args.setdefault("rounds", 1)
         task_args.setdefault("judges", max(len(judges), 1))
+        if task_args["judges"] is None:  # leave it to the topic file
+            del task_args["judges"]
         logs = eval(
             crucible(**task_args),
             model=script.model("main"),

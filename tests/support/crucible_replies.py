@@ -47,6 +47,8 @@ class Behaviour:
     overrides: dict[str, Responder] = field(default_factory=dict)
     # Audit: ask judge J<n> to rescore the first flagged claim.
     rescore: int | None = None
+    # A word each side's claims carry, so a test's judge can score by content, blind.
+    marker: dict[str, str] = field(default_factory=lambda: {"pro": "firmly", "con": "plainly"})
 
 
 def side_of(system: str) -> str:
@@ -67,7 +69,7 @@ def cited_lines(prompt: str) -> list[tuple[str, int, str]]:
     return found
 
 
-def claims_reply(system: str, prompt: str) -> str:
+def claims_reply(system: str, prompt: str, behaviour: Behaviour) -> str:
     count = int(re.search(r"File exactly (\d+) claims", prompt).group(1))  # type: ignore[union-attr]
     lines = cited_lines(prompt)
     side = side_of(system)
@@ -76,7 +78,7 @@ def claims_reply(system: str, prompt: str) -> str:
     chosen = (lines[start:] + lines[:start])[:count]
     claims = [
         {
-            "claim": f"{side.upper()} claim {i}: {text}",
+            "claim": f"{side.upper()} claim {i}, {behaviour.marker[side]}: {text}",
             "logic_chain": [f"The corpus says: {text}", "So the position follows."],
             "evidence": [{"file": file, "line_start": number, "line_end": number, "excerpt": text}],
             "vulnerability": f"It rests on one line ({file} line {number}).",
@@ -184,7 +186,7 @@ def respond(
     if name == "crucible_queries":
         return json.dumps({"queries": ["cycle counts collisions", "takings footfall"]})
     if name == "crucible_claims":
-        return claims_reply(system, prompt)
+        return claims_reply(system, prompt, behaviour)
     if name == "crucible_turn":
         return turn_reply(system, prompt, schema)
     if name == "crucible_conflicts":
@@ -205,17 +207,23 @@ class CrucibleScript:
     """Scripted Inspect models for the crucible's roles, every call recorded by role."""
 
     behaviour: Behaviour = field(default_factory=Behaviour)
+    # A role's own behaviour (one judge of a panel, say), else `behaviour`.
+    behaviours: dict[str, Behaviour] = field(default_factory=dict)
     scripts: dict[str, Script] = field(default_factory=dict)
 
     def model(self, role: str) -> Model:
         def reply(n: int, messages: list[Any], config: GenerateConfig) -> ModelOutput:
             schema = config.response_schema
             assert schema is not None, "every crucible call asks for structured output"
-            system, prompt = str(messages[0].content), str(messages[-1].content)
+            # The stage's prompt is the first user message; a repair re-ask comes after it.
+            system, prompt = str(messages[0].content), str(messages[1].content)
             body = schema.json_schema.model_dump(exclude_none=True)
-            return output(role, respond(schema.name, system, prompt, body, self.behaviour))
+            behaviour = self.behaviours.get(role, self.behaviour)
+            return output(role, respond(schema.name, system, prompt, body, behaviour))
 
-        self.scripts[role] = Script(role, reply=reply)
+        # Debaters get names no side label contains ("pro" would be masked as a model name).
+        name = f"debater-{role}" if role in ("pro", "con") else role
+        self.scripts[role] = Script(name, reply=reply)
         return self.scripts[role].model()
 
     def roles(self, *judges: str) -> dict[str, Any]:
@@ -243,7 +251,23 @@ def wire_responder(behaviour: Behaviour) -> Callable[[dict[str, Any]], str | Non
         if not schema.get("name", "").startswith("crucible_"):
             return None
         messages = request.get("messages") or []
-        system, prompt = str(messages[0].get("content")), str(messages[-1].get("content"))
+        system, prompt = str(messages[0].get("content")), str(messages[1].get("content"))
         return respond(schema["name"], system, prompt, schema.get("schema") or {}, behaviour)
 
     return answer
+
+
+def replace(
+    make: Callable[[str, str, dict[str, Any]], str], *, side: str | None = None, times: int = 1
+) -> Responder:
+    """An override answering its first `times` calls (of one side, if given) with
+    `make(system, prompt, schema)`; later calls get the default reply."""
+    seen = [0]
+
+    def respond_(name: str, system: str, prompt: str, schema: dict[str, Any]) -> str | None:
+        if side is not None and side_of(system) != side:
+            return None
+        seen[0] += 1
+        return make(system, prompt, schema) if seen[0] <= times else None
+
+    return respond_
