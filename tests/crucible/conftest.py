@@ -14,9 +14,6 @@ from inspect_ai.log import EvalLog
 from debatebench_eval.crucible.task import crucible
 
 from support.crucible_replies import CrucibleScript
-from support.paths import FIXTURES
-
-FIXTURE_TOPIC = FIXTURES / "crucible" / "topic.yaml"
 
 
 @pytest.fixture(autouse=True)

@@ -12,7 +12,7 @@ from debatebench_eval.crucible.corpus import Window, open_corpus, split_lines, w
 from debatebench_eval.crucible.search import render, search, side_queries
 from debatebench_eval.crucible.topic import load_topic
 
-from .conftest import FIXTURE_TOPIC
+from support.crucible_replies import FIXTURE_TOPIC
 
 
 def test_lines_are_numbered_as_an_editor_numbers_them() -> None:

@@ -13,6 +13,7 @@ from inspect_ai.log import EvalLog
 from debatebench_eval.crucible.record import CrucibleRecord
 
 from support.crucible_replies import (
+    FIXTURE_TOPIC,
     Behaviour,
     CrucibleScript,
     claims_reply,
@@ -21,8 +22,6 @@ from support.crucible_replies import (
     replace,
     turn_reply,
 )
-
-from .conftest import FIXTURE_TOPIC
 
 Run = Callable[..., EvalLog]
 

@@ -16,9 +16,7 @@ from debatebench_eval.crucible.options import debate_options, early_stop, scorin
 from debatebench_eval.crucible.record import CrucibleRecord
 from debatebench_eval.crucible.task import crucible
 
-from support.crucible_replies import CrucibleScript
-
-from .conftest import FIXTURE_TOPIC
+from support.crucible_replies import FIXTURE_TOPIC, CrucibleScript
 
 Run = Callable[..., EvalLog]
 

@@ -19,9 +19,14 @@ from debatebench_eval.crucible.record import CrucibleRecord
 from debatebench_eval.crucible.task import crucible
 from debatebench_eval.judging.blind import blind_orientation
 
-from support.crucible_replies import DIMENSIONS, Behaviour, CrucibleScript, replace, scores_reply
-
-from .conftest import FIXTURE_TOPIC
+from support.crucible_replies import (
+    DIMENSIONS,
+    FIXTURE_TOPIC,
+    Behaviour,
+    CrucibleScript,
+    replace,
+    scores_reply,
+)
 
 Run = Callable[..., EvalLog]
 
@@ -215,7 +220,7 @@ def test_the_tier_boundaries_are_inclusive(
 
 def test_custom_margins_move_the_tiers_and_must_be_ordered() -> None:
     assert decide({"pro": 3.0, "con": 2.0}, 1.0, 0.2).tier == "RESOLVED"
-    with pytest.raises(ConfigError, match="-T leaning_margin: 2.0 is above resolved_margin 1.0"):
+    with pytest.raises(ConfigError, match=r"-T leaning_margin: 2\.0 is above resolved_margin 1\.0"):
         crucible(resolved_margin=1.0, leaning_margin=2.0)
     with pytest.raises(ConfigError, match="a number of points from 0 to 4"):
         crucible(resolved_margin=5)

@@ -9,7 +9,7 @@ from debatebench_eval.crucible.corpus import Corpus, read_corpus
 from debatebench_eval.crucible.topic import load_topic
 from debatebench_eval.crucible.verify import Evidence, verify
 
-from .conftest import FIXTURE_TOPIC
+from support.crucible_replies import FIXTURE_TOPIC
 
 SURVEY = "for/survey.md"
 LINE_3 = "Sixty-two residents said they would visit the library on Sunday afternoons."

@@ -18,7 +18,11 @@ from typing import Any
 
 from inspect_ai.model import GenerateConfig, Model, ModelOutput
 
+from support.paths import FIXTURES
 from support.scripted import Script, output
+
+# A small topic: three classes, one file in Traditional Chinese, one with CRLF and a BOM.
+FIXTURE_TOPIC = FIXTURES / "crucible" / "topic.yaml"
 
 HIT_LINE = re.compile(r"^\s*(\d+)\| (.*)$")
 HIT_HEAD = re.compile(r"^\[(.+?), lines (\d+)-(\d+)\] \(class (\w+), (\w+)\)$")
