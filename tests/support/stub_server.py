@@ -4,7 +4,8 @@ It answers `/v1/models` and `/v1/chat/completions` like a local model server
 (Ollama, llama.cpp) would, with scripted speech: the reply names the call
 number and echoes the budget it was given, and `max_tokens` is honoured by
 cutting the reply and reporting `finish_reason: length`. Behaviour switches
-let a test make the server ignore budgets or return empty speech.
+let a test make the server ignore budgets or return empty speech, answer with a
+scripted participant (`respond`), or fail every request after the first N.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import contextlib
 import json
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -55,6 +57,12 @@ class StubBehaviour:
     # (arrival, reply) times of every chat request, perf_counter seconds.
     request_times: list[tuple[float, float]] = field(default_factory=list)
     requests: list[dict[str, Any]] = field(default_factory=list)
+    # Answer a chat request with this hook's text when it returns one (a scripted
+    # participant reading the request); None falls through to the switches above.
+    respond: Callable[[dict[str, Any]], str | None] | None = None
+    # After this many chat requests, answer every later one with a 500, as a
+    # server that crashed mid-run (None: never).
+    fail_after: int | None = None
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -98,6 +106,9 @@ class _Handler(BaseHTTPRequestHandler):
         with self.server.lock:
             behaviour.requests.append(request)
             number = len(behaviour.requests)
+        if behaviour.fail_after is not None and number > behaviour.fail_after:
+            self._send(500, {"error": {"message": "the stub server has crashed"}})
+            return
         format_type = (request.get("response_format") or {}).get("type")
         if behaviour.server == "llama-cpp-python" and format_type == "json_schema":
             self._send(500, _REFUSED_FORMAT)
@@ -182,6 +193,9 @@ def _completion(request: dict[str, Any], number: int, behaviour: StubBehaviour) 
     schema = response_format.get("json_schema", {}).get("schema") or response_format.get("schema")
     if behaviour.reply is not None:
         return _reply(request, number, behaviour.reply, "stop")
+    answer = behaviour.respond(request) if behaviour.respond is not None else None
+    if answer is not None:
+        return _reply(request, number, answer, "stop")
     if behaviour.fill_schemas and schema:
         return _reply(request, number, json.dumps(schema_instance(schema)), "stop")
     prompt = str((request.get("messages") or [{}])[-1].get("content", ""))
