@@ -37,22 +37,20 @@ def explanation(record: CrucibleRecord, metadata: dict[str, Any]) -> str:
 
 
 def claims_table(record: CrucibleRecord, scored: dict[str, Any]) -> list[str]:
+    """A narrow table of every claim's scores (so ids never wrap), then the claims' text."""
     dims = list(judge_prompts().dimensions)
-    header = (
-        "| claim | side | ✓ | total | " + " | ".join(SHORT.get(d, d) for d in dims) + " | text |"
-    )
-    rows = [header, "|" + "---|" * (len(dims) + 5)]
-    for side in SIDES:
-        for claim in (c for c in record.claims if c.side == side):
-            rows.append(_row(claim, scored.get(claim.id), dims))
+    header = "| claim | ✓ | total | " + " | ".join(SHORT.get(d, d) for d in dims) + " |"
+    rows = [header, "|" + "---|" * (len(dims) + 3)]
+    claims = [c for side in SIDES for c in record.claims if c.side == side]
+    rows += [_row(claim, scored.get(claim.id), dims) for claim in claims]
+    rows += [""] + [f"- **{c.id}**: {cell(c.claim, 300)}" for c in claims]
     return rows
 
 
 def _row(claim: Claim, scored: dict[str, Any] | None, dims: list[str]) -> str:
-    mark = "✓" if claim.verified else "✗"
+    mark = "✓" if claim.verified else "✗ not verified"
     if scored is None:
         values = ["-"] * (len(dims) + 1)
     else:
         values = [f"{scored['weighted_total']:.2f}"] + [f"{scored['medians'][d]:g}" for d in dims]
-    text = cell(claim.claim, 160)
-    return f"| {claim.id} | {claim.side.upper()} | {mark} | " + " | ".join(values) + f" | {text} |"
+    return f"| {claim.id} | {mark} | " + " | ".join(values) + " |"

@@ -18,6 +18,7 @@ from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, Mo
 from inspect_ai.scorer import SampleScore, Score, Scorer, Target, krippendorff_alpha, mean, scorer
 from inspect_ai.scorer import stderr as stderr_metric
 from inspect_ai.solver import TaskState
+from inspect_ai.util import span
 
 from debatebench_eval.core import arguments as arg
 from debatebench_eval.crucible import audit as audit_rules
@@ -191,13 +192,11 @@ async def _read(
     request = Request(
         "scoring", "judge", panel.scores_schema(dims), "crucible_scores", options.judge_budget, seed
     )
-    exchange = await caller.exchange(
-        judge,
-        messages,
-        request,
-        lambda reply: panel.check_scores(reply, view, dims),
-        prompts.repair,
-    )
+    name = f"reading {number}" if purpose == "judge" else f"rescore of reading {number}"
+    async with span(name, type="scoring"):
+        exchange = await caller.exchange(
+            judge, messages, request, lambda r: panel.check_scores(r, view, dims), prompts.repair
+        )
     return PanelReading(number, judge, seed, view, exchange, scores=exchange.result or {})
 
 
@@ -238,13 +237,14 @@ async def _audit(
         options.judge_budget,
         seed,
     )
-    exchange = await caller.exchange(
-        meta,
-        [ChatMessageSystem(content=prompts.system), ChatMessageUser(content=prompt)],
-        request,
-        lambda reply: audit_rules.check_audit(reply, view, spans, len(valid)),
-        prompts.repair,
-    )
+    async with span("meta-judge audit", type="scoring"):
+        exchange = await caller.exchange(
+            meta,
+            [ChatMessageSystem(content=prompts.system), ChatMessageUser(content=prompt)],
+            request,
+            lambda reply: audit_rules.check_audit(reply, view, spans, len(valid)),
+            prompts.repair,
+        )
     audit.update(ran=True, model=str(meta), exchange=exchange.record(), failure=exchange.failure)
     result = exchange.result
     if result is None:

@@ -16,7 +16,7 @@ _COLUMNS = (
     ("pro_mean", "PRO mean"),
     ("con_mean", "CON mean"),
     ("gap", "Gap"),
-    ("evidence_verified_rate", "Evidence verified"),
+    ("evidence_verified_rate", "Verified"),
     ("rounds_run", "Rounds"),
     ("stopped_early", "Stopped early"),
     ("rescored", "Rescored"),
