@@ -18,7 +18,7 @@ from typing import Any
 from debatebench_eval.crucible.blindview import BlindView
 from debatebench_eval.crucible.panel import ClaimScores, weighted_total
 from debatebench_eval.crucible.record import CrucibleRecord
-from debatebench_eval.crucible.replies import text
+from debatebench_eval.crucible.replies import TEXT, array, obj, text
 
 MAX_RESCORES = 1
 
@@ -41,26 +41,8 @@ def flagged(
 
 
 def audit_schema() -> dict[str, Any]:
-    rescore = {
-        "type": "object",
-        "properties": {
-            "judge": {"type": "string"},
-            "claims": {"type": "array", "items": {"type": "string"}},
-            "reason": {"type": "string"},
-        },
-        "required": ["judge", "claims", "reason"],
-        "additionalProperties": False,
-    }
-    return {
-        "type": "object",
-        "properties": {
-            "consistent": {"type": "boolean"},
-            "reason": {"type": "string"},
-            "rescore": rescore,
-        },
-        "required": ["consistent", "reason", "rescore"],
-        "additionalProperties": False,
-    }
+    rescore = obj({"judge": TEXT, "claims": array(TEXT), "reason": TEXT})
+    return obj({"consistent": {"type": "boolean"}, "reason": TEXT, "rescore": rescore})
 
 
 def audit_shape() -> str:

@@ -15,7 +15,7 @@ from typing import Any
 
 from debatebench_eval.crucible.corpus import Corpus
 from debatebench_eval.crucible.record import Claim
-from debatebench_eval.crucible.replies import whole
+from debatebench_eval.crucible.replies import INTEGER, NUMBER, TEXT, array, obj, whole
 from debatebench_eval.crucible.verify import Evidence, verify
 
 CHAIN_STEPS = (2, 5)
@@ -32,7 +32,7 @@ class FiledClaim:
 
 
 def queries_schema() -> dict[str, Any]:
-    return _object({"queries": {"type": "array", "items": {"type": "string"}}})
+    return obj({"queries": array(TEXT)})
 
 
 def check_queries(reply: Any, limit: int) -> tuple[list[str] | None, list[str]]:
@@ -47,24 +47,17 @@ def check_queries(reply: Any, limit: int) -> tuple[list[str] | None, list[str]]:
 
 
 def claims_schema() -> dict[str, Any]:
-    evidence = _object(
+    evidence = obj({"file": TEXT, "line_start": INTEGER, "line_end": INTEGER, "excerpt": TEXT})
+    claim = obj(
         {
-            "file": {"type": "string"},
-            "line_start": {"type": "integer"},
-            "line_end": {"type": "integer"},
-            "excerpt": {"type": "string"},
+            "claim": TEXT,
+            "logic_chain": array(TEXT),
+            "evidence": array(evidence),
+            "vulnerability": TEXT,
+            "confidence": NUMBER,
         }
     )
-    claim = _object(
-        {
-            "claim": {"type": "string"},
-            "logic_chain": {"type": "array", "items": {"type": "string"}},
-            "evidence": {"type": "array", "items": evidence},
-            "vulnerability": {"type": "string"},
-            "confidence": {"type": "number"},
-        }
-    )
-    return _object({"claims": {"type": "array", "items": claim}})
+    return obj({"claims": array(claim)})
 
 
 def claims_shape() -> str:
@@ -78,15 +71,6 @@ def claims_shape() -> str:
         "confidence": 0.7,
     }
     return json.dumps({"claims": [example, "..."]}, indent=2)
-
-
-def _object(properties: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "properties": properties,
-        "required": list(properties),
-        "additionalProperties": False,
-    }
 
 
 def check_claims(reply: Any, count: int) -> tuple[list[FiledClaim] | None, list[str]]:

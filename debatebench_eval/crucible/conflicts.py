@@ -13,31 +13,15 @@ from typing import Any
 
 from debatebench_eval.crucible.blindview import BlindView
 from debatebench_eval.crucible.record import Conflict, CrucibleRecord
+from debatebench_eval.crucible.replies import TEXT, array, obj
 
 NATURES = ("empirical", "causal", "value", "definitional", "scope")
 
 
 def conflicts_schema() -> dict[str, Any]:
-    conflict = {
-        "type": "object",
-        "properties": {
-            "claims": {"type": "array", "items": {"type": "string"}},
-            "question": {"type": "string"},
-            "nature": {"type": "string", "enum": list(NATURES)},
-            "crux": {"type": "string"},
-        },
-        "required": ["claims", "question", "nature", "crux"],
-        "additionalProperties": False,
-    }
-    return {
-        "type": "object",
-        "properties": {
-            "conflicts": {"type": "array", "items": conflict},
-            "none_reason": {"type": "string"},
-        },
-        "required": ["conflicts", "none_reason"],
-        "additionalProperties": False,
-    }
+    nature = {"type": "string", "enum": list(NATURES)}
+    conflict = obj({"claims": array(TEXT), "question": TEXT, "nature": nature, "crux": TEXT})
+    return obj({"conflicts": array(conflict), "none_reason": TEXT})
 
 
 def conflicts_shape() -> str:

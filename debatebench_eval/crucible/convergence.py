@@ -16,7 +16,7 @@ from typing import Any
 
 from debatebench_eval.crucible.blindview import BlindView
 from debatebench_eval.crucible.record import CrucibleRecord, CrucibleTurn, SteelmanReview
-from debatebench_eval.crucible.replies import whole
+from debatebench_eval.crucible.replies import INTEGER, NUMBER, TEXT, array, obj, whole
 
 
 def lexical_similarity(first: str, second: str) -> float:
@@ -35,27 +35,10 @@ def should_stop(convergence: float, threshold: float | None) -> bool:
 
 
 def review_schema() -> dict[str, Any]:
-    grade = {
-        "type": "object",
-        "properties": {
-            "turn": {"type": "string"},
-            "fidelity": {"type": "integer"},
-            "reason": {"type": "string"},
-        },
-        "required": ["turn", "fidelity", "reason"],
-        "additionalProperties": False,
-    }
-    return {
-        "type": "object",
-        "properties": {
-            "steelman": {"type": "array", "items": grade},
-            "convergence": {"type": "number"},
-            "reason": {"type": "string"},
-            "conceded": {"type": "array", "items": {"type": "string"}},
-        },
-        "required": ["steelman", "convergence", "reason", "conceded"],
-        "additionalProperties": False,
-    }
+    grade = obj({"turn": TEXT, "fidelity": INTEGER, "reason": TEXT})
+    return obj(
+        {"steelman": array(grade), "convergence": NUMBER, "reason": TEXT, "conceded": array(TEXT)}
+    )
 
 
 def review_shape(turns: list[str]) -> str:

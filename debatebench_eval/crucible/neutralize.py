@@ -14,36 +14,17 @@ import json
 from typing import Any
 
 from debatebench_eval.crucible.record import Diagnosis, DimensionCheck
-from debatebench_eval.crucible.replies import whole
+from debatebench_eval.crucible.replies import INTEGER, TEXT, obj, whole
 from debatebench_eval.judging.ledger import check_quote, normalise
 
 REWRITE_AT = 2  # a clear bias or worse
 
 
 def neutral_schema(dimensions: list[str]) -> dict[str, Any]:
-    check = {
-        "type": "object",
-        "properties": {
-            "score": {"type": "integer"},
-            "phrase": {"type": "string"},
-            "note": {"type": "string"},
-        },
-        "required": ["score", "phrase", "note"],
-        "additionalProperties": False,
-    }
-    wording = {key: {"type": "string"} for key in _WORDING}
-    dims = {
-        "type": "object",
-        "properties": {d: check for d in dimensions},
-        "required": dimensions,
-        "additionalProperties": False,
-    }
-    return {
-        "type": "object",
-        "properties": {"dimensions": dims, **wording},
-        "required": ["dimensions", *_WORDING],
-        "additionalProperties": False,
-    }
+    check = obj({"score": INTEGER, "phrase": TEXT, "note": TEXT})
+    return obj(
+        {"dimensions": obj(dict.fromkeys(dimensions, check)), **dict.fromkeys(_WORDING, TEXT)}
+    )
 
 
 _WORDING = ("neutral_question", "neutral_pro_position", "neutral_con_position")

@@ -18,7 +18,7 @@ from typing import Any
 from debatebench_eval.crucible.blindview import BlindView
 from debatebench_eval.crucible.conflicts import render_conflicts
 from debatebench_eval.crucible.record import CrucibleRecord
-from debatebench_eval.crucible.replies import whole
+from debatebench_eval.crucible.replies import INTEGER, TEXT, array, obj, whole
 from debatebench_eval.judging.verdict import median_by_key
 
 # claim id -> dimension -> (score, comment)
@@ -26,24 +26,8 @@ ClaimScores = dict[str, dict[str, tuple[int, str]]]
 
 
 def scores_schema(dimensions: list[str]) -> dict[str, Any]:
-    dim = {
-        "type": "object",
-        "properties": {"score": {"type": "integer"}, "comment": {"type": "string"}},
-        "required": ["score", "comment"],
-        "additionalProperties": False,
-    }
-    claim = {
-        "type": "object",
-        "properties": {"claim": {"type": "string"}, **{d: dim for d in dimensions}},
-        "required": ["claim", *dimensions],
-        "additionalProperties": False,
-    }
-    return {
-        "type": "object",
-        "properties": {"scores": {"type": "array", "items": claim}},
-        "required": ["scores"],
-        "additionalProperties": False,
-    }
+    dimension = obj({"score": INTEGER, "comment": TEXT})
+    return obj({"scores": array(obj({"claim": TEXT, **dict.fromkeys(dimensions, dimension)}))})
 
 
 def scores_shape(dimensions: list[str]) -> str:

@@ -24,3 +24,23 @@ def text(value: Any) -> str | None:
 def label(value: Any) -> str:
     """A label or id as a model may write it ("[K3]", " k3 "), for lookup."""
     return value.strip().strip("[]").strip() if isinstance(value, str) else repr(value)
+
+
+TEXT: dict[str, Any] = {"type": "string"}
+INTEGER: dict[str, Any] = {"type": "integer"}
+NUMBER: dict[str, Any] = {"type": "number"}
+
+
+def obj(properties: dict[str, Any]) -> dict[str, Any]:
+    """A JSON Schema object whose every property is required and no other allowed
+    (what providers' strict structured output demands)."""
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": list(properties),
+        "additionalProperties": False,
+    }
+
+
+def array(items: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "array", "items": items}

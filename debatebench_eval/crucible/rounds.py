@@ -22,6 +22,7 @@ from debatebench_eval.crucible.record import (
     Defence,
     Steelman,
 )
+from debatebench_eval.crucible.replies import TEXT, array, obj
 
 SWAP = "swap"
 
@@ -69,24 +70,12 @@ class Sides:
 
 
 def turn_schema(steelman: bool) -> dict[str, Any]:
-    def obj(props: dict[str, Any]) -> dict[str, Any]:
-        return {
-            "type": "object",
-            "properties": props,
-            "required": list(props),
-            "additionalProperties": False,
-        }
-
-    text = {"type": "string"}
     props: dict[str, Any] = {}
     if steelman:
-        props["steelman"] = obj({"claim": text, "restatement": text})
-    props["attacks"] = {
-        "type": "array",
-        "items": obj({"from": text, "target": text, "argument": text}),
-    }
-    props["defends"] = {"type": "array", "items": obj({"claim": text, "reply": text})}
-    props["speech"] = text
+        props["steelman"] = obj({"claim": TEXT, "restatement": TEXT})
+    props["attacks"] = array(obj({"from": TEXT, "target": TEXT, "argument": TEXT}))
+    props["defends"] = array(obj({"claim": TEXT, "reply": TEXT}))
+    props["speech"] = TEXT
     return obj(props)
 
 
