@@ -77,7 +77,9 @@ def check_claims(reply: Any, count: int) -> tuple[list[FiledClaim] | None, list[
     if not isinstance(reply, dict) or not isinstance(reply.get("claims"), list):
         return None, ['the reply must be an object with a "claims" list']
     items = reply["claims"]
-    problems = [] if len(items) == count else [f"{len(items)} claims; exactly {count} are required"]
+    problems = []
+    if len(items) != count:
+        problems.append(f"{_claims(len(items))} filed; exactly {count} asked")
     filed = []
     for index, item in enumerate(items):
         claim, found = _check_claim(item, f"claims[{index}]")
@@ -85,6 +87,10 @@ def check_claims(reply: Any, count: int) -> tuple[list[FiledClaim] | None, list[
         if claim is not None:
             filed.append(claim)
     return (None, problems) if problems else (filed, [])
+
+
+def _claims(n: int) -> str:
+    return f"{n} claim" if n == 1 else f"{n} claims"
 
 
 def _check_claim(item: Any, at: str) -> tuple[FiledClaim | None, list[str]]:

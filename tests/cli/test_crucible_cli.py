@@ -18,8 +18,18 @@ from support.commands import INSPECT, only_log, run
 from support.crucible_replies import Behaviour, wire_responder
 from support.stub_server import StubBehaviour, StubServer
 
-DEMO = ["eval", "debatebench/crucible", "--model", "ollama/stub", "-T", "rounds=1",
-        "-T", "claims=3", "-T", "judges=2"]  # fmt: skip
+DEMO = [
+    "eval",
+    "debatebench/crucible",
+    "--model",
+    "ollama/stub",
+    "-T",
+    "rounds=1",
+    "-T",
+    "claims=3",
+    "-T",
+    "judges=2",
+]
 BEFORE_ROUND_ONE = ("crucible_queries", "crucible_claims", "crucible_conflicts")
 
 
@@ -34,8 +44,9 @@ def scripted(**switches: object) -> StubBehaviour:
 
 
 def schema_names(requests: list[dict]) -> list[str]:  # type: ignore[type-arg]
-    return [(r.get("response_format") or {}).get("json_schema", {}).get("name", "")
-            for r in requests]  # fmt: skip
+    return [
+        (r.get("response_format") or {}).get("json_schema", {}).get("name", "") for r in requests
+    ]
 
 
 def test_the_demo_runs_reports_and_graphs_from_the_command_line(tmp_path: Path) -> None:
@@ -55,8 +66,12 @@ def test_the_demo_runs_reports_and_graphs_from_the_command_line(tmp_path: Path) 
 
     out = tmp_path / "out"
     for action in ("report", "graph"):
-        done = subprocess.run(["debatebench-eval", "crucible", action, str(log.location), "-o",
-                               str(out)], capture_output=True, text=True, timeout=120)  # fmt: skip
+        done = subprocess.run(
+            ["debatebench-eval", "crucible", action, str(log.location), "-o", str(out)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert done.returncode == 0, done.stderr
     report = (out / "example" / "final_report.md").read_text("utf-8")
     assert "## Limitations" in report and "Alderwick" in report
@@ -94,19 +109,38 @@ def test_eval_retry_resumes_a_crashed_topic_where_it_stopped(tmp_path: Path) -> 
 
 def test_inspect_score_rejudges_a_saved_crucible(tmp_path: Path) -> None:
     with StubServer(scripted()) as stub:
-        first = run([*DEMO, "--model-role", "judge=ollama/judge-one"], stub.base_url,
-                    tmp_path / "logs")  # fmt: skip
+        first = run(
+            [*DEMO, "--model-role", "judge=ollama/judge-one"], stub.base_url, tmp_path / "logs"
+        )
         assert first.returncode == 0, first.stderr
         log_file = list_eval_logs(str(tmp_path / "logs"))[0].name
         stub.behaviour.requests.clear()
         rejudged = tmp_path / "rejudged.eval"
         second = subprocess.run(
-            [INSPECT, "score", log_file, "--scorer", "debatebench/crucible_score",
-             "--model-role", "judge=ollama/judge-two", "-S", "judges=1", "-S", "meta_judge=false",
-             "--action", "append", "--output-file", str(rejudged), "--display", "plain"],
+            [
+                INSPECT,
+                "score",
+                log_file,
+                "--scorer",
+                "debatebench/crucible_score",
+                "--model-role",
+                "judge=ollama/judge-two",
+                "-S",
+                "judges=1",
+                "-S",
+                "meta_judge=false",
+                "--action",
+                "append",
+                "--output-file",
+                str(rejudged),
+                "--display",
+                "plain",
+            ],
             env={**os.environ, "OLLAMA_BASE_URL": stub.base_url, "NO_COLOR": "1"},
-            capture_output=True, text=True, timeout=240,
-        )  # fmt: skip
+            capture_output=True,
+            text=True,
+            timeout=240,
+        )
         judged_by = [r["model"] for r in stub.behaviour.requests]
     assert second.returncode == 0, second.stderr
     scores = (read_eval_log(str(rejudged)).samples or [])[0].scores or {}
@@ -127,10 +161,22 @@ def test_a_bad_topic_file_is_one_line_naming_file_and_key(tmp_path: Path) -> Non
         "corpus: {root: corpus, classes: {PRO: {dir: a}, CON: {dir: b}}}\n"
     )
     result = subprocess.run(
-        [INSPECT, "eval", "debatebench/crucible", "--model", "ollama/stub", "-T", f"topic={topic}",
-         "--log-dir", str(tmp_path / "logs")],
-        env={**os.environ, "NO_COLOR": "1"}, capture_output=True, text=True, timeout=240,
-    )  # fmt: skip
+        [
+            INSPECT,
+            "eval",
+            "debatebench/crucible",
+            "--model",
+            "ollama/stub",
+            "-T",
+            f"topic={topic}",
+            "--log-dir",
+            str(tmp_path / "logs"),
+        ],
+        env={**os.environ, "NO_COLOR": "1"},
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     output = " ".join((result.stdout + result.stderr).split())  # the console wraps lines
     assert result.returncode == 1
     assert f"{topic}: corpus.classes.CON.dir: 'b' is not a folder" in output

@@ -85,7 +85,7 @@ def test_a_wrong_claim_count_is_repaired(run_crucible: Run) -> None:
     record = record_of(run_crucible(script))
     assert sum(c.side == "pro" for c in record.claims) == 3
     call = next(c for c in record.calls if c.stage == "propose: claims" and c.actor == "pro")
-    assert call.repairs == 1 and call.problems == [["1 claims; exactly 3 are required"]]
+    assert call.repairs == 1 and call.problems == [["1 claim filed; exactly 3 asked"]]
 
 
 def test_a_claim_list_still_wrong_after_its_repair_fails_the_sample(run_crucible: Run) -> None:
@@ -93,7 +93,7 @@ def test_a_claim_list_still_wrong_after_its_repair_fails_the_sample(run_crucible
     sample = (run_crucible(script).samples or [])[0]
     assert sample.error is not None
     message = sample.error.message
-    assert "propose: claims, con" in message and "exactly 3 are required" in message
+    assert "propose: claims, con" in message and "exactly 3 asked" in message
     assert not sample.scores or sample.scores.get("crucible_score") is None
 
 

@@ -118,10 +118,22 @@ def test_a_symlink_out_of_the_corpus_is_refused(tmp_path: Path) -> None:
 
 
 def test_the_reference_switches_become_option_defaults(tmp_path: Path) -> None:
-    data = {**GOOD, "researcher_count_per_side": 1,
-            "protocol": {"enable_steelman": False, "enable_position_swap": True,
-                         "topic_neutralization": False, "enable_web_for_lead": False},
-            "scoring": {"judge_count": 5, "enable_meta_judge": False}}  # fmt: skip
+    data = {
+        **GOOD,
+        "researcher_count_per_side": 1,
+        "protocol": {
+            "enable_steelman": False,
+            "enable_position_swap": True,
+            "topic_neutralization": False,
+            "enable_web_for_lead": False,
+        },
+        "scoring": {"judge_count": 5, "enable_meta_judge": False},
+    }
     topic = load_topic(make(tmp_path, data))
-    assert topic.defaults == {"steelman": False, "position_swap": True, "judges": 5,
-                              "meta_judge": False, "neutralize": "off"}  # fmt: skip
+    assert topic.defaults == {
+        "steelman": False,
+        "position_swap": True,
+        "judges": 5,
+        "meta_judge": False,
+        "neutralize": "off",
+    }
