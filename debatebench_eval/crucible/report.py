@@ -47,6 +47,8 @@ def write_reports(log: str | Path, out: Path) -> list[Path]:
 def final_report(sample: CrucibleSample) -> str:
     record = sample.record
     meta = sample.score.metadata or {} if sample.score else {}
+    if not record.complete:
+        return _unfinished(sample, meta)
     parts = [
         _heading(sample),
         _verdict(sample, meta),
@@ -60,6 +62,24 @@ def final_report(sample: CrucibleSample) -> str:
         _limitations(sample, meta),
     ]
     return "\n\n".join(p for p in parts if p) + "\n"
+
+
+def _unfinished(sample: CrucibleSample, meta: dict[str, Any]) -> str:
+    """A debate that failed: where it stopped, what it had recorded, and its limits."""
+    record = sample.record
+    done = (
+        f"The last stage completed was '{record.stage}'."
+        if record.stage
+        else "No stage was completed."
+    )
+    parts = [
+        _heading(sample),
+        f"## Where it stopped\n\n{done} Nothing was scored: a partial debate never is. "
+        "`inspect eval-retry LOG` resumes it, replaying the finished calls from the cache.",
+    ]
+    if record.claims:
+        parts += [_evidence(record), _unverified(record)]
+    return "\n\n".join([*parts, _limitations(sample, meta)]) + "\n"
 
 
 def _heading(sample: CrucibleSample) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from typing import Any
 
 from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, Model
 
@@ -27,6 +28,7 @@ from debatebench_eval.crucible.record import (
     Claim,
     Conflict,
     CrucibleRecord,
+    CrucibleRun,
     CrucibleTurn,
     Diagnosis,
     RoundReview,
@@ -47,7 +49,7 @@ class Session:
     seed: int
 
     @property
-    def run(self):  # type: ignore[no-untyped-def]
+    def run(self) -> CrucibleRun:
         assert self.record.run is not None
         return self.record.run
 
@@ -61,10 +63,10 @@ class Session:
     def _judge_messages(self, prompt: str) -> list[ChatMessage]:
         return [ChatMessageSystem(content=judge_prompts().system), ChatMessageUser(content=prompt)]
 
-    def _side_request(self, stage: str, side: str, name: str, schema: dict) -> Request:  # type: ignore[type-arg]
+    def _side_request(self, stage: str, side: str, name: str, schema: dict[str, Any]) -> Request:
         return Request(stage, side, schema, name, self.options.budget, self.seed)
 
-    def _judge_request(self, stage: str, name: str, schema: dict) -> Request:  # type: ignore[type-arg]
+    def _judge_request(self, stage: str, name: str, schema: dict[str, Any]) -> Request:
         return Request(stage, "judge", schema, name, self.scoring.judge_budget, self.seed)
 
     # ------------------------------------------------------------ neutralise

@@ -124,3 +124,20 @@ def test_a_log_of_another_task_is_refused_in_one_line(
     assert err.count("\n") == 1 and "is a debatebench_eval/debate log, not a crucible log" in err
     with pytest.raises(NotACrucibleLog, match="log file not found"):
         write_reports(tmp_path / "none.eval", tmp_path)
+
+
+def test_a_debate_that_failed_gets_a_short_report_that_says_where_it_stopped(
+    run_crucible: Run, tmp_path: Path
+) -> None:
+    def broken(system: str, prompt: str, schema: dict[str, Any]) -> str:
+        return "not json"
+
+    script = CrucibleScript(Behaviour(overrides={"crucible_turn": replace(broken, times=9)}))
+    log = run_crucible(script)
+    assert (log.samples or [])[0].error is not None
+    report = write_reports(log.location, tmp_path)[0].read_text("utf-8")
+    assert "**The debate did not finish:**" in report and "round 1 (push), pro" in report
+    assert "## Where it stopped\n\nThe last stage completed was 'conflicts'." in report
+    assert "## Evidence and its verification" in report and "## Verdict" not in report
+    assert report.rstrip().split("\n")[-1].startswith("- ")  # ends in its limitations
+    assert "## Limitations" in report
