@@ -61,7 +61,10 @@ MODULES = {
     **{f"debatebench_eval.crucible.{name}": "rules" for name in _CRUCIBLE_RULES},
     **{f"debatebench_eval.crucible.{name}": "solvers" for name in _CRUCIBLE_SOLVERS},
     "debatebench_eval.crucible.task": "tasks",
-    **{f"debatebench_eval.crucible.{name}": "commands" for name in ("report", "graph", "commands")},
+    **{
+        f"debatebench_eval.crucible.{name}": "commands"
+        for name in ("log_reader", "report", "graph", "commands")
+    },
 }
 
 
