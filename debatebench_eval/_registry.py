@@ -16,6 +16,8 @@ from typing import Any
 
 from debatebench_eval.core._inspect import RegistryInfo, registry_add, registry_info
 from debatebench_eval.core.errors import report_config_errors_on_stderr
+from debatebench_eval.crucible.scorer import crucible_score
+from debatebench_eval.crucible.task import crucible
 from debatebench_eval.debate.task import debate
 from debatebench_eval.debate.turn_stats import turn_stats
 from debatebench_eval.interop.judge_task import judge
@@ -25,8 +27,10 @@ from debatebench_eval.validation.speech_scorer import speech_rating
 from debatebench_eval.validation.speech_task import judge_validation
 
 ALIAS_PREFIX = "debatebench"
-TASKS: tuple[Callable[..., Any], ...] = (debate, judge, judge_validation)
-SCORERS: tuple[Callable[..., Any], ...] = (rubric, fact_check, turn_stats, speech_rating)
+TASKS: tuple[Callable[..., Any], ...] = (debate, judge, judge_validation, crucible)
+SCORERS: tuple[Callable[..., Any], ...] = (
+    rubric, fact_check, turn_stats, speech_rating, crucible_score,
+)  # fmt: skip
 
 
 def _alias(obj: Callable[..., Any]) -> Callable[..., Any]:
@@ -49,6 +53,8 @@ report_config_errors_on_stderr()
 
 __all__ = [
     "ALIASES",
+    "crucible",
+    "crucible_score",
     "debate",
     "fact_check",
     "judge",

@@ -30,6 +30,12 @@ _TOURNAMENT_RULES = (
     "schedule", "manifest", "results", "bradley_terry", "bootstrap", "agreement", "standings",
 )  # fmt: skip
 _TOURNAMENT_COMMANDS = ("runner", "outcomes", "leaderboard", "plots")
+_CRUCIBLE_RULES = (
+    "topic", "corpus", "verify", "record", "search", "options", "prompts", "claims",
+    "blindview", "conflicts", "rounds", "convergence", "neutralize", "panel", "audit",
+    "outcome", "display", "report_text", "viewer", "replies",
+)  # fmt: skip
+_CRUCIBLE_SOLVERS = ("calls", "stages", "solver", "scorer")
 MODULES = {
     "debatebench_eval": "core",  # the package root holds only the version
     "debatebench_eval.__main__": "commands",
@@ -59,6 +65,13 @@ MODULES = {
     "debatebench_eval.interop.export": "commands",
     **{f"debatebench_eval.tournament.{name}": "rules" for name in _TOURNAMENT_RULES},
     **{f"debatebench_eval.tournament.{name}": "commands" for name in _TOURNAMENT_COMMANDS},
+    **{f"debatebench_eval.crucible.{name}": "rules" for name in _CRUCIBLE_RULES},
+    **{f"debatebench_eval.crucible.{name}": "solvers" for name in _CRUCIBLE_SOLVERS},
+    "debatebench_eval.crucible.task": "tasks",
+    **{
+        f"debatebench_eval.crucible.{name}": "commands"
+        for name in ("log_reader", "report", "graph", "commands")
+    },
 }
 
 

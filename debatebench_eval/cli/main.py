@@ -88,6 +88,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     quick.set_defaults(run=_run_quickstart)
     add_tournament_parser(commands)
+    from debatebench_eval.crucible.commands import add_commands as add_crucible_commands
+
+    add_crucible_commands(commands)
     return parser
 
 

@@ -16,19 +16,31 @@ from debatebench_eval.debate.record import DebateRecord
 from debatebench_eval.servers.probe import model_base_url
 from debatebench_eval.validation.trust import judge_identity, trust_status
 
+# A debater as the gate sees it: side, model name, server URL (None: unknown).
+Debater = tuple[str, str, str | None]
+
+
+def debaters(record: DebateRecord) -> list[Debater]:
+    assert record.run is not None
+    return [(side.side, side.model, side.base_url) for side in record.run.sides]
+
 
 def debater_clashes(judges: list[Model], record: DebateRecord) -> list[str]:
     """A warning for each judge that is also one of the debate's models."""
-    assert record.run is not None
+    return model_clashes(judges, debaters(record))
+
+
+def model_clashes(judges: list[Model], sides: list[Debater]) -> list[str]:
+    """A warning for each judge that is also one of these debaters' models."""
     warnings = []
     for judge in judges:
         name, url = str(judge).rsplit("/", 1)[-1], _server(model_base_url(judge))
-        for side in record.run.sides:
-            other = _server(side.base_url)
+        for side, model, base_url in sides:
+            other = _server(base_url)
             same_url = url is None or other is None or url == other
-            if side.model.rsplit("/", 1)[-1] == name and same_url:
+            if model.rsplit("/", 1)[-1] == name and same_url:
                 warnings.append(
-                    f"judge {judge} is also the {side.side} side's model ({side.model}): "
+                    f"judge {judge} is also the {side} side's model ({model}): "
                     "a model judging its own debate is not an independent judge"
                 )
     return warnings
@@ -48,7 +60,12 @@ def _server(url: str | None) -> str | None:
 
 def guard(judges: list[Model], record: DebateRecord, strict: bool) -> list[str]:
     """The judge ≠ debater guard: warnings, or an error before any call when strict."""
-    warnings = debater_clashes(judges, record)
+    return guard_debaters(judges, debaters(record), strict)
+
+
+def guard_debaters(judges: list[Model], sides: list[Debater], strict: bool) -> list[str]:
+    """`guard` over debaters given directly (a task whose record is not a DebateRecord)."""
+    warnings = model_clashes(judges, sides)
     if warnings and strict:
         raise DebateError(f"strict_judge: {warnings[0]}; pass a different --model-role judge=...")
     return warnings

@@ -22,6 +22,7 @@ from typing import Any
 from rapidfuzz import fuzz
 
 from debatebench_eval.core.resources import data_file
+from debatebench_eval.core.text import HAN, fold_chinese, has_han
 from debatebench_eval.core.yamlio import load_yaml
 from debatebench_eval.debate.protocol import SIDES
 from debatebench_eval.debate.record import DebateRecord
@@ -35,6 +36,11 @@ VERDICTS = ("supported", "contradicted", "unsupported", "not_checkable")
 QUOTE_THRESHOLD = 85.0
 MIN_QUOTE_WORDS = 3
 _NEGATIONS = frozenset({"not", "no", "never", "nor", "none", "cannot", "t"})
+# Chinese negators, Simplified and Traditional (quotes are folded before the check).
+_HAN_NEGATIONS = frozenset("不没沒未非无無别別勿莫")
+# Chinese is written without spaces: each Han character is its own token, and
+# counts as half a word towards MIN_QUOTE_WORDS (a quote needs six of them).
+_HAN_WORD = 0.5
 _WORDS = re.compile(r"[^\w]+")
 
 
@@ -254,7 +260,14 @@ def verify_citation(citation: Citation, kind: str | None, text: str, *, own_turn
 
 
 def normalise(text: str) -> str:
+    """Lower case, punctuation as spaces; Chinese folded to Simplified, one token per character."""
+    if has_han(text):
+        text = HAN.sub(r" \g<0> ", fold_chinese(text))
     return _WORDS.sub(" ", text.lower()).strip()
+
+
+def _quote_words(tokens: list[str]) -> float:
+    return sum(_HAN_WORD if HAN.fullmatch(token) else 1.0 for token in tokens)
 
 
 def check_quote(quote: str, text: str) -> tuple[float, str | None]:
@@ -267,7 +280,7 @@ def check_quote(quote: str, text: str) -> tuple[float, str | None]:
     statement) reverses it however close the letters are.
     """
     q, t = normalise(quote), normalise(text)
-    if len(q.split()) < MIN_QUOTE_WORDS:
+    if _quote_words(q.split()) < MIN_QUOTE_WORDS:
         return 0.0, f"quote shorter than {MIN_QUOTE_WORDS} words"
     if len(q) > len(t):
         score, window = float(fuzz.ratio(q, t)), t
@@ -278,7 +291,7 @@ def check_quote(quote: str, text: str) -> tuple[float, str | None]:
         score, window = float(aligned.score), t[aligned.dest_start : aligned.dest_end]
     if score < QUOTE_THRESHOLD:
         return score, "quote not found in the cited {kind}"
-    if (set(q.split()) & _NEGATIONS) - set(window.split()):
+    if (set(q.split()) & (_NEGATIONS | _HAN_NEGATIONS)) - set(window.split()):
         return score, "quote adds a negation the cited {kind} lacks"
     return score, None
 

@@ -61,14 +61,9 @@ def judge_options(
 ) -> JudgeOptions:
     """Coerce and check the judging options (from -T or -S)."""
     path = arg.as_text("rubric", rubric)
-    resolved = _number("resolved_margin", resolved_margin, DEFAULT_RESOLVED_MARGIN)
-    leaning = _number("leaning_margin", leaning_margin, DEFAULT_LEANING_MARGIN)
-    if leaning > resolved:
-        raise ConfigError(
-            arg.label("leaning_margin"),
-            f"{leaning} is above resolved_margin {resolved}",
-            "at most it",
-        )
+    resolved, leaning = margins(
+        resolved_margin, leaning_margin, DEFAULT_RESOLVED_MARGIN, DEFAULT_LEANING_MARGIN
+    )
     return JudgeOptions(
         rubric=load_rubric(Path(path).expanduser()) if path else default_rubric(),
         swap_judging=arg.as_bool("swap_judging", swap_judging),
@@ -91,14 +86,36 @@ def scorer_options(scorer: str, unknown: Mapping[str, Any], **given: Any) -> Jud
         return judge_options(**given)
 
 
-def _number(name: str, value: Any, default: float) -> float:
+def margins(
+    resolved_margin: Any,
+    leaning_margin: Any,
+    default_resolved: float,
+    default_leaning: float,
+    maximum: float = 100,
+) -> tuple[float, float]:
+    """The two margin-tier thresholds, each from 0 to `maximum`, leaning at most resolved."""
+    resolved = points("resolved_margin", resolved_margin, default_resolved, maximum)
+    leaning = points("leaning_margin", leaning_margin, default_leaning, maximum)
+    if leaning > resolved:
+        raise ConfigError(
+            arg.label("leaning_margin"),
+            f"{leaning} is above resolved_margin {resolved}",
+            "at most it",
+        )
+    return resolved, leaning
+
+
+def points(name: str, value: Any, default: float, maximum: float = 100) -> float:
+    """A number of score points from 0 to `maximum` (a YAML string is read as a number)."""
     if value is None:
         return default
     if isinstance(value, str):
         with contextlib.suppress(ValueError):
             value = float(value)
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 100:
-        raise ConfigError(arg.label(name), f"got {value!r}", "a number of points from 0 to 100")
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= maximum:
+        raise ConfigError(
+            arg.label(name), f"got {value!r}", f"a number of points from 0 to {maximum:g}"
+        )
     return float(value)
 
 

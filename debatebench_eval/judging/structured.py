@@ -19,6 +19,7 @@ from inspect_ai.model import (
     ChatMessageUser,
     GenerateConfig,
     Model,
+    ModelUsage,
 )
 
 from debatebench_eval.core.errors import call_failure
@@ -42,6 +43,10 @@ class Exchange(Generic[T]):
     error: str | None = None
     # The JSON mode the calls were made in (judging.options.JSON_MODES).
     json_mode: str | None = None
+    # Per reply: its token usage and why generation stopped (kept for callers
+    # that record a call's cost; not part of record(), so scores are unchanged).
+    usages: list[ModelUsage | None] = field(default_factory=list)
+    stop_reasons: list[str] = field(default_factory=list)
 
     @property
     def repairs(self) -> int:
@@ -114,6 +119,8 @@ async def ask_json(
             return exchange
         text = output.completion
         exchange.replies.append(text)
+        exchange.usages.append(output.usage)
+        exchange.stop_reasons.append(output.stop_reason)
         if output.stop_reason == "model_length":
             # The server refused the request as too long (Inspect passes its words
             # on as the reply); a repair would be longer still.
@@ -160,15 +167,19 @@ async def ask_judge(
     mode: str,
     check: Check[T],
     repair_template: str,
+    extra: GenerateConfig | None = None,
 ) -> Exchange[T]:
     """One judge's structured request: its JSON mode settled for its server first
     (`auto` asks the server), then `ask_json`. A mode the server is known to refuse
-    ends the exchange before any call, with the reason."""
+    ends the exchange before any call, with the reason. `extra` settings (a cache
+    policy, say) are merged over the judge's own."""
     try:
         resolved = await resolve_json_mode(judge, mode)
     except JsonModeRefused as exc:
         return Exchange(model=str(judge), error=str(exc), json_mode=mode)
     config = judge_config(judge, budget, seed, schema, name, resolved)
+    if extra is not None:
+        config = config.merge(extra)
     exchange = await ask_json(judge, messages, config, check, repair_template)
     exchange.json_mode = resolved
     return exchange

@@ -16,10 +16,13 @@ sides switched, neither forfeits and the scores decide.
 from __future__ import annotations
 
 import statistics
+from collections.abc import Hashable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from debatebench_eval.debate.protocol import SIDES, Side, other_side
 
+K = TypeVar("K", bound=Hashable)
 SideScores = dict[Side, dict[str, float]]
 TIERS = ("RESOLVED", "CONTESTED_BUT_LEANING", "UNRESOLVED")
 DEFAULT_RESOLVED_MARGIN = 15.0
@@ -51,12 +54,13 @@ def mean_scores(readings: list[SideScores]) -> SideScores:
 
 def median_scores(judges: list[SideScores]) -> SideScores:
     """The per-dimension median across judges (a panel)."""
+    return {side: median_by_key([judge[side] for judge in judges]) for side in SIDES}
+
+
+def median_by_key(readings: list[dict[K, float]]) -> dict[K, float]:
+    """The median across readings of each key of the first reading."""
     return {
-        side: {
-            name: float(statistics.median(judge[side][name] for judge in judges))
-            for name in judges[0][side]
-        }
-        for side in SIDES
+        key: float(statistics.median(reading[key] for reading in readings)) for key in readings[0]
     }
 
 

@@ -40,6 +40,7 @@ import platformdirs
 from scipy import sparse  # type: ignore[import-untyped]
 
 from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.core.text import fold_chinese, han_bigrams
 
 CACHE_VAR = "DEBATEBENCH_EVAL_CACHE"
 INDEX_VERSION = 2
@@ -53,6 +54,11 @@ TOPIC_WEIGHT = 3
 _TOKEN = re.compile(r"[a-z0-9]+")
 # bm25s's English stopword list: function words carry no evidence.
 _STOPWORDS = frozenset(bm25s.stopwords.STOPWORDS_EN)
+# How text becomes terms. `latin`: the words above (debate pools). `cjk-fold`:
+# the same, after folding Traditional Chinese to Simplified, plus Han character
+# bigrams, so a query in either script finds text in either (the crucible).
+LATIN, CJK_FOLD = "latin", "cjk-fold"
+ANALYZERS = (LATIN, CJK_FOLD)
 
 
 @dataclass(frozen=True)
@@ -68,18 +74,21 @@ def normal_topic(topic: str) -> str:
     return " ".join(topic.casefold().split())
 
 
-def tokens(text: str) -> list[str]:
-    return [t for t in _TOKEN.findall(text.casefold()) if t not in _STOPWORDS]
+def tokens(text: str, analyzer: str = LATIN) -> list[str]:
+    if analyzer == CJK_FOLD:
+        text = fold_chinese(text)
+    words = [t for t in _TOKEN.findall(text.casefold()) if t not in _STOPWORDS]
+    return words + han_bigrams(text) if analyzer == CJK_FOLD else words
 
 
-def document_tokens(topic: str, text: str) -> list[str]:
+def document_tokens(topic: str, text: str, analyzer: str = LATIN) -> list[str]:
     """What BM25 indexes of a row: its text, and its topic words TOPIC_WEIGHT times."""
-    return tokens(text) + tokens(topic) * TOPIC_WEIGHT
+    return tokens(text, analyzer) + tokens(topic, analyzer) * TOPIC_WEIGHT
 
 
-def query_tokens(query: str, topic: str) -> list[str]:
+def query_tokens(query: str, topic: str, analyzer: str = LATIN) -> list[str]:
     """The motion's words and its topic's, each once."""
-    return list(dict.fromkeys(tokens(query) + tokens(topic)))
+    return list(dict.fromkeys(tokens(query, analyzer) + tokens(topic, analyzer)))
 
 
 def check_row(line: bytes, where: str, shared: bool) -> dict[str, Any]:
@@ -133,7 +142,7 @@ class _Scan:
         self.lengths.append(lengths)
 
 
-def _scan(path: Path, shared: bool) -> _Scan:
+def _scan(path: Path, shared: bool, analyzer: str = LATIN) -> _Scan:
     """One streamed pass: check each row, tokenise it, remember where it is."""
     scan, seen, chunk = _Scan(), dict[str, int](), list[list[int]]()
     offset = 0
@@ -151,7 +160,7 @@ def _scan(path: Path, shared: bool) -> _Scan:
             scan.topics.append(topic)
             scan.sides.append(SIDE_CODES.get(row["side"], 0) if shared else 0)
             vocab = scan.vocab
-            words = document_tokens(row["topic"], row["text"])
+            words = document_tokens(row["topic"], row["text"], analyzer)
             chunk.append([vocab.setdefault(t, len(vocab)) for t in words])
             if len(chunk) == CHUNK_ROWS:
                 scan.add_chunk(chunk)
@@ -196,12 +205,21 @@ def _drain(parts: list[np.ndarray]) -> np.ndarray:
     return whole
 
 
-def settings_key() -> str:
+def settings_key(analyzer: str = LATIN) -> str:
     """What else decides an index besides the file: a changed tokenizer, stopword
-    list or BM25 parameter must not reuse an index built with the old ones."""
-    settings = json.dumps(
-        [_TOKEN.pattern, sorted(_STOPWORDS), K1, B, TOPIC_WEIGHT, bm25s.__version__]
-    )
+    list, analyzer or BM25 parameter must not reuse an index built with the old ones.
+    (The latin analyzer's key is the one it had before analyzers existed.)"""
+    parts: list[object] = [
+        _TOKEN.pattern,
+        sorted(_STOPWORDS),
+        K1,
+        B,
+        TOPIC_WEIGHT,
+        bm25s.__version__,
+    ]
+    if analyzer != LATIN:
+        parts.append(analyzer)
+    settings = json.dumps(parts)
     return hashlib.sha256(settings.encode()).hexdigest()[:12]
 
 
@@ -231,16 +249,18 @@ class PoolIndex:
         self.topic_ids: dict[str, int] = table["topic_ids"]
         self.shared: bool = table["shared"]
         self.topic_words = _topics_by_word(self.topic_ids)
+        self.analyzer: str = table["analyzer"]
 
     @classmethod
-    def open(cls, path: Path, shared: bool) -> PoolIndex:
+    def open(cls, path: Path, shared: bool, analyzer: str = LATIN) -> PoolIndex:
         """Load the cached index for this file's content, building it first if needed."""
         if not path.is_file():
             raise ConfigError(str(path), "pool file not found", "a JSONL pool on disk")
         kind = "shared" if shared else "corpus"
-        folder = cache_root() / f"v{INDEX_VERSION}-{settings_key()}-{kind}-{file_sha256(path)}"
+        key = settings_key(analyzer)
+        folder = cache_root() / f"v{INDEX_VERSION}-{key}-{kind}-{file_sha256(path)}"
         if not (folder / "table.json").is_file():
-            build_index(path, shared, folder)
+            build_index(path, shared, folder, analyzer)
         return cls._load(path, folder)
 
     @classmethod
@@ -250,7 +270,11 @@ class PoolIndex:
             name: np.load(folder / f"{name}.npy", mmap_mode="r")
             for name in ("offsets", "topics", "sides")
         }
-        table.update(topic_ids=meta["topic_ids"], shared=meta["shared"])
+        table.update(
+            topic_ids=meta["topic_ids"],
+            shared=meta["shared"],
+            analyzer=meta.get("analyzer", LATIN),  # indexes built before analyzers: latin
+        )
         bm25 = bm25s.BM25.load(str(folder / "bm25"), mmap=True, show_progress=False)
         return cls(path, folder, bm25, table)
 
@@ -261,7 +285,7 @@ class PoolIndex:
         candidates = self._candidates(topic, side, match)
         if candidates.size == 0:
             return []
-        words = query_tokens(query, topic)
+        words = query_tokens(query, topic, self.analyzer)
         # A motion of stopwords or non-Latin script has no query terms: file order.
         scores = self.bm25.get_scores(words)[candidates] if words else np.zeros(candidates.size)
         # lexsort sorts by its last key first: score descending, then row order.
@@ -299,9 +323,9 @@ def _topics_by_word(topic_ids: dict[str, int]) -> dict[str, np.ndarray]:
     return {word: np.array(ids, dtype=np.int32) for word, ids in holders.items()}
 
 
-def build_index(path: Path, shared: bool, folder: Path) -> None:
+def build_index(path: Path, shared: bool, folder: Path, analyzer: str = LATIN) -> None:
     """Scan, index and save; written to a temporary folder first so a crash leaves no half index."""
-    scan = _scan(path, shared)
+    scan = _scan(path, shared, analyzer)
     bm25 = bm25s.BM25(k1=K1, b=B)
     bm25.scores = bm25_matrix(scan)
     bm25.vocab_dict = scan.vocab
@@ -313,7 +337,7 @@ def build_index(path: Path, shared: bool, folder: Path) -> None:
     np.save(partial / "topics.npy", np.frombuffer(scan.topics, dtype=np.int32))
     np.save(partial / "sides.npy", np.frombuffer(scan.sides, dtype=np.int8))
     table = {"topic_ids": scan.topic_names, "shared": shared, "rows": len(scan.offsets),
-             "pool": str(path), "version": INDEX_VERSION}  # fmt: skip
+             "pool": str(path), "version": INDEX_VERSION, "analyzer": analyzer}  # fmt: skip
     (partial / "table.json").write_text(json.dumps(table), encoding="utf-8")
     if folder.exists():  # another process finished first; its index is the same
         shutil.rmtree(partial)

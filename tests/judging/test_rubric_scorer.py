@@ -84,8 +84,8 @@ def test_a_judged_debate_has_every_key_the_winner_and_both_readings(run_debate: 
     clarity_row = next(r for r in score.explanation.splitlines() if "clarity /10" in r)
     assert "**9**" in clarity_row and "**5**" in clarity_row
     # The judge's own words speak of Side A and B; the explanation of PRO and CON.
-    assert "Side A" not in score.explanation and "Side B" not in score.explanation
-    assert "PRO clarity reason." in score.explanation
+    assert "Side A clarity" not in score.explanation and "Side B clarity" not in score.explanation
+    assert "PRO clarity reason." in score.explanation and "CON clarity reason." in score.explanation
     rubric_calls = [c for c in judge.calls if is_rubric_call(c.messages)]
     first, second = (prompt_of(c.messages) for c in rubric_calls)
     # The two readings present the sides under opposite labels.

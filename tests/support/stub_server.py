@@ -4,7 +4,8 @@ It answers `/v1/models` and `/v1/chat/completions` like a local model server
 (Ollama, llama.cpp) would, with scripted speech: the reply names the call
 number and echoes the budget it was given, and `max_tokens` is honoured by
 cutting the reply and reporting `finish_reason: length`. Behaviour switches
-let a test make the server ignore budgets or return empty speech.
+let a test make the server ignore budgets or return empty speech, answer with a
+scripted participant (`script`), or fail every request after the first N.
 """
 
 from __future__ import annotations
@@ -63,6 +64,9 @@ class StubBehaviour:
     # (arrival, reply) times of every chat request, perf_counter seconds.
     request_times: list[tuple[float, float]] = field(default_factory=list)
     requests: list[dict[str, Any]] = field(default_factory=list)
+    # After this many chat requests, answer every later one with a 500, as a
+    # server that crashed mid-run (None: never).
+    fail_after: int | None = None
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -106,6 +110,9 @@ class _Handler(BaseHTTPRequestHandler):
         with self.server.lock:
             behaviour.requests.append(request)
             number = len(behaviour.requests)
+        if behaviour.fail_after is not None and number > behaviour.fail_after:
+            self._send(500, {"error": {"message": "the stub server has crashed"}})
+            return
         format_type = (request.get("response_format") or {}).get("type")
         if behaviour.server == "llama-cpp-python" and format_type == "json_schema":
             self._send(500, _REFUSED_FORMAT)

@@ -1,0 +1,110 @@
+"""Every crucible model call: structured, repaired once, recorded, and cached for resume.
+
+Calls go through `judging.structured.ask_judge` (the JSON mode settled per
+server, one repair re-ask naming the problems), sides and judges alike. Each
+call's cost and repairs land in the record. With `resume_cache` every call of
+the debate carries an Inspect cache policy, so `inspect eval-retry` replays the
+calls a crashed sample had finished and goes live at the one that failed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from inspect_ai.model import CachePolicy, ChatMessage, GenerateConfig, Model
+
+from debatebench_eval.core.errors import DebateError
+from debatebench_eval.crucible.record import CallRecord, CrucibleRecord
+from debatebench_eval.debate.record import TurnUsage
+from debatebench_eval.judging.structured import Check, Exchange, ask_judge
+
+T = TypeVar("T")
+CACHE_EXPIRY = "1W"
+
+
+def cache_policy(run_key: str) -> CachePolicy:
+    return CachePolicy(expiry=CACHE_EXPIRY, scopes={"crucible": run_key})
+
+
+@dataclass(frozen=True)
+class Request:
+    stage: str
+    actor: str  # pro, con, judge, meta_judge
+    schema: dict[str, Any]
+    name: str  # the response schema's name (crucible_claims, ...)
+    budget: int
+    seed: int
+
+
+@dataclass(frozen=True)
+class Caller:
+    """How a sample's calls are made: JSON mode, cache, and where they are recorded."""
+
+    mode: str
+    cache: CachePolicy | None = None
+    record: CrucibleRecord | None = None
+
+    async def exchange(
+        self,
+        model: Model,
+        messages: list[ChatMessage],
+        request: Request,
+        check: Check[T],
+        repair: str,
+    ) -> Exchange[T]:
+        """One structured call; the outcome (and its cost) recorded, never raised."""
+        extra = GenerateConfig(cache=self.cache) if self.cache is not None else None
+        exchange = await ask_judge(
+            model,
+            messages,
+            budget=request.budget,
+            seed=request.seed,
+            schema=request.schema,
+            name=request.name,
+            mode=self.mode,
+            check=check,
+            repair_template=repair,
+            extra=extra,
+        )
+        if self.record is not None:
+            self.record.calls = [*self.record.calls, call_record(request, exchange)]
+        return exchange
+
+    async def require(
+        self,
+        model: Model,
+        messages: list[ChatMessage],
+        request: Request,
+        check: Check[T],
+        repair: str,
+    ) -> T:
+        """One structured call that the debate cannot go on without: a DebateError
+        naming the stage and the actor when it fails (the sample fails; others go on)."""
+        exchange = await self.exchange(model, messages, request, check, repair)
+        if exchange.result is None:
+            raise DebateError(f"{request.stage}, {request.actor}: {exchange.failure}")
+        return exchange.result
+
+
+def call_record(request: Request, exchange: Exchange[Any]) -> CallRecord:
+    usage = TurnUsage()
+    for item in exchange.usages:
+        if item is not None:
+            usage = TurnUsage(
+                input_tokens=usage.input_tokens + item.input_tokens,
+                output_tokens=usage.output_tokens + item.output_tokens,
+                reasoning_tokens=usage.reasoning_tokens + (item.reasoning_tokens or 0),
+                total_tokens=usage.total_tokens + item.total_tokens,
+            )
+    return CallRecord(
+        stage=request.stage,
+        actor=request.actor,
+        model=exchange.model,
+        usage=usage,
+        budget=request.budget,
+        hit_budget="max_tokens" in exchange.stop_reasons,
+        repairs=exchange.repairs,
+        json_mode=exchange.json_mode,
+        problems=[p for p in exchange.problems if p],
+    )

@@ -1,0 +1,56 @@
+"""Markdown views of a scored crucible: the score's explanation and the report's sections.
+
+Shared by the scorer (the explanation the viewer shows) and the report
+command (final_report.md, conflicts.md), so both describe a run the same way.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from debatebench_eval.crucible.display import cell
+from debatebench_eval.crucible.prompts import judge_prompts
+from debatebench_eval.crucible.record import SIDES, Claim, CrucibleRecord
+
+SHORT = {
+    "factuality": "fact",
+    "validity": "valid",
+    "evidence": "evid",
+    "responsiveness": "resp",
+    "novelty": "novel",
+    "robustness": "robust",
+}
+
+
+def explanation(record: CrucibleRecord, metadata: dict[str, Any]) -> str:
+    """The verdict line and the per-claim table (medians over the panel)."""
+    lines = [f"**{metadata['verdict']}**", ""]
+    if record.run is not None and record.run.question != record.run.question_original:
+        lines += [f"Debated the neutral wording: {record.run.question}", ""]
+    lines += claims_table(record, metadata.get("claims", {}))
+    audit = metadata.get("audit", {})
+    if audit.get("ran"):
+        verdict = "consistent" if audit.get("consistent") else "inconsistent"
+        rescored = ", one reading rescored" if audit.get("rescored") else ""
+        lines += ["", f"Meta-judge: {verdict}{rescored}. {audit.get('reason', '')}"]
+    return "\n".join(lines)
+
+
+def claims_table(record: CrucibleRecord, scored: dict[str, Any]) -> list[str]:
+    """A narrow table of every claim's scores (so ids never wrap), then the claims' text."""
+    dims = list(judge_prompts().dimensions)
+    header = "| claim | ✓ | total | " + " | ".join(SHORT.get(d, d) for d in dims) + " |"
+    rows = [header, "|" + "---|" * (len(dims) + 3)]
+    claims = [c for side in SIDES for c in record.claims if c.side == side]
+    rows += [_row(claim, scored.get(claim.id), dims) for claim in claims]
+    rows += [""] + [f"- **{c.id}**: {cell(c.claim, 300)}" for c in claims]
+    return rows
+
+
+def _row(claim: Claim, scored: dict[str, Any] | None, dims: list[str]) -> str:
+    mark = "✓" if claim.verified else "✗ not verified"
+    if scored is None:
+        values = ["-"] * (len(dims) + 1)
+    else:
+        values = [f"{scored['weighted_total']:.2f}"] + [f"{scored['medians'][d]:g}" for d in dims]
+    return f"| {claim.id} | {mark} | " + " | ".join(values) + " |"

@@ -1,0 +1,165 @@
+"""The `crucible` task: topic files in, one claim-level debate per topic, judged per claim."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from inspect_ai import Task, task
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.model import GenerateConfig
+
+from debatebench_eval.core import arguments as arg
+from debatebench_eval.core.resources import data_file
+from debatebench_eval.crucible.corpus import open_corpus
+from debatebench_eval.crucible.options import (
+    DEBATE_ARGS,
+    SCORING_ARGS,
+    debate_options,
+    scoring_options,
+)
+from debatebench_eval.crucible.scorer import crucible_score
+from debatebench_eval.crucible.solver import TopicRun, crucible_solver
+from debatebench_eval.crucible.topic import Topic, load_topic
+from debatebench_eval.crucible.viewer import crucible_viewer
+
+EXAMPLE_TOPIC = "example"
+# As the debate task: fail fast on a dead server and let `inspect eval-retry`
+# resume; --max-retries / --timeout on the command line still win.
+DEFAULT_MAX_RETRIES = 3
+
+
+def topic_paths(value: Any) -> list[Path]:
+    """The topic files named by -T topic (`example`, the default, is the shipped one)."""
+    names = arg.as_list("topic", value) or [EXAMPLE_TOPIC]
+    return [
+        data_file("tasks", "crucible", "example", "topic.yaml")
+        if name == EXAMPLE_TOPIC
+        else Path(name).expanduser()
+        for name in names
+    ]
+
+
+@task
+def crucible(
+    topic: str | list[str] | None = None,
+    claims: int | None = None,
+    rounds: int | None = None,
+    steelman: bool | None = None,
+    position_swap: bool | None = None,
+    neutralize: str | None = None,
+    early_stop: float | None = None,
+    queries: int | None = None,
+    hits: int | None = None,
+    budget: int | None = None,
+    seed: int | None = None,
+    timeout: int | None = None,
+    probe: bool | None = None,
+    resume_cache: bool | None = None,
+    judges: int | None = None,
+    judge_quorum: int | None = None,
+    meta_judge: bool | None = None,
+    audit_spread: float | None = None,
+    resolved_margin: float | None = None,
+    leaning_margin: float | None = None,
+    judge_budget: int | None = None,
+    judge_schema: bool | str | None = None,
+    strict_judge: bool | None = None,
+    require_validated_judge: bool | None = None,
+    **unknown: Any,
+) -> Task:
+    """Claim-level, cite-or-lose debate over a corpus (Truth Crucible's design), judged per claim.
+
+    Args:
+        topic: Truth Crucible topic file(s) (YAML; paths in them relative to the file), one
+            sample each; `example` (the default) is the shipped fictional topic.
+        claims: Claims each side files (1-10, default 5).
+        rounds: Push/rebuttal rounds after the claims (0-6, default 2).
+        steelman: From round 2 each turn first restates the opponent's strongest claim
+            (default true, or the topic file's protocol.enable_steelman).
+        position_swap: One extra round in which each side argues the other position
+            (default false, or protocol.enable_position_swap).
+        neutralize: Bias check of the question: off, diagnose, or rewrite (debate the
+            neutral wording when a bias scores 2 of 3 or more). Default off, or
+            protocol.topic_neutralization.
+        early_stop: Judged convergence (0-1) after a round that ends the rounds; 0 or none
+            never stops early (default 0.8).
+        queries: Search queries each side may add to the harness's own (0-5, default 3).
+        hits: Corpus passages shown per class (1-20, default 6).
+        budget: Completion-token cap of every debater call (default 4000).
+        seed: Base seed when --seed is not given; without either the seed derives from
+            the topic's content, so a retry replays finished calls from the cache.
+        timeout: Seconds to wait for one reply (default 600).
+        probe: Check each model server answers before the first call (default true).
+        resume_cache: Cache every debate call so `inspect eval-retry` resumes a crashed
+            topic where it stopped (default true; false: every call live).
+        judges: Panel readings, each with its own anonymisation seed; the judge role's
+            models are used in turn (1-9, default 3, or scoring.judge_count).
+        judge_quorum: Valid readings needed (default: all).
+        meta_judge: Audit the readings with the meta_judge role (else the first judge),
+            with at most one targeted rescore (default true, or scoring.enable_meta_judge).
+        audit_spread: Spread of a claim's weighted total across readings that flags it for
+            the audit (default 1.5 points of 1-5).
+        resolved_margin: Gap of side means for RESOLVED (default 1.5).
+        leaning_margin: Gap of side means for CONTESTED_BUT_LEANING (default 0.5).
+        judge_budget: Completion-token cap of each judge call (default 6000).
+        judge_schema: Hold every call to JSON: auto (the default: object on llama.cpp's
+            servers, true elsewhere), true, object or false.
+        strict_judge: Refuse, before any call, a judge that is also a debater's model.
+        require_validated_judge: Refuse, before any call, a judge without a passing
+            validation record.
+    """
+    arg.reject_unknown("task crucible", unknown, (*DEBATE_ARGS, *SCORING_ARGS))
+    given = dict(locals())
+    scored = {k: given[k] for k in SCORING_ARGS}
+    topics = [load_topic(path) for path in topic_paths(topic)]
+    ids = sample_ids(topics)
+    runs = {
+        sample_id: TopicRun(
+            corpus=open_corpus(t),
+            options=debate_options(given, t.defaults),
+            scoring=scoring_options(scored, t.defaults),
+        )
+        for sample_id, t in zip(ids, topics, strict=True)
+    }
+    timeout = max(run.options.timeout for run in runs.values())
+    return Task(
+        dataset=crucible_dataset(topics, ids, runs),
+        solver=crucible_solver(runs),
+        # Only the options given: the rest come from each topic's run record.
+        scorer=crucible_score(**{k: v for k, v in scored.items() if v is not None}),
+        viewer=crucible_viewer(),
+        config=GenerateConfig(max_retries=DEFAULT_MAX_RETRIES, timeout=timeout),
+        fail_on_error=False,  # one failed topic must not stop the others; eval-retry resumes it
+        metadata={"topics": [str(t.file) for t in topics]},
+    )
+
+
+def sample_ids(topics: list[Topic]) -> list[str]:
+    """A readable id per topic: its file's folder (for topic.yaml) or stem, made unique."""
+    ids: list[str] = []
+    for topic in topics:
+        stem = topic.file.parent.name if topic.file.stem == "topic" else topic.file.stem
+        name, n = stem, 2
+        while name in ids:
+            name, n = f"{stem}-{n}", n + 1
+        ids.append(name)
+    return ids
+
+
+def crucible_dataset(
+    topics: list[Topic], ids: list[str], runs: dict[str, TopicRun]
+) -> MemoryDataset:
+    samples = [
+        Sample(
+            id=sample_id,
+            input=f"Question: {t.question}",
+            metadata={
+                "topic_file": str(t.file),
+                "question": t.question,
+                "corpus_files": len(runs[sample_id].corpus.files),
+            },
+        )
+        for sample_id, t in zip(ids, topics, strict=True)
+    ]
+    return MemoryDataset(samples, name="crucible-topics")
