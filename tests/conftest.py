@@ -4,7 +4,7 @@ run with scripted models into a fresh log directory. The helpers behind them
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +14,23 @@ from inspect_ai.log import EvalLog
 from inspect_ai.model import Model
 
 from debatebench_eval.debate.task import debate
+from debatebench_eval.servers import context_window, kind, probe
+from debatebench_eval.validation import trust
 
 from support.scripted import Script
+
+
+@pytest.fixture(autouse=True)
+def fresh_server_memory() -> Iterator[None]:
+    """What the process remembers of model servers (reachable, kind, tokenizer path,
+    judge identity) is per test: one test's server must not vouch for another's."""
+    memories = (probe._reachable, probe._locks, kind._known, context_window._known,
+                trust._identities)  # fmt: skip
+    for memory in memories:
+        memory.clear()
+    yield
+    for memory in memories:
+        memory.clear()
 
 
 @pytest.fixture(autouse=True)

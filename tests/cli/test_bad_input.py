@@ -20,7 +20,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,10 +31,10 @@ from inspect_ai.log import list_eval_logs, read_eval_log
 from support.commands import run
 from support.judge_replies import DELETE, changed_reply
 from support.rejudging import MIRROR_TRANSCRIPTS
-from support.stub_server import StubBehaviour, StubServer
+from support.stub_server import StubBehaviour, StubServer, closed_url
 
 BIN = Path(sys.executable).parent
-DEAD = "http://127.0.0.1:9/v1"  # nothing listens on the discard port
+DEAD = closed_url()  # every case stops before a model call; if one did not, it fails fast
 DEBATE = ("eval", "debatebench/debate", "--model", "ollama/stub")
 PREP = ("-T", "phases=[prep, opening]", "-T", "prep_budget=100")
 TEAM = "id: t\nname: T\nvoice: calm\nstance: neutral\nvalues: [a, b]\n"
@@ -294,12 +294,13 @@ def _saved_debate(folder: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def outcomes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Outcome]]:
+def outcomes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Future[Outcome]]]:
+    """Every case started at once, four at a time; each test waits for its own, so a
+    case that times out or breaks fails its own test only."""
     root = tmp_path_factory.mktemp("bad-input")
     log = _saved_debate(root / "saved")
     with ThreadPoolExecutor(max_workers=4) as pool:
-        futures = {c.id: pool.submit(_run, c, root / f"case{i}", log) for i, c in enumerate(CASES)}
-        yield {name: future.result() for name, future in futures.items()}
+        yield {c.id: pool.submit(_run, c, root / f"case{i}", log) for i, c in enumerate(CASES)}
 
 
 def test_the_sweep_covers_every_kind_of_input() -> None:
@@ -309,8 +310,10 @@ def test_the_sweep_covers_every_kind_of_input() -> None:
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
-def test_bad_input_gives_one_clear_message(case: Case, outcomes: dict[str, Outcome]) -> None:
-    outcome = outcomes[case.id]
+def test_bad_input_gives_one_clear_message(
+    case: Case, outcomes: dict[str, Future[Outcome]]
+) -> None:
+    outcome = outcomes[case.id].result()
     assert "Traceback" not in outcome.output, outcome.output[-3000:]
     if case.judge_reply is not None:
         # The run succeeds; the debate is kept and unscored, never zero, with the reason.

@@ -72,19 +72,22 @@ def test_debate_from_the_command_line_records_a_complete_transcript(tmp_path: Pa
 
 
 def test_unreachable_server_fails_fast_naming_its_url(tmp_path: Path) -> None:
-    dead = "http://127.0.0.1:9/v1"  # the discard port: nothing listens on loopback
+    with StubServer() as closed:  # a port that was just listening, now closed
+        dead = closed.base_url
     result = inspect_eval(
         ["--model", "ollama/stub", "--limit", "1", "-T", "phases=[opening]"], dead, tmp_path
     )
     log = only_log(tmp_path)
     error = (log.samples or [])[0].error
     assert error is not None and dead in error.message and "did not answer" in error.message
-    assert result.returncode in (0, 1)
+    # A failed debate does not fail the run (the others would go on): exit 0, and the
+    # failure is listed on stderr.
+    assert result.returncode == 0 and "1 of 1 samples failed" in result.stderr
 
 
 def test_bad_task_argument_is_one_message_without_traceback(tmp_path: Path) -> None:
     result = inspect_eval(
-        ["--model", "ollama/stub", "-T", "budgt=100"], "http://127.0.0.1:9/v1", tmp_path
+        ["--model", "ollama/stub", "-T", "budgt=100"], "http://unused/v1", tmp_path
     )
     assert result.returncode != 0
     assert "-T budgt: unknown argument(s) budgt for task debate" in result.stderr + result.stdout

@@ -14,7 +14,7 @@ from inspect_ai.log import list_eval_logs
 
 from debatebench_eval.core.credentials import without_userinfo
 
-from support.stub_server import StubServer
+from support.stub_server import StubServer, closed_url
 
 SECRET = "hunter2-pass"
 USER = "alice-user"
@@ -87,14 +87,14 @@ def test_credentials_stay_out_of_the_log_the_export_and_the_output(tmp_path: Pat
 
 
 def test_credentials_stay_out_of_a_failed_sample_and_a_config_error(tmp_path: Path) -> None:
-    dead = "http://127.0.0.1:9/v1"  # nothing listens on the discard port
+    dead = closed_url()
     output = command(
         [str(BIN / "inspect"), "eval", "debatebench/debate", "--display", "plain",
          "-T", f"config={run_yaml(tmp_path, dead)}"],
         tmp_path / "logs",
     )  # fmt: skip
     logged = every_byte_of(tmp_path / "logs")
-    assert "127.0.0.1:9/v1" in logged and "did not answer" in logged  # the error is there
+    assert dead.removeprefix("http://") in logged and "did not answer" in logged  # it is there
     assert_clean(output + logged)
     broken = run_yaml(tmp_path, "ftp://127.0.0.1:9/v1")
     output = command(

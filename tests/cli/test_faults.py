@@ -24,13 +24,18 @@ DEBATES = ["debatebench/debate", "--model", "ollama/stub", "--limit", "6", "-T",
 
 def test_a_server_killed_mid_run_fails_only_the_debates_in_flight(tmp_path: Path) -> None:
     behaviour = StubBehaviour(latency_s=0.15)
-    stub = StubServer(behaviour).__enter__()
+    stub = StubServer(behaviour)
+
+    def die_at_the_16th_request(request: dict[str, object]) -> None:
+        # The server dies with debates in flight, at a request count, not a time: 6
+        # debates of 3 calls, 2 at a time, so some are done and some are not.
+        if len(behaviour.requests) == 16:
+            threading.Thread(target=stub.__exit__).start()
+
+    behaviour.script = lambda request: die_at_the_16th_request(request)
+    stub.__enter__()
     port, url = stub.port, stub.base_url
     process = run(["eval", *DEBATES], url, tmp_path / "first", wait=False)
-    deadline = time.monotonic() + 120
-    while len(behaviour.requests) < 16 and time.monotonic() < deadline:
-        time.sleep(0.05)
-    stub.__exit__()  # the server dies with debates in flight
     process.communicate(timeout=600)
     first = only_log(tmp_path / "first")
     done = [s for s in first.samples or [] if s.error is None]
@@ -39,7 +44,7 @@ def test_a_server_killed_mid_run_fails_only_the_debates_in_flight(tmp_path: Path
     for sample in done:
         assert sample.store_as(DebateRecord).complete
     for sample in failed:
-        assert url in sample.error.message or "127.0.0.1" in sample.error.message, sample.error
+        assert url in sample.error.message, sample.error
         assert not sample.scores  # a failed debate is never scored
     with StubServer(StubBehaviour(), port=port) as again:
         retry = run(["eval-retry", first.location, "--max-retries", "1"], again.base_url,
@@ -137,6 +142,6 @@ def test_a_hundred_debates_at_once_against_a_slow_server(tmp_path: Path) -> None
     assert log.status == "success" and len(log.samples or []) == 100
     assert all(s.error is None and s.store_as(DebateRecord).complete for s in log.samples or [])
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    # Timed here for a reader (-s), never asserted: speed is the benchmarks' to measure.
     print(f"\n100 debates, {requests} requests at 0.2 s each: {wall:.1f} s, peak RSS {peak:.0f} MB")
-    # Serially that is 400 x 0.2 = 80 s; at once, the chain of 4 calls is 0.8 s.
-    assert wall < 60
+    assert requests == 400  # every debate's four calls, none repeated

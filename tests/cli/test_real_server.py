@@ -144,7 +144,10 @@ def test_judge_validation_on_one_speech_per_source(server: str, tmp_path: Path) 
         for s in (log.results.scores if log.results else [])
         for k, m in s.metrics.items()
     }
-    assert metrics["n"] == 8 and 0 <= metrics["parse_rate"] <= 1
+    parsed = sum(
+        1 for s in log.samples or [] if s.scores and s.scores["speech_rating"].answer != "unparsed"
+    )
+    assert metrics["n"] == 8 and metrics["parse_rate"] == parsed / 8
     record = trust_record(log.location)
     assert not record.trusted and record.judge.base_url == server
     # llama-cpp-python reports no fingerprint: its judge can never be trusted.

@@ -65,12 +65,6 @@ def test_comma_split_motion_is_joined_back() -> None:
     assert task.dataset[0].metadata["motion"] == "Tax wealth, not income."  # type: ignore[index]
 
 
-def test_config_error_prints_without_traceback() -> None:
-    from debatebench_eval.core._inspect import PrerequisiteError
-
-    assert issubclass(ConfigError, PrerequisiteError)
-
-
 # --- motions ----------------------------------------------------------------
 
 

@@ -237,3 +237,25 @@ def test_every_prompt_names_the_sides_own_position(run_debate: RunDebate) -> Non
             )
             if side == "CON":  # the old "make your strongest case for it" misled the con side
                 assert "for it" not in instruction
+
+
+def test_a_retry_after_an_empty_reply_uses_the_next_seed(run_debate: RunDebate) -> None:
+    def empty_first(n: int, messages: Any, config: GenerateConfig) -> ModelOutput:
+        return output("pro", "" if n == 1 else "Now I speak.")
+
+    pro = Script("pro", reply=empty_first)
+    log = run_debate(roles={"pro": pro.model()}, phases="[opening]", seed=7, fact_check=False)
+    first, retry = (call.config.seed for call in pro.calls[:2])
+    assert first is not None and retry == first + 1
+    turn = (log.samples or [])[0].store_as(DebateRecord).turn(0, "pro")
+    assert turn is not None and turn.attempts == 2
+
+
+def test_a_roles_budget_goes_with_its_model_when_sides_are_exchanged(
+    run_debate: RunDebate,
+) -> None:
+    a, b = Script("A"), Script("B")
+    run_debate(roles={"pro": a.model(), "con": b.model()}, paired=True, phases="[opening]",
+               pro_budget=30, con_budget=50, fact_check=False, swap_judging=False)  # fmt: skip
+    assert {c.config.max_tokens for c in a.calls} == {30}  # the pro role's, on either side
+    assert {c.config.max_tokens for c in b.calls} == {50}

@@ -31,7 +31,7 @@ from support.rejudging import (
     write_json,
 )
 from support.scripted import Script, output
-from support.stub_server import StubServer
+from support.stub_server import StubServer, closed_url
 
 INSPECT = str(Path(sys.executable).parent / "inspect")
 Edit = Callable[[dict[str, Any]], Any]
@@ -250,7 +250,7 @@ def test_judge_from_the_command_line(tmp_path: Path) -> None:
 
 
 def test_a_judge_server_that_is_not_running_fails_fast_naming_its_url(tmp_path: Path) -> None:
-    dead = "http://127.0.0.1:9/v1"  # the discard port: nothing listens on loopback
+    dead = closed_url()
     log = inspect_judge(["-T", f"transcripts={MIRROR_TRANSCRIPTS[0]}"], dead, tmp_path)
     (sample,) = log.samples or []
     assert sample.error is not None and dead in sample.error.message

@@ -252,10 +252,17 @@ def test_a_turn_named_in_brackets_or_as_a_list() -> None:
 
 def test_the_fact_checker_sees_no_side_team_or_model_names(run_debate: Any) -> None:
     judge = fact_judge(lambda ids, n: {"claims": [], "no_claims": NONE_MADE})
-    leaky = debaters()
+    leak = (
+        "As the PRO side, Reform Advocate (mockllm/pro) says the CON side and Cautious Skeptic err."
+    )
+    leaky = {
+        "pro": Script("pro", reply=lambda n, m, c: output("pro", leak)).model(),
+        "con": Script("con", reply=lambda n, m, c: output("con", leak)).model(),
+    }
     run_debate(roles={**leaky, "judge": judge.model()}, phases="[opening]")
     prompts = [str(c.messages[1].content) for c in judge.calls if is_fact_check_call(c.messages)]
     assert prompts
     for prompt in prompts:
         for secret in ("mockllm", "Reform Advocate", "Cautious Skeptic", " PRO", " CON"):
             assert secret not in prompt, secret
+        assert "As the [withheld] side, [withheld] ([withheld]) says" in prompt  # masked, kept

@@ -15,7 +15,14 @@ from inspect_ai.model import GenerateConfig, ModelOutput
 from debatebench_eval.judging.rubric import default_rubric
 from debatebench_eval.judging.score_schema import rubric_keys
 
-from support.judge_replies import NONE_MADE, is_rubric_call, rubric_reply, side_scores, turn_ids
+from support.judge_replies import (
+    MAXIMA,
+    NONE_MADE,
+    is_rubric_call,
+    rubric_reply,
+    side_scores,
+    turn_ids,
+)
 from support.scripted import Script, output
 
 STRONG, WEAK = "An excellent, well-evidenced case.", "A thin case."
@@ -215,8 +222,32 @@ def test_a_panel_takes_the_median_per_dimension_and_reports_alpha(run_debate: An
     log = run_debate(roles={**debaters(), "judge": judges}, fact_check=False)
     score = rubric_score(log)
     assert score.value["pro_clarity"] == 8 and score.value["con_clarity"] == 5
-    metrics = all_metrics(log)
-    assert -1 <= metrics["panel_alpha"] < 1
+    # Each unit is a (side, dimension): the three judges' scores as fractions of the max.
+    fractions = {"pro": (0.9, 0.8, 0.2), "con": (0.5, 0.4, 0.9)}
+    units = [
+        [round(top * f) / top for f in fractions[side]]
+        for side in ("pro", "con")
+        for top in MAXIMA.values()
+    ]
+    assert all_metrics(log)["panel_alpha"] == pytest.approx(interval_alpha(units), abs=1e-9)
+
+
+def interval_alpha(units: list[list[float]]) -> float:
+    """Krippendorff's alpha (interval metric) for complete data, written out."""
+    values = [v for unit in units for v in unit]
+    n = len(values)
+    within = (
+        sum(
+            (a - b) ** 2 / (len(unit) - 1)
+            for unit in units
+            for i, a in enumerate(unit)
+            for j, b in enumerate(unit)
+            if i != j
+        )
+        / n
+    )
+    between = sum((a - b) ** 2 for a in values for b in values) / (n * (n - 1))
+    return 1 - within / between
 
 
 def test_a_judge_that_debated_is_flagged_and_refused_when_strict(run_debate: Any) -> None:

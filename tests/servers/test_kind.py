@@ -12,11 +12,6 @@ from debatebench_eval.servers import kind
 from support.stub_server import StubBehaviour, StubServer
 
 
-@pytest.fixture(autouse=True)
-def fresh_cache() -> None:
-    kind._known.clear()
-
-
 @pytest.mark.parametrize("server", ["llama-cpp-python", "llama.cpp", "ollama"])
 def test_each_server_is_told_by_its_own_page(server: str) -> None:
     with StubServer(StubBehaviour(server=server)) as stub:

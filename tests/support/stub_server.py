@@ -281,3 +281,10 @@ class StubServer:
     def __exit__(self, *exc: object) -> None:
         self._server.shutdown()
         self._server.server_close()
+
+
+def closed_url() -> str:
+    """The base URL of a loopback port that was listening a moment ago and is now
+    closed: a server that is not running, without assuming any fixed port is free."""
+    with StubServer() as stub:
+        return stub.base_url

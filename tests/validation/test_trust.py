@@ -239,3 +239,39 @@ def test_a_report_with_nothing_parsed_says_so_instead_of_empty_panels(tmp_path: 
     assert [p.name for p in written] == ["report.md", "report.png"]
     summary = read_validation_log(Path(log.location))[1]
     assert headline(summary).startswith("tau-c undefined · 0 of 8 parsed (0%)")
+
+
+@pytest.mark.parametrize(
+    ("n", "parse_rate", "tau_c", "trusted"),
+    [
+        (600, 0.99, 0.38, True),  # every threshold met exactly: trusted
+        (599, 0.99, 0.38, False),
+        (600, 0.9899, 0.38, False),
+        (600, 0.99, 0.3799, False),
+        (600, 0.99, None, False),
+    ],
+)
+def test_each_threshold_is_a_minimum_that_counts_when_met(
+    n: int, parse_rate: float, tau_c: float | None, trusted: bool
+) -> None:
+    assert verdict(n, parse_rate, tau_c)[0] is trusted
+
+
+def test_a_validation_run_with_a_failed_sample_is_never_trusted(tmp_path: Path) -> None:
+    judge = human_judge(unparsed=0)
+    thresholds = Thresholds(tau_c=-1.0, parse_rate=0.0, n=1)  # every figure passes
+    log = validate(tmp_path, judge, limit_per_source=1)
+    assert trust_record(Path(log.location), thresholds).trusted
+    failing = human_judge(unparsed=0)
+    inner = failing.reply
+    assert inner is not None
+
+    def fails_once(n: int, messages: list[Any], config: Any) -> Any:
+        if n == 3:
+            raise RuntimeError("the server went away")
+        return inner(n, messages, config)
+
+    failing.reply = fails_once
+    log = validate(tmp_path / "failed", failing, limit_per_source=1)
+    made = trust_record(Path(log.location), thresholds)
+    assert not made.trusted and "1 sample(s) failed with an error" in made.reasons
