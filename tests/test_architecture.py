@@ -26,6 +26,11 @@ _JUDGING_RULES = (
     "rubric", "blind", "structured", "verdict", "score_schema", "options", "gate", "ledger",
     "viewer",
 )  # fmt: skip
+_PROTOCOL_RULES = (
+    "spec", "personas", "tables", "workspace", "selection", "models", "plan", "record",
+    "signals", "visibility", "decision", "prompts", "answers", "display", "echo", "scaffold",
+)  # fmt: skip
+_PROTOCOL_SOLVERS = ("seats", "turns", "engine", "solver", "scorer")
 MODULES = {
     "debatebench_eval": "core",  # the package root holds only the version
     "debatebench_eval.__main__": "commands",
@@ -51,6 +56,10 @@ MODULES = {
     "debatebench_eval.interop.score_file": "rules",
     "debatebench_eval.interop.judge_task": "tasks",
     "debatebench_eval.interop.export": "commands",
+    **{f"debatebench_eval.protocols.{name}": "rules" for name in _PROTOCOL_RULES},
+    **{f"debatebench_eval.protocols.{name}": "solvers" for name in _PROTOCOL_SOLVERS},
+    "debatebench_eval.protocols.tasks": "tasks",
+    "debatebench_eval.protocols.export": "commands",
 }
 
 

@@ -19,6 +19,7 @@ from inspect_ai.model import (
     ChatMessageUser,
     GenerateConfig,
     Model,
+    ModelOutput,
 )
 
 from debatebench_eval.core.errors import call_failure
@@ -42,6 +43,9 @@ class Exchange(Generic[T]):
     error: str | None = None
     # The JSON mode the calls were made in (judging.options.JSON_MODES).
     json_mode: str | None = None
+    # Each reply's output (usage, stop reason), for callers that record the
+    # call as a turn; not part of `record()`.
+    outputs: list[ModelOutput] = field(default_factory=list, repr=False)
 
     @property
     def repairs(self) -> int:
@@ -114,6 +118,7 @@ async def ask_json(
             return exchange
         text = output.completion
         exchange.replies.append(text)
+        exchange.outputs.append(output)
         value, problems = parse_json_reply(text, output.stop_reason)
         if not problems:
             result, problems = check(value)
