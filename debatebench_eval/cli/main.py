@@ -13,7 +13,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from debatebench_eval._registry import ALIAS_PREFIX, SCORERS, TASKS
+from debatebench_eval._registry import ALIAS_PREFIX, SCORERS, SOLVERS, TASKS
+from debatebench_eval.cli import deliberation
 from debatebench_eval.core._inspect import registry_info
 
 
@@ -29,6 +30,8 @@ def _listing() -> str:
     return "\n".join(
         ["tasks (inspect eval NAME; options with -T key=value):", *rows(TASKS), "",
          "scorers (inspect score LOG --scorer NAME):", *rows(SCORERS), "",
+         "solvers (inspect eval TASK --solver NAME; options with -S key=value):",
+         *rows(SOLVERS), "",
          "Each is also registered as debatebench_eval/NAME.",
          "Task options (-T) and scorer options: debatebench-eval list"]
     )  # fmt: skip
@@ -49,8 +52,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     export.add_argument("log", help="an Inspect log file (.eval or .json)")
     export.add_argument(
-        "-o", "--out", default="transcripts", help="output folder (default ./transcripts)"
+        "-o",
+        "--out",
+        help="output folder (default ./transcripts; heurema: ./heurema; ar-debate: .)",
     )
+    export.add_argument(
+        "--format", choices=deliberation.EXPORT_FORMATS, default="debatebench",
+        help="debatebench transcripts (default), or a deliberation's heurema / ar-debate result",
+    )  # fmt: skip
     export.set_defaults(run=_run_export)
     trust = commands.add_parser(
         "trust", help="record a judge's validation result from a judge_validation log"
@@ -85,12 +94,13 @@ def _parser() -> argparse.ArgumentParser:
         "--log-dir", default="logs", help="where Inspect writes the log (default ./logs)"
     )
     quick.set_defaults(run=_run_quickstart)
+    deliberation.register(commands)
     return parser
 
 
 def _run_list(args: argparse.Namespace) -> int:
     print(_listing().rsplit("\n\n", 1)[0])
-    for obj in (*TASKS, *SCORERS):
+    for obj in (*TASKS, *SCORERS, *SOLVERS):
         doc = inspect.getdoc(obj) or ""
         if "Args:" in doc:
             print(f"\n{ALIAS_PREFIX}/{registry_info(obj).name.split('/', 1)[-1]} options:")
@@ -106,7 +116,9 @@ def _run_export(args: argparse.Namespace) -> int:
     if not log.is_file():
         print(f"debatebench-eval export: log file not found: {log}", file=sys.stderr)
         return 2
-    written, skipped = export_log(log, Path(args.out))
+    if args.format != "debatebench":
+        return deliberation.run_export(args, log)
+    written, skipped = export_log(log, Path(args.out or "transcripts"))
     for path in written:
         print(path)
     for reason in skipped:
