@@ -36,7 +36,7 @@ def parse_answer(text: str) -> str | None:
     found = _ANSWER.findall(text)
     if not found:
         return None
-    return found[-1].strip().strip("`*").strip() or None
+    return found[-1].strip(" `*") or None
 
 
 def choice_index(answer: str | None, count: int) -> int | None:

@@ -371,7 +371,7 @@ def _mapping(value: Any, where: str, keys: tuple[str, ...]) -> dict[str, Any]:
     unknown = sorted(set(value) - set(keys), key=str)
     if unknown:
         raise ConfigError(
-            f"{where}.{unknown[0]}", f"unknown key(s) {unknown}", f"only {', '.join(keys)}"
+            _key(where, unknown[0]), f"unknown key(s) {unknown}", f"only {', '.join(keys)}"
         )
     return value
 
@@ -381,7 +381,7 @@ def _text(data: dict[str, Any], key: str, where: str, *, required: bool = True) 
     if value is None and not required:
         return ""
     if not isinstance(value, str) or not value.strip():
-        raise ConfigError(f"{where}.{key}", f"got {value!r}", "a non-empty string")
+        raise ConfigError(_key(where, key), f"got {value!r}", "a non-empty string")
     return value.strip()
 
 
@@ -390,14 +390,14 @@ def _int(data: dict[str, Any], key: str, where: str) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ConfigError(f"{where}.{key}", f"got {value!r}", "an integer of at least 1")
+        raise ConfigError(_key(where, key), f"got {value!r}", "an integer of at least 1")
     return value
 
 
 def _flag(data: dict[str, Any], key: str, where: str) -> bool:
     value = data.get(key, False)
     if not isinstance(value, bool):
-        raise ConfigError(f"{where}.{key}", f"got {value!r}", "true or false")
+        raise ConfigError(_key(where, key), f"got {value!r}", "true or false")
     return value
 
 
@@ -406,5 +406,10 @@ def _choice(
 ) -> str:
     value = data.get(key, default)
     if value not in choices:
-        raise ConfigError(f"{where}.{key}", f"got {value!r}", f"one of {', '.join(choices)}")
+        raise ConfigError(_key(where, key), f"got {value!r}", f"one of {', '.join(choices)}")
     return str(value)
+
+
+def _key(where: str, key: str) -> str:
+    """`file: key` at the top of a file, `file: a.b` below it."""
+    return f"{where}.{key}" if ": " in where else f"{where}: {key}"

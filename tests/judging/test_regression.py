@@ -28,7 +28,8 @@ def test_every_score_matches_the_baseline(current: dict) -> None:  # type: ignor
     changed = differences(baseline, current)
     assert not changed, (
         f"{len(changed)} scoring field(s) changed; if intended, run "
-        "`python tests/support/regression.py baseline` and commit the diff:\n" + "\n".join(changed[:40])
+        "`python tests/support/regression.py baseline` and commit the diff:\n"
+        + "\n".join(changed[:40])
     )
 
 

@@ -13,6 +13,7 @@ import contextlib
 import json
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -32,6 +33,9 @@ class StubBehaviour:
     digests: dict[str, str] = field(default_factory=dict)
     # Answer every chat request with this text (a scripted judge reply).
     reply: str | None = None
+    # Answer a chat request with the text this returns for it (None: as usual),
+    # e.g. per model or per prompt; checked after `reply`.
+    respond: Callable[[dict[str, Any]], str | None] | None = None
     # Answer every chat request with a broken body: "json" (a 200 whose body is
     # not JSON) or "truncated" (a body cut short of its Content-Length).
     broken: str | None = None
@@ -163,7 +167,7 @@ _REFUSED_FORMAT = {
 
 
 def schema_instance(schema: dict[str, Any]) -> Any:
-    """A value valid under a JSON Schema: mid-range integers, short strings, empty lists."""
+    """A value valid under a JSON Schema: mid-range numbers, false, short strings, empty lists."""
     kind = schema.get("type")
     if "enum" in schema:
         return schema["enum"][0]
@@ -171,6 +175,10 @@ def schema_instance(schema: dict[str, Any]) -> Any:
         return {key: schema_instance(sub) for key, sub in schema.get("properties", {}).items()}
     if kind == "integer":
         return (schema.get("minimum", 0) + schema.get("maximum", 10)) // 2
+    if kind == "number":
+        return (schema.get("minimum", 0) + schema.get("maximum", 1)) / 2
+    if kind == "boolean":
+        return False
     if kind == "array":
         return []
     return "A stub justification."
@@ -182,6 +190,9 @@ def _completion(request: dict[str, Any], number: int, behaviour: StubBehaviour) 
     schema = response_format.get("json_schema", {}).get("schema") or response_format.get("schema")
     if behaviour.reply is not None:
         return _reply(request, number, behaviour.reply, "stop")
+    scripted = behaviour.respond(request) if behaviour.respond is not None else None
+    if scripted is not None:
+        return _reply(request, number, scripted, "stop")
     if behaviour.fill_schemas and schema:
         return _reply(request, number, json.dumps(schema_instance(schema)), "stop")
     prompt = str((request.get("messages") or [{}])[-1].get("content", ""))
