@@ -406,3 +406,23 @@ def test_the_echo_provider_is_an_inspect_model() -> None:
             and data["confidence"] == 0.5
             and data["request_round"] is False
         )
+
+
+def test_the_task_comes_inline_from_a_file_or_a_quoted_at_path(in_tmp: Path) -> None:
+    from debatebench_eval.protocols.tasks import task_text
+
+    (in_tmp / "plan.md").write_text("Ship on Friday?\n")
+    assert task_text("Ship it?", None) == ("Ship it?", "inline")
+    assert task_text(["Ship it", " now?"], None) == ("Ship it, now?", "inline")  # comma-split
+    assert task_text(None, "plan.md") == ("Ship on Friday?", "file")
+    assert task_text("@plan.md", None) == ("Ship on Friday?", "file")  # -T 'task="@plan.md"'
+    for task, file, says in [
+        ("a", "plan.md", "both were given"),
+        (None, None, "-T task: missing"),
+        ({True: "do it"}, None, "YAML read the value as {True: 'do it'}"),
+        ([None], None, "YAML read the value as [None]"),
+        ("@missing.md", None, "-T task: file not found"),
+    ]:
+        with pytest.raises(ConfigError) as caught:
+            task_text(task, file)
+        assert says in str(caught.value)
