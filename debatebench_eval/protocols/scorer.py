@@ -17,6 +17,7 @@ import math
 from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
 
+from debatebench_eval.protocols.display import outcome_heading
 from debatebench_eval.protocols.record import DeliberationRecord
 
 DECISIONS = ("accept", "revise", "escalate")
@@ -50,7 +51,7 @@ def outcome() -> Scorer:
         return Score(
             value=value,
             answer=result.answer or "",
-            explanation=result.undecided_reason or f"{result.kind}: {result.stop_reason}",
+            explanation=outcome_heading(result),
             metadata={
                 "protocol": record.run.protocol,
                 "kind": result.kind,

@@ -94,12 +94,14 @@ def test_rounds_are_spans_and_turns_are_headed_messages(tmp_path: Path) -> None:
     sample = (log.samples or [])[0]
     spans = [e for e in sample.events if e.event == "span_begin"]
     names = [(e.name, e.type) for e in spans]
-    assert ("Round 1: round", "round") in names and ("Round 2: round", "round") in names
+    assert ("Round 1: discussion", "round") in names and ("Round 2: discussion", "round") in names
     assert ("Synthesis", "final") in names and ("skeptic", "participant") in names
     infos = [e.data for e in sample.events if e.event == "info" and e.source == "deliberation"]
     assert [i["round"] for i in infos] == [1, 2] and all(i["clean"] for i in infos)  # type: ignore[index]
     headed = [m for m in sample.messages if m.role == "assistant"]
-    assert headed[1].text.startswith("### Round 1 · round — skeptic\n*skeptic · m · role skeptic")
+    assert headed[1].text.startswith(
+        "### Round 1 · discussion — skeptic\n*skeptic · m · role skeptic"
+    )
     assert "saw 1 turns (all)" in headed[1].text and "signal: done" in headed[1].text
     assert headed[1].metadata == {
         "round": 1,
