@@ -45,10 +45,12 @@ def _parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    listing = commands.add_parser("list", help="list tasks and scorers with their options")
+    listing = commands.add_parser("list", help="list tasks, scorers and solvers with their options")
     listing.set_defaults(run=_run_list)
     export = commands.add_parser(
-        "export", help="write each debate of a log as a debatebench transcript"
+        "export",
+        help="write a log's debates as debatebench transcripts (or, with --format, its "
+        "deliberations as heurema or ar-debate results)",
     )
     export.add_argument("log", help="an Inspect log file (.eval or .json)")
     export.add_argument(

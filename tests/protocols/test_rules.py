@@ -258,3 +258,15 @@ def test_round_prompts_show_what_the_round_allows() -> None:
     text = round_prompt(panel, panel.rounds[0], "Task T", [], 1)
     # heurema's prompt: moderator rules, brief, signal instruction, nothing else
     assert text == f"{panel.preamble}\n\n## Brief\n\nTask T\n\n{SIGNAL_INSTRUCTION}"
+
+
+def test_the_bundled_questions_are_well_formed() -> None:
+    import json
+
+    from debatebench_eval.core.resources import data_file
+
+    path = data_file("tasks", "questions", "deliberation.jsonl")
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    assert len(rows) == 32 and len({r["id"] for r in rows}) == 32
+    assert all(set(r) == {"id", "input", "target", "kind"} for r in rows)
+    assert all(r["target"].isdigit() and r["kind"] in ("arithmetic", "rate", "trap") for r in rows)
