@@ -147,6 +147,7 @@ def task_text(task: Any, task_file: Any) -> tuple[str, str]:
         raise ConfigError(
             "-T task", "missing", 'the task text (-T task="...") or -T task_file=PATH'
         )
+    task = _unmapped(task)
     if isinstance(task, dict) or (isinstance(task, list) and None in task):
         raise ConfigError(
             "-T task",
@@ -159,6 +160,16 @@ def task_text(task: Any, task_file: Any) -> tuple[str, str]:
     if not text.strip():
         raise ConfigError("-T task", "empty", "the task text")
     return text, "inline"
+
+
+def _unmapped(task: Any) -> Any:
+    """`-T task="Decide: now or later?"` reaches us as YAML's {"Decide": "now or later?"}:
+    put the text back when nothing was lost (string key and value)."""
+    if isinstance(task, dict) and len(task) == 1:
+        ((key, value),) = task.items()
+        if isinstance(key, str) and isinstance(value, str):
+            return f"{key}: {value}"
+    return task
 
 
 def _read(path: str, name: str) -> str:

@@ -418,6 +418,7 @@ def test_the_task_comes_inline_from_a_file_or_a_quoted_at_path(in_tmp: Path) -> 
     assert task_text(["Ship it", " now?"], None) == ("Ship it, now?", "inline")  # comma-split
     assert task_text(None, "plan.md") == ("Ship on Friday?", "file")
     assert task_text("@plan.md", None) == ("Ship on Friday?", "file")  # -T 'task="@plan.md"'
+    assert task_text({"Decide": "now or later?"}, None) == ("Decide: now or later?", "inline")
     for task, file, says in [
         ("a", "plan.md", "both were given"),
         (None, None, "-T task: missing"),
