@@ -1,4 +1,5 @@
-"""Inspect's entry point: registers the tasks and scorers, and their aliases.
+"""Inspect's entry point: registers the tasks, scorers and solvers, their aliases,
+and the echo model provider.
 
 Inspect names a task after the top-level module that defines it, so ours are
 `debatebench_eval/<name>`. The user's commands say `debatebench/<name>`;
@@ -23,14 +24,21 @@ from debatebench_eval.debate.turn_stats import turn_stats
 from debatebench_eval.interop.judge_task import judge
 from debatebench_eval.judging.fact_check import fact_check
 from debatebench_eval.judging.rubric_scorer import rubric
+from debatebench_eval.protocols import echo  # noqa: F401  (registers the debatebench-echo provider)
+from debatebench_eval.protocols.scorer import outcome
+from debatebench_eval.protocols.solver import deliberate
+from debatebench_eval.protocols.tasks import adjudicate, panel
 from debatebench_eval.validation.speech_scorer import speech_rating
 from debatebench_eval.validation.speech_task import judge_validation
 
 ALIAS_PREFIX = "debatebench"
-TASKS: tuple[Callable[..., Any], ...] = (debate, judge, judge_validation, crucible)
-SCORERS: tuple[Callable[..., Any], ...] = (
-    rubric, fact_check, turn_stats, speech_rating, crucible_score,
+TASKS: tuple[Callable[..., Any], ...] = (
+    debate, judge, judge_validation, crucible, panel, adjudicate,
 )  # fmt: skip
+SCORERS: tuple[Callable[..., Any], ...] = (
+    rubric, fact_check, turn_stats, speech_rating, crucible_score, outcome,
+)  # fmt: skip
+SOLVERS: tuple[Callable[..., Any], ...] = (deliberate,)
 
 
 def _alias(obj: Callable[..., Any]) -> Callable[..., Any]:
@@ -48,17 +56,21 @@ def _alias(obj: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-ALIASES = tuple(_alias(obj) for obj in (*TASKS, *SCORERS))
+ALIASES = tuple(_alias(obj) for obj in (*TASKS, *SCORERS, *SOLVERS))
 report_config_errors_on_stderr()
 
 __all__ = [
     "ALIASES",
+    "adjudicate",
     "crucible",
     "crucible_score",
     "debate",
+    "deliberate",
     "fact_check",
     "judge",
     "judge_validation",
+    "outcome",
+    "panel",
     "rubric",
     "speech_rating",
     "turn_stats",

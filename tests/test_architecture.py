@@ -36,6 +36,11 @@ _CRUCIBLE_RULES = (
     "outcome", "display", "report_text", "viewer", "replies",
 )  # fmt: skip
 _CRUCIBLE_SOLVERS = ("calls", "stages", "solver", "scorer")
+_PROTOCOL_RULES = (
+    "spec", "personas", "tables", "workspace", "selection", "models", "plan", "record",
+    "signals", "visibility", "decision", "prompts", "answers", "display", "echo", "scaffold",
+)  # fmt: skip
+_PROTOCOL_SOLVERS = ("seats", "turns", "engine", "solver", "scorer")
 MODULES = {
     "debatebench_eval": "core",  # the package root holds only the version
     "debatebench_eval.__main__": "commands",
@@ -72,6 +77,10 @@ MODULES = {
         f"debatebench_eval.crucible.{name}": "commands"
         for name in ("log_reader", "report", "graph", "commands")
     },
+    **{f"debatebench_eval.protocols.{name}": "rules" for name in _PROTOCOL_RULES},
+    **{f"debatebench_eval.protocols.{name}": "solvers" for name in _PROTOCOL_SOLVERS},
+    "debatebench_eval.protocols.tasks": "tasks",
+    "debatebench_eval.protocols.export": "commands",
 }
 
 

@@ -6,6 +6,8 @@ changes how entry points are matched to name prefixes, this file fails first.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from inspect_ai._eval.registry import task_create
 from inspect_ai.scorer._scorer import scorer_create
@@ -38,3 +40,33 @@ def test_alias_keeps_the_task_parameters_for_minus_t() -> None:
 def test_private_inspect_names_still_exist() -> None:
     for name in _inspect.__all__:
         assert getattr(_inspect, name) is not None
+
+
+@pytest.mark.parametrize("prefix", ["debatebench", "debatebench_eval"])
+def test_solver_resolves_by_both_names(
+    prefix: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # --solver NAME -S k=v goes through solver_from_spec; run it as the CLI does.
+    from inspect_ai._eval.loader import solver_from_spec
+    from inspect_ai._util.registry import registry_info
+    from inspect_ai.solver._solver import SolverSpec
+
+    monkeypatch.chdir(tmp_path)
+    assert registry_lookup("solver", f"{prefix}/deliberate") is not None
+    solver = solver_from_spec(
+        SolverSpec(
+            f"{prefix}/deliberate", args_passed={"rounds": 2, "with": ["proposer", "skeptic"]}
+        )
+    )
+    assert callable(solver)
+    assert registry_info(solver).name == f"{prefix}/deliberate"
+
+
+def test_the_registry_imports_cleanly() -> None:
+    # Inspect only warns when an entry point fails to import, then reports
+    # "Unknown solver": import it directly so a broken import fails here.
+    import importlib
+
+    registry = importlib.import_module("debatebench_eval._registry")
+    assert {obj.__name__ for obj in registry.SOLVERS} == {"deliberate"}
+    assert registry_lookup("modelapi", "debatebench_eval/debatebench-echo") is not None

@@ -68,11 +68,13 @@ def _wait_ready(process: subprocess.Popen[bytes], base_url: str) -> None:
     )
 
 
-def server_arguments(port: int, threads: int = 2) -> list[str]:
-    """The arguments after `python` that serve the embedded model on `port`."""
+def server_arguments(
+    port: int, threads: int = 2, gguf: Path | None = None, alias: str = MODEL_ALIAS
+) -> list[str]:
+    """The arguments after `python` that serve the embedded model (or `gguf`) on `port`."""
     return [
-        "-m", "llama_cpp.server", "--model", str(gguf_path()),
-        "--model_alias", MODEL_ALIAS, "--host", "127.0.0.1", "--port", str(port),
+        "-m", "llama_cpp.server", "--model", str(gguf or gguf_path()),
+        "--model_alias", alias, "--host", "127.0.0.1", "--port", str(port),
         "--n_ctx", str(CONTEXT_TOKENS),
         # llama.cpp uses one thread unless told; decoding is several times faster with two.
         "--n_threads", str(threads), "--n_threads_batch", str(threads),
@@ -80,12 +82,20 @@ def server_arguments(port: int, threads: int = 2) -> list[str]:
 
 
 @contextmanager
-def embedded_server(threads: int = 2) -> Iterator[str]:
-    """Run the embedded model server; yields its base URL (ending in /v1)."""
+def embedded_server(
+    threads: int = 2, gguf: Path | None = None, alias: str = MODEL_ALIAS
+) -> Iterator[str]:
+    """Run the embedded model server; yields its base URL (ending in /v1).
+
+    Args:
+        threads: llama.cpp's threads for decoding and for prompts.
+        gguf: Another GGUF file to serve instead of SmolLM2 (benchmarks).
+        alias: The model name the server answers to.
+    """
     if importlib.util.find_spec("llama_cpp") is None:
         raise ServerError(f"llama.cpp's server is not installed; run: {INSTALL_HINT}")
     port = _free_port()
-    command = [sys.executable, *server_arguments(port, threads)]
+    command = [sys.executable, *server_arguments(port, threads, gguf, alias)]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base_url = f"http://127.0.0.1:{port}/v1"
     try:

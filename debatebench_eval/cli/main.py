@@ -14,7 +14,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from debatebench_eval._registry import ALIAS_PREFIX, SCORERS, TASKS
+from debatebench_eval._registry import ALIAS_PREFIX, SCORERS, SOLVERS, TASKS
+from debatebench_eval.cli import deliberation
 from debatebench_eval.cli.tournament import add_tournament_parser
 from debatebench_eval.core._inspect import registry_info
 
@@ -31,6 +32,8 @@ def _listing() -> str:
     return "\n".join(
         ["tasks (inspect eval NAME; options with -T key=value):", *rows(TASKS), "",
          "scorers (inspect score LOG --scorer NAME):", *rows(SCORERS), "",
+         "solvers (inspect eval TASK --solver NAME; options with -S key=value):",
+         *rows(SOLVERS), "",
          "Each is also registered as debatebench_eval/NAME.",
          "Task options (-T) and scorer options: debatebench-eval list"]
     )  # fmt: skip
@@ -44,15 +47,23 @@ def _parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    listing = commands.add_parser("list", help="list tasks and scorers with their options")
+    listing = commands.add_parser("list", help="list tasks, scorers and solvers with their options")
     listing.set_defaults(run=_run_list)
     export = commands.add_parser(
-        "export", help="write each debate of a log as a debatebench transcript"
+        "export",
+        help="write a log's debates as debatebench transcripts (or, with --format, its "
+        "deliberations as heurema or ar-debate results)",
     )
     export.add_argument("log", help="an Inspect log file (.eval or .json)")
     export.add_argument(
-        "-o", "--out", default="transcripts", help="output folder (default ./transcripts)"
+        "-o",
+        "--out",
+        help="output folder (default ./transcripts; heurema: ./heurema; ar-debate: .)",
     )
+    export.add_argument(
+        "--format", choices=deliberation.EXPORT_FORMATS, default="debatebench",
+        help="debatebench transcripts (default), or a deliberation's heurema / ar-debate result",
+    )  # fmt: skip
     export.set_defaults(run=_run_export)
     trust = commands.add_parser(
         "trust", help="record a judge's validation result from a judge_validation log"
@@ -91,12 +102,13 @@ def _parser() -> argparse.ArgumentParser:
     from debatebench_eval.crucible.commands import add_commands as add_crucible_commands
 
     add_crucible_commands(commands)
+    deliberation.register(commands)
     return parser
 
 
 def _run_list(args: argparse.Namespace) -> int:
     print(_listing().rsplit("\n\n", 1)[0])
-    for obj in (*TASKS, *SCORERS):
+    for obj in (*TASKS, *SCORERS, *SOLVERS):
         doc = inspect.getdoc(obj) or ""
         if "Args:" in doc:
             print(f"\n{ALIAS_PREFIX}/{registry_info(obj).name.split('/', 1)[-1]} options:")
@@ -112,7 +124,9 @@ def _run_export(args: argparse.Namespace) -> int:
     if not log.is_file():
         print(f"debatebench-eval export: log file not found: {log}", file=sys.stderr)
         return 2
-    written, skipped = export_log(log, Path(args.out))
+    if args.format != "debatebench":
+        return deliberation.run_export(args, log)
+    written, skipped = export_log(log, Path(args.out or "transcripts"))
     for path in written:
         print(path)
     for reason in skipped:

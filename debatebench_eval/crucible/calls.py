@@ -89,7 +89,7 @@ class Caller:
 
 def call_record(request: Request, exchange: Exchange[Any]) -> CallRecord:
     usage = TurnUsage()
-    for item in exchange.usages:
+    for item in (output.usage for output in exchange.outputs):
         if item is not None:
             usage = TurnUsage(
                 input_tokens=usage.input_tokens + item.input_tokens,
@@ -103,7 +103,7 @@ def call_record(request: Request, exchange: Exchange[Any]) -> CallRecord:
         model=exchange.model,
         usage=usage,
         budget=request.budget,
-        hit_budget="max_tokens" in exchange.stop_reasons,
+        hit_budget=any(output.stop_reason == "max_tokens" for output in exchange.outputs),
         repairs=exchange.repairs,
         json_mode=exchange.json_mode,
         problems=[p for p in exchange.problems if p],

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from inspect_ai.model import ModelOutput
 from inspect_ai.util import StoreModel
 from pydantic import BaseModel, Field
 
@@ -24,6 +25,19 @@ class TurnUsage(BaseModel):
     output_tokens: int = 0
     reasoning_tokens: int = 0
     total_tokens: int = 0
+
+
+def turn_usage(output: ModelOutput) -> TurnUsage:
+    """A reply's token usage as recorded (zeros when the provider reported none)."""
+    usage = output.usage
+    if usage is None:
+        return TurnUsage()
+    return TurnUsage(
+        input_tokens=usage.input_tokens,
+        output_tokens=usage.output_tokens,
+        reasoning_tokens=usage.reasoning_tokens or 0,
+        total_tokens=usage.total_tokens,
+    )
 
 
 class Turn(BaseModel):

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.core.front_matter import split_front_matter
 from debatebench_eval.core.resources import data_dir
 from debatebench_eval.core.yamlio import parse_yaml
 
@@ -86,17 +87,7 @@ def _parse_yaml(text: str, where: str) -> dict[str, Any]:
 
 
 def _parse_markdown(text: str, where: str) -> tuple[dict[str, Any], str]:
-    lines = text.splitlines()
-    if not lines or lines[0].strip() != "---":
-        raise ConfigError(
-            where, "no YAML front matter", "a first line '---' opening the front matter"
-        )
-    try:
-        end = next(i for i, line in enumerate(lines[1:], 1) if line.strip() == "---")
-    except StopIteration:
-        raise ConfigError(where, "front matter is never closed", "a second '---' line") from None
-    data = _parse_yaml("\n".join(lines[1:end]), f"{where} (front matter)")
-    brief = "\n".join(lines[end + 1 :]).strip()
+    data, brief = split_front_matter(text, where, "team keys")
     if not brief:
         raise ConfigError(
             where, "the persona body is empty", "the persona's brief below the front matter"

@@ -19,7 +19,7 @@ from inspect_ai.model import (
     ChatMessageUser,
     GenerateConfig,
     Model,
-    ModelUsage,
+    ModelOutput,
 )
 
 from debatebench_eval.core.errors import call_failure
@@ -43,10 +43,9 @@ class Exchange(Generic[T]):
     error: str | None = None
     # The JSON mode the calls were made in (judging.options.JSON_MODES).
     json_mode: str | None = None
-    # Per reply: its token usage and why generation stopped (kept for callers
-    # that record a call's cost; not part of record(), so scores are unchanged).
-    usages: list[ModelUsage | None] = field(default_factory=list)
-    stop_reasons: list[str] = field(default_factory=list)
+    # Each reply's output (usage, stop reason), for callers that record the
+    # call's cost or as a turn; not part of `record()`, so scores are unchanged.
+    outputs: list[ModelOutput] = field(default_factory=list, repr=False)
 
     @property
     def repairs(self) -> int:
@@ -119,8 +118,7 @@ async def ask_json(
             return exchange
         text = output.completion
         exchange.replies.append(text)
-        exchange.usages.append(output.usage)
-        exchange.stop_reasons.append(output.stop_reason)
+        exchange.outputs.append(output)
         if output.stop_reason == "model_length":
             # The server refused the request as too long (Inspect passes its words
             # on as the reply); a repair would be longer still.

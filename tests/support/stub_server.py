@@ -178,7 +178,7 @@ _REFUSED_FORMAT = {
 
 
 def schema_instance(schema: dict[str, Any]) -> Any:
-    """A value valid under a JSON Schema: mid-range integers, short strings, empty lists."""
+    """A value valid under a JSON Schema: mid-range numbers, false, short strings, empty lists."""
     kind = schema.get("type")
     if "enum" in schema:
         return schema["enum"][0]
@@ -186,6 +186,10 @@ def schema_instance(schema: dict[str, Any]) -> Any:
         return {key: schema_instance(sub) for key, sub in schema.get("properties", {}).items()}
     if kind == "integer":
         return (schema.get("minimum", 0) + schema.get("maximum", 10)) // 2
+    if kind == "number":
+        return (schema.get("minimum", 0) + schema.get("maximum", 1)) / 2
+    if kind == "boolean":
+        return False
     if kind == "array":
         return []
     return "A stub justification."

@@ -1,0 +1,204 @@
+"""The `panel` and `adjudicate` tasks: one deliberation over one task or proposal."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from inspect_ai import Task, task
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.model import GenerateConfig, model_roles
+
+from debatebench_eval.core import arguments as arg
+from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.debate.config import DEFAULT_TIMEOUT
+from debatebench_eval.debate.task import DEFAULT_MAX_RETRIES
+from debatebench_eval.protocols.plan import Plan, build_plan, check_models, coerce_options
+from debatebench_eval.protocols.scorer import outcome
+from debatebench_eval.protocols.solver import deliberation_solver
+from debatebench_eval.protocols.spec import load_protocol
+
+DEBATE_TYPES = (
+    "research_question", "theory_selection", "method_fit", "claim_adjudication",
+    "rival_explanations", "final_revision",
+)  # fmt: skip
+COMMON_ARGS = (
+    "protocol", "budget", "final_budget", "persona_models", "send_effort", "workspace", "seed",
+    "timeout", "empty_retries", "probe",
+)  # fmt: skip
+PANEL_ARGS = (*COMMON_ARGS, "task", "task_file", "table", "synth", "with", "rounds", "converge")
+ADJUDICATE_ARGS = (*COMMON_ARGS, "proposal", "debate_type", "judge_schema")
+
+
+@task
+def panel(
+    task: str | None = None,
+    task_file: str | None = None,
+    protocol: str = "panel",
+    table: str | None = None,
+    synth: str | None = None,
+    rounds: int | None = None,
+    converge: bool = True,
+    budget: int | None = None,
+    final_budget: int | None = None,
+    persona_models: bool = True,
+    send_effort: bool = False,
+    workspace: str | None = None,
+    seed: int | None = None,
+    timeout: int | None = None,
+    empty_retries: int = 2,
+    probe: bool = True,
+    **unknown: Any,
+) -> Task:
+    """A panel of personas deliberates a task in rounds; a synthesizer writes the answer (heurema).
+
+    Args:
+        task: The task text, e.g. task="Should we migrate to Postgres now or defer?".
+        task_file: A file holding the task (heurema's --task @file; Inspect cannot parse @).
+        protocol: `panel` (the default) or a protocol .yaml file.
+        table: A table of personas (default tables/default.yml: proposer, skeptic).
+        synth: The synthesizer persona (default the table's, else `synthesizer`).
+        with: Persona selectors for the panel, e.g. with=proposer,skeptic (overrides table).
+        rounds: Most rounds (default 10); the panel stops early when it converges.
+        converge: Stop early when every participant signals done (default true).
+        budget: Completion-token cap of each participant's turn (default 1000).
+        final_budget: Completion-token cap of the synthesis (default 2000).
+        persona_models: Speak with each persona's own `model` (default true; false: --model).
+        send_effort: Send each persona's `effort` as reasoning_effort (default false).
+        workspace: A folder with personas/ and tables/, or one holding .heurema/debate
+            (default: found by walking up from the working directory).
+        seed: Base seed when --seed is not given.
+        timeout: Seconds to wait for one reply (default 600).
+        empty_retries: Extra attempts when a participant returns no text (default 2).
+        probe: Check each model server answers before the first call (default true).
+    """
+    arg.reject_unknown("task panel", {k: v for k, v in unknown.items() if k != "with"}, PANEL_ARGS)
+    text, source = task_text(task, task_file)
+    given = {k: v for k, v in locals().items() if k in PANEL_ARGS}
+    plan = _plan(protocol, given, unknown)
+    sample = Sample(id=plan.protocol.name, input=text, metadata={"task_source": source})
+    return _task(plan, sample, timeout)
+
+
+@task
+def adjudicate(
+    proposal: str | None = None,
+    debate_type: str | None = None,
+    protocol: str = "adjudication",
+    budget: int | None = None,
+    final_budget: int | None = None,
+    judge_schema: bool | str = "auto",
+    persona_models: bool = True,
+    send_effort: bool = False,
+    workspace: str | None = None,
+    seed: int | None = None,
+    timeout: int | None = None,
+    empty_retries: int = 2,
+    probe: bool = True,
+    **unknown: Any,
+) -> Task:
+    """Five roles adjudicate a proposal; the judge decides accept, revise or escalate (ar-debate).
+
+    Args:
+        proposal: The proposal document (a file path).
+        debate_type: research_question, theory_selection, method_fit, claim_adjudication,
+            rival_explanations or final_revision.
+        protocol: `adjudication` (the default) or a protocol .yaml file.
+        budget: Completion-token cap of each role's turn (default 1000).
+        final_budget: Completion-token cap of each judge call (default 2000).
+        judge_schema: Hold the judge to JSON: auto (the default: object on llama.cpp's
+            servers, true elsewhere), true (structured output), object or false (prompt only).
+        persona_models: Speak with each persona's own `model` (default true; false: --model).
+        send_effort: Send each persona's `effort` as reasoning_effort (default false).
+        workspace: A folder with personas/ and tables/, or one holding .heurema/debate.
+        seed: Base seed when --seed is not given.
+        timeout: Seconds to wait for one reply (default 600).
+        empty_retries: Extra attempts when a role returns no text (default 2).
+        probe: Check each model server answers before the first call (default true).
+    """
+    arg.reject_unknown("task adjudicate", unknown, ADJUDICATE_ARGS)
+    kind = arg.as_text("debate_type", debate_type)
+    if kind not in DEBATE_TYPES:
+        found = "missing" if kind is None else f"got {kind!r}"
+        raise ConfigError(arg.label("debate_type"), found, f"one of {', '.join(DEBATE_TYPES)}")
+    path = arg.as_text("proposal", proposal)
+    if path is None:
+        raise ConfigError(arg.label("proposal"), "missing", "the proposal document's path")
+    text = _read(path, "proposal")
+    given = {k: v for k, v in locals().items() if k in ADJUDICATE_ARGS}
+    plan = _plan(protocol, given, unknown)
+    sample = Sample(
+        id=kind,
+        input=f"Debate type: {kind}\n\nProposal ({Path(path).name}):\n\n{text}",
+        metadata={"task_source": "file", "debate_type": kind, "proposal_file": path},
+    )
+    return _task(plan, sample, timeout)
+
+
+def task_text(task: Any, task_file: Any) -> tuple[str, str]:
+    """The task from `task` (inline, or `@path` when quoted) or `task_file`."""
+    if task is not None and task_file is not None:
+        raise ConfigError("-T task / -T task_file", "both were given", "one or the other")
+    path = arg.as_text("task_file", task_file)
+    if path is not None:
+        return _read(path, "task_file"), "file"
+    if task is None:
+        raise ConfigError(
+            "-T task", "missing", 'the task text (-T task="...") or -T task_file=PATH'
+        )
+    task = _unmapped(task)
+    if isinstance(task, dict) or (isinstance(task, list) and None in task):
+        raise ConfigError(
+            "-T task",
+            f"YAML read the value as {task!r}",
+            "text: quote it inside the argument (-T 'task=\"...\"') or use -T task_file=PATH",
+        )
+    text = arg.as_text("task", task) or ""
+    if text.startswith("@"):
+        return _read(text[1:], "task"), "file"
+    if not text.strip():
+        raise ConfigError("-T task", "empty", "the task text")
+    return text, "inline"
+
+
+def _unmapped(task: Any) -> Any:
+    """`-T task="Decide: now or later?"` reaches us as YAML's {"Decide": "now or later?"}:
+    put the text back when nothing was lost (string key and value)."""
+    if isinstance(task, dict) and len(task) == 1:
+        ((key, value),) = task.items()
+        if isinstance(key, str) and isinstance(value, str):
+            return f"{key}: {value}"
+    return task
+
+
+def _read(path: str, name: str) -> str:
+    file = Path(path).expanduser()
+    if not file.is_file():
+        raise ConfigError(f"-T {name}", f"file not found: {file}", "a readable text file")
+    text = file.read_text(encoding="utf-8").strip()
+    if not text:
+        raise ConfigError(f"-T {name}", f"{file} is empty", "a file holding the text")
+    return text
+
+
+def _plan(protocol: Any, given: dict[str, Any], unknown: dict[str, Any]) -> Plan:
+    spec = load_protocol(arg.as_text("protocol", protocol) or "panel")
+    plan = build_plan(spec, coerce_options(given, unknown), Path(os.getcwd()))
+    # Roles bound on the command line are known here; a Python caller binds them
+    # later, and the solver checks again before any call.
+    check_models(plan, model_roles())
+    return plan
+
+
+def _task(plan: Plan, sample: Sample, timeout: Any) -> Task:
+    seconds = arg.as_int("timeout", timeout) or DEFAULT_TIMEOUT
+    return Task(
+        dataset=MemoryDataset([sample], name=f"debatebench-{plan.protocol.name}"),
+        solver=deliberation_solver(plan),
+        scorer=outcome(),
+        config=GenerateConfig(max_retries=DEFAULT_MAX_RETRIES, timeout=seconds),
+        # One failed deliberation must not stop others; eval-retry resumes it.
+        fail_on_error=False,
+        metadata={"protocol": plan.protocol.name, "protocol_file": plan.protocol.file},
+    )
