@@ -1,0 +1,84 @@
+"""Scripted judges for the judge checks: an oracle that knows every answer, and a
+random judge that knows none.
+
+The oracle fact-checker lists each planted claim of the turns it is shown,
+word for word, with its planted verdict and its deciding ids; the random one
+lists the same claims with a verdict drawn uniformly (seeded by the claim), so
+it finds every claim and knows nothing of the record: its macro-F1 should sit
+at the random baseline. The rubric judges are in the same pattern: the oracle
+recognises each debate variant of the sensitivity set and scores the degraded
+side lower on the stated dimensions, the unchanged side exactly as in its
+reference; the random judge draws every score uniformly.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from functools import cache
+from typing import Any
+
+from inspect_ai.model import GenerateConfig, ModelOutput
+
+from debatebench_eval.judging.ledger import VERDICTS
+from debatebench_eval.validation.planted_set import PlantedClaim, PlantedSet, load_planted_set
+
+from support.judge_replies import LISTED
+from support.scripted import Script, output
+
+_TURN_ID = re.compile(r"^\[(t[0-9a-f]{8})\] ", re.MULTILINE)
+
+
+@cache
+def planted_set() -> PlantedSet:
+    return load_planted_set()
+
+
+@cache
+def claims_by_turn() -> dict[str, list[PlantedClaim]]:
+    out: dict[str, list[PlantedClaim]] = {}
+    for claims in planted_set().claims.values():
+        for claim in claims:
+            out.setdefault(claim.turn, []).append(claim)
+    return out
+
+
+def _quote(claim: PlantedClaim, evidence: str) -> str:
+    record = planted_set().records[claim.debate]
+    texts = {t.id: t.text for t in record.turns} | {p.id: p.text for p in record.passages}
+    return " ".join(texts[evidence].split()[:8])
+
+
+def fact_check_reply(prompt: str, verdict_of: Any, cite: bool = True) -> str:
+    """The planted claims of the prompt's turns, each with `verdict_of(claim)`, citing
+    the deciding ids (when `cite`) of each claim it decides as planted."""
+    claims = []
+    for turn in _TURN_ID.findall(prompt):
+        for claim in claims_by_turn().get(turn, []):
+            verdict = verdict_of(claim)
+            cites = (
+                [{"id": e, "quote": _quote(claim, e)} for e in claim.evidence]
+                if cite and verdict == claim.verdict and verdict in ("supported", "contradicted")
+                else []
+            )
+            claims.append({"turn": turn, "claim": claim.text, "verdict": verdict,
+                           "citations": cites, "reason": "As planted."})  # fmt: skip
+    return json.dumps({"claims": claims, "no_claims": LISTED})
+
+
+def oracle_fact_checker() -> Script:
+    def reply(n: int, messages: list[Any], config: GenerateConfig) -> ModelOutput:
+        return output("oracle", fact_check_reply(str(messages[1].content), lambda c: c.verdict))
+
+    return Script("oracle", reply)
+
+
+def random_fact_checker(seed: int = 0) -> Script:
+    def verdict(claim: PlantedClaim) -> str:
+        return random.Random(f"{seed}:{claim.claim_id}").choice(VERDICTS)
+
+    def reply(n: int, messages: list[Any], config: GenerateConfig) -> ModelOutput:
+        return output("random", fact_check_reply(str(messages[1].content), verdict, cite=False))
+
+    return Script("random", reply)
