@@ -21,10 +21,18 @@ from typing import Any
 
 from inspect_ai.model import GenerateConfig, ModelOutput
 
+from debatebench_eval.judging.blind import Orientation, render_transcript
 from debatebench_eval.judging.ledger import VERDICTS
+from debatebench_eval.judging.rubric import default_rubric
+from debatebench_eval.validation.degradations import (
+    Variant,
+    build_variants,
+    load_sources,
+    load_spec,
+)
 from debatebench_eval.validation.planted_set import PlantedClaim, PlantedSet, load_planted_set
 
-from support.judge_replies import LISTED
+from support.judge_replies import LISTED, MAXIMA, rubric_reply, side_scores
 from support.scripted import Script, output
 
 _TURN_ID = re.compile(r"^\[(t[0-9a-f]{8})\] ", re.MULTILINE)
@@ -80,5 +88,58 @@ def random_fact_checker(seed: int = 0) -> Script:
 
     def reply(n: int, messages: list[Any], config: GenerateConfig) -> ModelOutput:
         return output("random", fact_check_reply(str(messages[1].content), verdict, cite=False))
+
+    return Script("random", reply)
+
+
+# ------------------------------------------------------------------ rubric judges
+
+REFERENCE_SHARE = 0.7
+DROP_SHARE = 0.3  # how far a degraded dimension falls, as a share of its maximum
+_TRANSCRIPT = re.compile(r"## Transcript[^\n]*\n(.*?)\n\n## How to score", re.DOTALL)
+
+
+@cache
+def variants_by_view() -> dict[str, tuple[Variant, Orientation]]:
+    """Each debate of the sensitivity set as the judge sees it, under either orientation."""
+    spec = load_spec(dimensions=default_rubric().names)
+    variants, _ = build_variants(load_sources(), spec)
+    out = {}
+    for variant in variants:
+        for orientation in (Orientation("pro", "con"), Orientation("con", "pro")):
+            out[render_transcript(variant.record, orientation)] = (variant, orientation)
+    return out
+
+
+def oracle_scores(variant: Variant) -> dict[str, dict[str, int]]:
+    """Both sides at the reference share; the degraded side's stated dimensions lower."""
+    scores = {side: side_scores(REFERENCE_SHARE) for side in ("pro", "con")}
+    for name in variant.must_fall:
+        top = MAXIMA[name]
+        scores[str(variant.side)][name] -= max(1, round(top * DROP_SHARE))
+    return scores
+
+
+def _view(prompt: str) -> tuple[Variant, Orientation]:
+    found = _TRANSCRIPT.search(prompt)
+    assert found, "not a rubric prompt"
+    return variants_by_view()[found.group(1)]
+
+
+def oracle_rubric_judge() -> Script:
+    def reply(n: int, messages: list[Any], config: GenerateConfig) -> ModelOutput:
+        variant, orientation = _view(str(messages[1].content))
+        scores = oracle_scores(variant)
+        return output("oracle", rubric_reply(scores[orientation.a], scores[orientation.b]))
+
+    return Script("oracle", reply)
+
+
+def random_rubric_judge(seed: int = 0) -> Script:
+    def reply(n: int, messages: list[Any], config: GenerateConfig) -> ModelOutput:
+        variant, orientation = _view(str(messages[1].content))
+        rng = random.Random(f"{seed}:{variant.sample_id}:{orientation.a}")
+        a, b = ({name: rng.randint(0, top) for name, top in MAXIMA.items()} for _ in "AB")
+        return output("random", rubric_reply(a, b))
 
     return Script("random", reply)
