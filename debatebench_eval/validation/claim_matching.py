@@ -69,7 +69,10 @@ def _assign(
     from scipy.optimize import linear_sum_assignment  # type: ignore[import-untyped]
 
     similarity = np.array(
-        [[similar(claim.text, str(entry.get("claim", ""))) for entry in judged] for claim in planted]
+        [
+            [similar(claim.text, str(entry.get("claim", ""))) for entry in judged]
+            for claim in planted
+        ]
     )
     rows, columns = linear_sum_assignment(similarity, maximize=True)
     return {
@@ -87,8 +90,17 @@ def _outcome(
     claim: PlantedClaim, pair: tuple[int, float] | None, ledger: Sequence[Mapping[str, Any]]
 ) -> ClaimOutcome:
     if pair is None:
-        return ClaimOutcome(claim.claim_id, claim.verdict, None, claim.kind, claim.side,
-                            claim.position, None, None, None)  # fmt: skip
+        return ClaimOutcome(
+            claim.claim_id,
+            claim.verdict,
+            None,
+            claim.kind,
+            claim.side,
+            claim.position,
+            None,
+            None,
+            None,
+        )
     index, similarity = pair
     entry = ledger[index]
     predicted = str(entry.get("verdict"))
@@ -98,5 +110,14 @@ def _outcome(
             cite.get("verified") and cite.get("id") in claim.evidence
             for cite in entry.get("citations") or []
         )
-    return ClaimOutcome(claim.claim_id, claim.verdict, predicted, claim.kind, claim.side,
-                        claim.position, round(similarity, 1), str(entry.get("claim")), cited)  # fmt: skip
+    return ClaimOutcome(
+        claim.claim_id,
+        claim.verdict,
+        predicted,
+        claim.kind,
+        claim.side,
+        claim.position,
+        round(similarity, 1),
+        str(entry.get("claim")),
+        cited,
+    )

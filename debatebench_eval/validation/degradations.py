@@ -21,6 +21,7 @@ import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -31,8 +32,15 @@ from debatebench_eval.debate.protocol import SIDES, other_side
 from debatebench_eval.debate.record import DebateRecord, Turn
 from debatebench_eval.interop.transcript_file import read_transcript
 
-DEGRADATIONS = ("truncated", "shuffled", "off_topic", "self_contradiction",
-                "fabricated_statistic", "echo", "strawman")  # fmt: skip
+DEGRADATIONS = (
+    "truncated",
+    "shuffled",
+    "off_topic",
+    "self_contradiction",
+    "fabricated_statistic",
+    "echo",
+    "strawman",
+)
 REFERENCE = "reference"
 FAITHFUL = "faithful"
 # Sentences said by a side, per motion, in edits.yaml.
@@ -70,8 +78,13 @@ class Variant:
     record: DebateRecord
 
     def as_metadata(self) -> dict[str, Any]:
-        return {"source": self.source, "kind": self.kind, "side": self.side,
-                "reference": self.reference, "must_fall": list(self.must_fall)}  # fmt: skip
+        return {
+            "source": self.source,
+            "kind": self.kind,
+            "side": self.side,
+            "reference": self.reference,
+            "must_fall": list(self.must_fall),
+        }
 
 
 def bundled_spec_file() -> Path:
@@ -100,9 +113,14 @@ def load_spec(path: Path | None = None, dimensions: tuple[str, ...] = ()) -> Sen
             raise ConfigError(here, f"got {must_fall!r}", "a non-empty list of rubric dimensions")
         unknown = [d for d in must_fall if dimensions and d not in dimensions]
         if unknown:
-            raise ConfigError(here, f"{unknown[0]!r} is not a dimension of the rubric",
-                              f"one of {', '.join(dimensions)}")  # fmt: skip
-        found[name] = Degradation(name, tuple(must_fall), _text(entry, "what", f"{where}: degradations.{name}"))
+            raise ConfigError(
+                here,
+                f"{unknown[0]!r} is not a dimension of the rubric",
+                f"one of {', '.join(dimensions)}",
+            )
+        found[name] = Degradation(
+            name, tuple(must_fall), _text(entry, "what", f"{where}: degradations.{name}")
+        )
     motions: dict[str, dict[str, dict[str, str]]] = {}
     for motion, sides in _mapping(data, "motions", where).items():
         at = f"{where}: motions[{motion!r}]"
@@ -113,15 +131,22 @@ def load_spec(path: Path | None = None, dimensions: tuple[str, ...] = ()) -> Sen
     faithful = _text(data, "faithful", where)
     if "{quote}" not in faithful:
         raise ConfigError(f"{where}: faithful", "no {quote} placeholder", "a template with {quote}")
-    return SensitivitySpec(found, _text(data, "off_topic", where), faithful, motions, where,
-                           hashlib.sha256(path.read_bytes()).hexdigest())  # fmt: skip
+    return SensitivitySpec(
+        found,
+        _text(data, "off_topic", where),
+        faithful,
+        motions,
+        where,
+        hashlib.sha256(path.read_bytes()).hexdigest(),
+    )
 
 
 def _mapping(data: Any, key: str, where: str) -> dict[str, Any]:
     value = data.get(key) if isinstance(data, dict) else None
     if not isinstance(value, dict):
-        raise ConfigError(f"{where}.{key}" if ":" in where else f"{where}: {key}",
-                          f"got {value!r}", "a mapping")  # fmt: skip
+        raise ConfigError(
+            f"{where}.{key}" if ":" in where else f"{where}: {key}", f"got {value!r}", "a mapping"
+        )
     return value
 
 
@@ -149,6 +174,13 @@ def sources_sha256(folder: Path | None = None) -> str:
     return digest.hexdigest()
 
 
+@cache
+def bundled_sha256() -> str:
+    """One digest of the bundled set: its source transcripts and its edits."""
+    spec = hashlib.sha256(bundled_spec_file().read_bytes()).hexdigest()
+    return hashlib.sha256(f"{sources_sha256()}:{spec}".encode()).hexdigest()
+
+
 def build_variants(
     sources: dict[str, DebateRecord], spec: SensitivitySpec, chosen: tuple[str, ...] = DEGRADATIONS
 ) -> tuple[list[Variant], list[str]]:
@@ -159,8 +191,11 @@ def build_variants(
         assert record.run is not None
         texts = spec.motions.get(record.run.motion)
         if texts is None:
-            raise ConfigError(f"{spec.file}: motions", f"no entry for {record.run.motion!r} "
-                              f"(source {source})", "the sentences for every source's motion")  # fmt: skip
+            raise ConfigError(
+                f"{spec.file}: motions",
+                f"no entry for {record.run.motion!r} (source {source})",
+                "the sentences for every source's motion",
+            )
         variants.append(Variant(source, source, REFERENCE, None, None, (), record))
         for name in chosen:
             for side in SIDES:
@@ -172,9 +207,13 @@ def build_variants(
 
 
 def _pair(
-    source: str, record: DebateRecord, name: str, side: str, spec: SensitivitySpec,
+    source: str,
+    record: DebateRecord,
+    name: str,
+    side: str,
+    spec: SensitivitySpec,
     texts: dict[str, str],
-) -> tuple[list[Variant], str | None]:  # fmt: skip
+) -> tuple[list[Variant], str | None]:
     must_fall = spec.degradations[name].must_fall
     reference = source
     made: list[Variant] = []
@@ -191,7 +230,9 @@ def _pair(
         edited = _edit(record, side, _EDITS[name](spec, texts, source))
     if edited is None:
         return [], "the edit would leave the side's text unchanged"
-    made.append(Variant(f"{source}.{name}.{side}", source, name, side, reference, must_fall, edited))
+    made.append(
+        Variant(f"{source}.{name}.{side}", source, name, side, reference, must_fall, edited)
+    )
     return made, None
 
 
@@ -201,8 +242,11 @@ Edit = Callable[[DebateRecord, str], dict[str, str]]
 def _edit(record: DebateRecord, side: str, edit: Edit) -> DebateRecord | None:
     """A copy with the side's turns rewritten by `edit` (new text by turn id);
     None when nothing changed."""
-    changed = {tid: text for tid, text in edit(record, side).items()
-               if text != next(t.text for t in record.turns if t.id == tid)}  # fmt: skip
+    changed = {
+        tid: text
+        for tid, text in edit(record, side).items()
+        if text != next(t.text for t in record.turns if t.id == tid)
+    }
     if not changed:
         return None
     copy = record.model_copy(deep=True)

@@ -12,15 +12,18 @@ it lowers the parse rate and no other figure sees it.
 from __future__ import annotations
 
 import math
+from dataclasses import asdict
 from typing import Any
 
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
 from debatebench_eval.judging.fact_check import fact_check
+from debatebench_eval.judging.options import judge_models
 from debatebench_eval.validation.claim_matching import ClaimOutcome, match_ledger
 from debatebench_eval.validation.claim_stats import DebateOutcome, summarise_claims
 from debatebench_eval.validation.planted_set import PlantedClaim
+from debatebench_eval.validation.trust import judge_identity
 
 VALUE_KEYS = ("parsed", "planted", "found", "correct", "extras")
 
@@ -71,6 +74,8 @@ def planted_claims(
         if judged is None:
             return None  # no recorded debate in the store
         meta = dict(judged.metadata or {})
+        # Asked of the server during the run, so a trust record names the model that answered.
+        meta["judge_identities"] = [asdict(await judge_identity(j)) for j in judge_models()]
         if "ledger" not in meta:
             value = dict.fromkeys(VALUE_KEYS, math.nan) | {"parsed": 0.0, "planted": len(planted)}
             return Score(value=value, explanation=judged.reason, metadata=meta)
@@ -78,8 +83,13 @@ def planted_claims(
         correct = sum(o.predicted == o.gold for o in outcomes)
         found = sum(o.predicted is not None for o in outcomes)
         return Score(
-            value={"parsed": 1.0, "planted": float(len(planted)), "found": float(found),
-                   "correct": float(correct), "extras": float(extras)},  # fmt: skip
+            value={
+                "parsed": 1.0,
+                "planted": float(len(planted)),
+                "found": float(found),
+                "correct": float(correct),
+                "extras": float(extras),
+            },
             answer=f"{correct}/{len(planted)} verdicts right",
             explanation=outcome_table(outcomes, extras),
             metadata={**meta, "outcomes": [o.__dict__ for o in outcomes]},
@@ -94,8 +104,10 @@ def planted_claim(data: dict[str, Any]) -> PlantedClaim:
 
 def outcome_table(outcomes: list[ClaimOutcome], extras: int) -> str:
     """Each planted claim beside the judge's verdict, for the viewer."""
-    lines = ["| side | position | planted claim's kind | planted | judged | cited |",
-             "|---|---|---|---|---|---|"]  # fmt: skip
+    lines = [
+        "| side | position | planted claim's kind | planted | judged | cited |",
+        "|---|---|---|---|---|---|",
+    ]
     for o in outcomes:
         judged = o.predicted or "missed"
         mark = "✓" if o.predicted == o.gold else "✗"

@@ -14,6 +14,7 @@ import hashlib
 import json
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -43,8 +44,17 @@ KINDS = {
 # Verdicts that rest on something in the record, so their evidence is named.
 DECIDED = ("supported", "contradicted")
 TURN_REF = "turn:"
-_FIELDS = ("claim_id", "debate", "phase_index", "side", "position", "verdict", "kind", "text",
-           "evidence")  # fmt: skip
+_FIELDS = (
+    "claim_id",
+    "debate",
+    "phase_index",
+    "side",
+    "position",
+    "verdict",
+    "kind",
+    "text",
+    "evidence",
+)
 
 
 @dataclass(frozen=True)
@@ -108,14 +118,13 @@ def set_sha256(key: Path, transcripts: list[Path]) -> str:
     return digest.hexdigest()
 
 
+@cache
 def bundled_sha256() -> str:
     folder = bundled_set_dir()
     return set_sha256(folder / KEY_FILE, sorted((folder / TRANSCRIPTS).glob("*.json")))
 
 
-def _read_key(
-    path: Path, records: dict[str, DebateRecord]
-) -> dict[str, tuple[PlantedClaim, ...]]:
+def _read_key(path: Path, records: dict[str, DebateRecord]) -> dict[str, tuple[PlantedClaim, ...]]:
     by_debate: dict[str, list[PlantedClaim]] = defaultdict(list)
     seen: set[str] = set()
     lines = path.read_text(encoding="utf-8").splitlines()
@@ -125,7 +134,9 @@ def _read_key(
         where = f"{path}: row {number}"
         claim = _claim(_row(line, where), where, records)
         if claim.claim_id in seen:
-            raise ConfigError(f"{where}: claim_id", f"{claim.claim_id!r} appears twice", "unique ids")
+            raise ConfigError(
+                f"{where}: claim_id", f"{claim.claim_id!r} appears twice", "unique ids"
+            )
         seen.add(claim.claim_id)
         by_debate[claim.debate].append(claim)
     return {debate: tuple(claims) for debate, claims in by_debate.items()}
@@ -140,7 +151,9 @@ def _row(line: str, where: str) -> dict[str, Any]:
         raise ConfigError(where, f"is a JSON {type(row).__name__}", "a JSON object")
     for name in _FIELDS:
         if name not in row:
-            raise ConfigError(f"{where}: {name}", "the field is missing", f"fields {', '.join(_FIELDS)}")
+            raise ConfigError(
+                f"{where}: {name}", "the field is missing", f"fields {', '.join(_FIELDS)}"
+            )
     return row
 
 
@@ -151,7 +164,9 @@ def _claim(row: dict[str, Any], where: str, records: dict[str, DebateRecord]) ->
     record = records.get(row["debate"])
     if record is None:
         raise ConfigError(
-            f"{where}: debate", f"{row['debate']!r} has no transcript", "the stem of a transcript file"
+            f"{where}: debate",
+            f"{row['debate']!r} has no transcript",
+            "the stem of a transcript file",
         )
     turn = _turn(row, where, record)
     verdict, kind = row["verdict"], row["kind"]
@@ -162,13 +177,22 @@ def _claim(row: dict[str, Any], where: str, records: dict[str, DebateRecord]) ->
         raise ConfigError(f"{where}: kind", f"got {kind!r}", f"for {verdict}: {', '.join(kinds)}")
     if row["text"] not in turn.text:
         raise ConfigError(
-            f"{where}: text", "is not in the text of the turn it names", "the claim as the turn says it"
+            f"{where}: text",
+            "is not in the text of the turn it names",
+            "the claim as the turn says it",
         )
     evidence = _evidence(row["evidence"], where, record, turn.id, verdict)
     return PlantedClaim(
-        row["claim_id"], row["debate"], turn.id, turn.side, row["position"], verdict, kind,
-        row["text"], evidence,
-    )  # fmt: skip
+        row["claim_id"],
+        row["debate"],
+        turn.id,
+        turn.side,
+        row["position"],
+        verdict,
+        kind,
+        row["text"],
+        evidence,
+    )
 
 
 def _turn(row: dict[str, Any], where: str, record: DebateRecord) -> Any:
@@ -199,12 +223,14 @@ def _evidence(
         if found is None or (found not in passages and not item.startswith(TURN_REF)):
             raise ConfigError(here, f"{item!r} names nothing in the debate", "a passage or turn")
         if found == own:
-            raise ConfigError(here, f"{item!r} is the claim's own turn", "an earlier turn or a passage")
+            raise ConfigError(
+                here, f"{item!r} is the claim's own turn", "an earlier turn or a passage"
+            )
         ids.append(found)
     return tuple(ids)
 
 
 def _turn_ref(item: str, record: DebateRecord) -> str | None:
-    _, phase, side = (item.split(":") + ["", ""])[:3]
+    _, phase, side = [*item.split(":"), "", ""][:3]
     turn = record.turn(int(phase), side) if phase.isdigit() else None
     return turn.id if turn is not None else None

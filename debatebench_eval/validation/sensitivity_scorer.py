@@ -12,12 +12,13 @@ its pairs out of the figures (counted in `pairs` but not `pairs_judged`).
 from __future__ import annotations
 
 import math
+from dataclasses import asdict
 from typing import Any
 
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
-from debatebench_eval.judging.options import judge_options
+from debatebench_eval.judging.options import judge_models, judge_options
 from debatebench_eval.judging.rubric_scorer import rubric
 from debatebench_eval.judging.score_schema import rubric_keys
 from debatebench_eval.validation.sensitivity_stats import (
@@ -25,6 +26,7 @@ from debatebench_eval.validation.sensitivity_stats import (
     pair_outcome,
     summarise_pairs,
 )
+from debatebench_eval.validation.trust import judge_identity
 
 
 @metric
@@ -52,8 +54,15 @@ def summarise_scores(scores: list[Score]) -> SensitivitySummary:
             variants.append(variant)
     design = next((s.metadata["design"] for s in scores if (s.metadata or {}).get("design")), {})
     outcomes = [
-        pair_outcome(v["sample_id"], v["kind"], v["side"], v["must_fall"], design["dimensions"],
-                     judged[v["reference"]], judged[v["sample_id"]])  # fmt: skip
+        pair_outcome(
+            v["sample_id"],
+            v["kind"],
+            v["side"],
+            v["must_fall"],
+            design["dimensions"],
+            judged[v["reference"]],
+            judged[v["sample_id"]],
+        )
         for v in variants
         if v["sample_id"] in judged and v["reference"] in judged
     ]
@@ -94,11 +103,15 @@ def rubric_sensitivity(
         require_validated_judge: Refuse a judge without a passing speech validation record.
     """
     judging: dict[str, Any] = {
-        "rubric": rubric_file, "swap_judging": swap_judging, "judge_budget": judge_budget,
-        "judge_quorum": judge_quorum, "judge_schema": judge_schema,
-        "resolved_margin": resolved_margin, "leaning_margin": leaning_margin,
+        "rubric": rubric_file,
+        "swap_judging": swap_judging,
+        "judge_budget": judge_budget,
+        "judge_quorum": judge_quorum,
+        "judge_schema": judge_schema,
+        "resolved_margin": resolved_margin,
+        "leaning_margin": leaning_margin,
         "require_validated_judge": require_validated_judge,
-    }  # fmt: skip
+    }
     options = judge_options(**judging)
     judge = rubric(**judging)
     keys = rubric_keys(options.rubric)
@@ -115,6 +128,8 @@ def rubric_sensitivity(
             return None
         variant = {"sample_id": str(state.sample_id), **state.metadata.get("variant", {})}
         meta = {**(judged.metadata or {}), "variant": variant, "design": design}
+        # Asked of the server during the run, so a trust record names the model that answered.
+        meta["judge_identities"] = [asdict(await judge_identity(j)) for j in judge_models()]
         if not isinstance(judged.value, dict):
             value = dict.fromkeys(keys, math.nan) | {"parsed": 0.0}
             return Score(value=value, explanation=judged.reason, metadata=meta)

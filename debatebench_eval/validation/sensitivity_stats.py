@@ -102,9 +102,12 @@ class SensitivitySummary:
             "pairs_judged": float(self.pairs_judged),
             "unchanged_mean_abs_shift": _nan(self.unchanged_mean_abs_shift),
         }
-        for name, rate in (("sensitivity", self.sensitivity), ("loss_rate", self.loss),
-                           ("unchanged_moved", self.unchanged_moved),
-                           ("swap_flip_rate", self.swap_flip)):  # fmt: skip
+        for name, rate in (
+            ("sensitivity", self.sensitivity),
+            ("loss_rate", self.loss),
+            ("unchanged_moved", self.unchanged_moved),
+            ("swap_flip_rate", self.swap_flip),
+        ):
             out.update(_rate(name, rate))
         for name, rate in self.by_degradation.items():
             out.update(_rate(f"sensitivity[{name}]", rate))
@@ -193,8 +196,9 @@ def chance_detection(
     names = list(maxima)
 
     def scores() -> dict[str, np.ndarray]:
-        return {d: rng.integers(0, maxima[d] + 1, size=(draws, readings)).mean(axis=1)
-                for d in names}  # fmt: skip
+        return {
+            d: rng.integers(0, maxima[d] + 1, size=(draws, readings)).mean(axis=1) for d in names
+        }
 
     reference, degraded, opponent = scores(), scores(), scores()
     fell = np.all([degraded[d] < reference[d] for d in must_fall], axis=0)

@@ -25,14 +25,23 @@ from debatebench_eval.validation.degradations import (
     DEGRADATIONS,
     Variant,
     build_variants,
+    bundled_sha256,
     load_sources,
     load_spec,
     sources_sha256,
 )
 from debatebench_eval.validation.sensitivity_scorer import rubric_sensitivity
 
-JUDGING_ARGS = ("rubric", "swap_judging", "judge_budget", "judge_quorum", "judge_schema",
-                "resolved_margin", "leaning_margin", "require_validated_judge")  # fmt: skip
+JUDGING_ARGS = (
+    "rubric",
+    "swap_judging",
+    "judge_budget",
+    "judge_quorum",
+    "judge_schema",
+    "resolved_margin",
+    "leaning_margin",
+    "require_validated_judge",
+)
 TASK_ARGS = ("degradations", "limit_sources", "probe", *JUDGING_ARGS)
 
 
@@ -81,7 +90,9 @@ def judge_sensitivity(
     return Task(
         dataset=variant_dataset(variants),
         solver=recorded_debate(
-            Transcripts(name="judge sensitivity set", records={v.sample_id: v.record for v in variants}),
+            Transcripts(
+                name="judge sensitivity set", records={v.sample_id: v.record for v in variants}
+            ),
             probe=arg.as_bool("probe", probe),
             require_validated_judge=options.require_validated_judge,
         ),
@@ -94,11 +105,13 @@ def judge_sensitivity(
         metadata={
             "judge_sensitivity": {
                 "sources": list(sources),
+                "sha256": bundled_sha256(),
                 "sources_sha256": sources_sha256(),
                 "edits_sha256": spec.sha256,
                 "degradations": {n: list(spec.degradations[n].must_fall) for n in chosen},
                 "complete": limit is None and chosen == DEGRADATIONS,
                 "pairs": sum(1 for v in variants if v.reference),
+                "samples": len(variants),
                 "not_built": skipped,
             }
         },
@@ -111,8 +124,9 @@ def _degradations(value: Any) -> tuple[str, ...]:
         return DEGRADATIONS
     unknown = [n for n in names if n not in DEGRADATIONS]
     if unknown or not names:
-        raise ConfigError(arg.label("degradations"), f"got {value!r}",
-                          f"a list of {', '.join(DEGRADATIONS)}")  # fmt: skip
+        raise ConfigError(
+            arg.label("degradations"), f"got {value!r}", f"a list of {', '.join(DEGRADATIONS)}"
+        )
     return tuple(n for n in DEGRADATIONS if n in names)
 
 

@@ -157,7 +157,9 @@ class Builder:
         topic = next(item["topic"] for item in items if item["text"] == text)
         return Planted(verdict, kind, text, topic, [])
 
-    def free_passages(self, side: str, motion: dict[str, Any], passages: set[str], need: str) -> list[str]:
+    def free_passages(
+        self, side: str, motion: dict[str, Any], passages: set[str], need: str
+    ) -> list[str]:
         out = []
         for pid, item in motion["passages"].items():
             if f"-{side}-" not in pid or pid in passages or need not in item:
@@ -191,7 +193,9 @@ class Builder:
             if kind == "turn_exact":
                 text = f'My opponent told us, in these words: "{ref.text}"'
             else:
-                form = item["paraphrase"] if ref.kind == "passage_exact" else sentence(item["exact"])
+                form = (
+                    item["paraphrase"] if ref.kind == "passage_exact" else sentence(item["exact"])
+                )
                 text = f"My opponent accepts this much: {form}"
             return Planted("supported", kind, text, item["topic"], [source.ref, ref.passage])
         kind = min(passage_kinds, key=lambda k: (self.kinds[k], passage_kinds.index(k)))
@@ -203,9 +207,10 @@ class Builder:
 
     def contradicted(self, speech, earlier, motion, passages, rng) -> Planted:  # type: ignore[no-untyped-def]
         turn_kinds = ("turn_never_mentioned", "turn_misreported")
-        use_turn = bool(earlier) and sum(self.kinds[k] for k in turn_kinds) <= self.kinds[
-            "passage_contradiction"
-        ]
+        use_turn = (
+            bool(earlier)
+            and sum(self.kinds[k] for k in turn_kinds) <= self.kinds["passage_contradiction"]
+        )
         if use_turn:
             misreportable = [
                 (s, c)
@@ -230,7 +235,12 @@ class Builder:
         self.take(pid, passages)
         item = motion["passages"][pid]
         return Planted(
-            "contradicted", "passage_contradiction", item["contradiction"], item["topic"], [pid], None
+            "contradicted",
+            "passage_contradiction",
+            item["contradiction"],
+            item["topic"],
+            [pid],
+            None,
         )
 
     # ------------------------------------------------------------ files
@@ -241,50 +251,88 @@ class Builder:
             own = sorted(p for p in passages if f"-{side}-" in p)
             prefix = self.pool_prefix(motion)
             spare = [
-                pid for pid in self.pool
-                if pid.startswith(f"{prefix}-{side}-") and pid not in passages
+                pid
+                for pid in self.pool
+                if pid.startswith(f"{prefix}-{side}-")
+                and pid not in passages
                 and not any(pid in pair and pair & passages for pair in TENSIONS)
-            ]  # fmt: skip
+            ]
             own.append(self.least_used(spare, rng))
             evidence[side] = [
-                {"id": pid, "source": "example", "text": self.pool[pid]["text"]} for pid in sorted(own)
+                {"id": pid, "source": "example", "text": self.pool[pid]["text"]}
+                for pid in sorted(own)
             ]
         first = speeches[0].side
         sides = [
-            {"index": 0 if side == "pro" else 1, "team_file": "", "side": side,
-             "team": {"id": f"writer-{side}", "name": f"Set writer ({side})", "voice": "",
-                      "stance": "", "values": [], "corpus": None},
-             "model": "hand-written", "base_url": "", "budget": 200, "prep_budget": 200}
+            {
+                "index": 0 if side == "pro" else 1,
+                "team_file": "",
+                "side": side,
+                "team": {
+                    "id": f"writer-{side}",
+                    "name": f"Set writer ({side})",
+                    "voice": "",
+                    "stance": "",
+                    "values": [],
+                    "corpus": None,
+                },
+                "model": "hand-written",
+                "base_url": "",
+                "budget": 200,
+                "prep_budget": 200,
+            }
             for side in ("pro", "con")
-        ]  # fmt: skip
+        ]
         stamp = "2026-11-30T00:00:00Z"
         turns = [
-            {"phase_index": 0, "phase": "prep", "side_index": 0 if side == "pro" else 1,
-             "order": 0, "text": "Prep notes: the evidence passages below.",
-             "usage": {"prompt_tokens": 0, "completion_tokens": 7}, "budget": 200,
-             "hit_budget": False, "finish_reason": "stop", "latency_ms": 0,
-             "started_at": stamp, "evidence": evidence[side]}
+            {
+                "phase_index": 0,
+                "phase": "prep",
+                "side_index": 0 if side == "pro" else 1,
+                "order": 0,
+                "text": "Prep notes: the evidence passages below.",
+                "usage": {"prompt_tokens": 0, "completion_tokens": 7},
+                "budget": 200,
+                "hit_budget": False,
+                "finish_reason": "stop",
+                "latency_ms": 0,
+                "started_at": stamp,
+                "evidence": evidence[side],
+            }
             for side in (first, other(first))
-        ]  # fmt: skip
+        ]
         for speech in speeches:
             text = " ".join([OPENERS[speech.position], *(c.text for c in speech.claims)])
             turns.append(
-                {"phase_index": speech.phase_index, "phase": PHASES[speech.phase_index],
-                 "side_index": 0 if speech.side == "pro" else 1,
-                 "order": 0 if speech.position.endswith("first") else 1, "text": text,
-                 "usage": {"prompt_tokens": 0, "completion_tokens": len(text.split())},
-                 "budget": 200, "hit_budget": False, "finish_reason": "stop", "latency_ms": 0,
-                 "started_at": stamp, "length": "short"}
-            )  # fmt: skip
+                {
+                    "phase_index": speech.phase_index,
+                    "phase": PHASES[speech.phase_index],
+                    "side_index": 0 if speech.side == "pro" else 1,
+                    "order": 0 if speech.position.endswith("first") else 1,
+                    "text": text,
+                    "usage": {"prompt_tokens": 0, "completion_tokens": len(text.split())},
+                    "budget": 200,
+                    "hit_budget": False,
+                    "finish_reason": "stop",
+                    "latency_ms": 0,
+                    "started_at": stamp,
+                    "length": "short",
+                }
+            )
         return {
             "schema_version": 2,
             "debatebench_version": "debatebench-eval fact-check validation set 1",
             "started_at": stamp,
             "finished_at": stamp,
-            "run": {"topic": motion["motion"], "seed": 1000 + number, "budget_tolerance": 16,
-                    "phases": PHASES, "sides": sides},
+            "run": {
+                "topic": motion["motion"],
+                "seed": 1000 + number,
+                "budget_tolerance": 16,
+                "phases": PHASES,
+                "sides": sides,
+            },
             "turns": turns,
-        }  # fmt: skip
+        }
 
     def pool_prefix(self, motion: dict[str, Any]) -> str:
         first = next(iter(motion["passages"]))
@@ -295,11 +343,19 @@ class Builder:
         for speech in speeches:
             for slot, claim in enumerate(speech.claims, 1):
                 rows.append(
-                    {"claim_id": f"{name}-c{len(rows) + 1}", "debate": name,
-                     "phase_index": speech.phase_index, "side": speech.side,
-                     "position": speech.position, "slot": slot, "verdict": claim.verdict,
-                     "kind": claim.kind, "text": claim.text, "evidence": claim.evidence}
-                )  # fmt: skip
+                    {
+                        "claim_id": f"{name}-c{len(rows) + 1}",
+                        "debate": name,
+                        "phase_index": speech.phase_index,
+                        "side": speech.side,
+                        "position": speech.position,
+                        "slot": slot,
+                        "verdict": claim.verdict,
+                        "kind": claim.kind,
+                        "text": claim.text,
+                        "evidence": claim.evidence,
+                    }
+                )
         return rows
 
 
@@ -317,7 +373,9 @@ def build() -> dict[str, str]:
     for number in range(DEBATES):
         document, key = builder.debate(number)
         name = key[0]["debate"]
-        files[f"transcripts/{name}.json"] = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+        files[f"transcripts/{name}.json"] = (
+            json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+        )
         rows += key
     files["claims.jsonl"] = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
     return files
@@ -333,7 +391,11 @@ def main(argv: list[str]) -> int:
         print(f"wrote {len(files)} files under {SET_DIR}")
         return 0
     if argv[1:] == ["check"]:
-        differ = [p for p, t in files.items() if not (SET_DIR / p).is_file() or (SET_DIR / p).read_text() != t]
+        differ = [
+            p
+            for p, t in files.items()
+            if not (SET_DIR / p).is_file() or (SET_DIR / p).read_text() != t
+        ]
         print("\n".join(differ) or "the set matches its build")
         return 1 if differ else 0
     print(__doc__)

@@ -70,8 +70,15 @@ def fact_check_reply(prompt: str, verdict_of: Any, cite: bool = True) -> str:
                 if cite and verdict == claim.verdict and verdict in ("supported", "contradicted")
                 else []
             )
-            claims.append({"turn": turn, "claim": claim.text, "verdict": verdict,
-                           "citations": cites, "reason": "As planted."})  # fmt: skip
+            claims.append(
+                {
+                    "turn": turn,
+                    "claim": claim.text,
+                    "verdict": verdict,
+                    "citations": cites,
+                    "reason": "As planted.",
+                }
+            )
     return json.dumps({"claims": claims, "no_claims": LISTED})
 
 
