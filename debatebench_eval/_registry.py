@@ -21,12 +21,20 @@ from debatebench_eval.debate.turn_stats import turn_stats
 from debatebench_eval.interop.judge_task import judge
 from debatebench_eval.judging.fact_check import fact_check
 from debatebench_eval.judging.rubric_scorer import rubric
+from debatebench_eval.validation.fact_check_scorer import planted_claims
+from debatebench_eval.validation.fact_check_task import fact_check_validation
+from debatebench_eval.validation.sensitivity_scorer import rubric_sensitivity
+from debatebench_eval.validation.sensitivity_task import judge_sensitivity
 from debatebench_eval.validation.speech_scorer import speech_rating
 from debatebench_eval.validation.speech_task import judge_validation
 
 ALIAS_PREFIX = "debatebench"
-TASKS: tuple[Callable[..., Any], ...] = (debate, judge, judge_validation)
-SCORERS: tuple[Callable[..., Any], ...] = (rubric, fact_check, turn_stats, speech_rating)
+TASKS: tuple[Callable[..., Any], ...] = (
+    debate, judge, judge_validation, fact_check_validation, judge_sensitivity,
+)  # fmt: skip
+SCORERS: tuple[Callable[..., Any], ...] = (
+    rubric, fact_check, turn_stats, speech_rating, planted_claims, rubric_sensitivity,
+)  # fmt: skip
 
 
 def _alias(obj: Callable[..., Any]) -> Callable[..., Any]:
@@ -51,9 +59,13 @@ __all__ = [
     "ALIASES",
     "debate",
     "fact_check",
+    "fact_check_validation",
     "judge",
+    "judge_sensitivity",
     "judge_validation",
+    "planted_claims",
     "rubric",
+    "rubric_sensitivity",
     "speech_rating",
     "turn_stats",
 ]

@@ -38,3 +38,15 @@ def test_alias_keeps_the_task_parameters_for_minus_t() -> None:
 def test_private_inspect_names_still_exist() -> None:
     for name in _inspect.__all__:
         assert getattr(_inspect, name) is not None
+
+
+@pytest.mark.parametrize("prefix", ["debatebench", "debatebench_eval"])
+@pytest.mark.parametrize("name", ["fact_check_validation", "judge_sensitivity"])
+def test_the_judge_check_tasks_resolve_by_both_names(prefix: str, name: str) -> None:
+    task = task_create(f"{prefix}/{name}")
+    assert task.name == f"{prefix}/{name}" and len(task.dataset) > 60
+
+
+@pytest.mark.parametrize("name", ["planted_claims", "rubric_sensitivity"])
+def test_the_judge_check_scorers_resolve(name: str) -> None:
+    assert callable(scorer_create(f"debatebench/{name}"))

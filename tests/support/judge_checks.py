@@ -82,23 +82,6 @@ def fact_check_reply(prompt: str, verdict_of: Any, cite: bool = True) -> str:
     return json.dumps({"claims": claims, "no_claims": LISTED})
 
 
-def oracle_fact_checker() -> Script:
-    def reply(n: int, messages: list[Any], config: GenerateConfig) -> ModelOutput:
-        return output("oracle", fact_check_reply(str(messages[1].content), lambda c: c.verdict))
-
-    return Script("oracle", reply)
-
-
-def random_fact_checker(seed: int = 0) -> Script:
-    def verdict(claim: PlantedClaim) -> str:
-        return random.Random(f"{seed}:{claim.claim_id}").choice(VERDICTS)
-
-    def reply(n: int, messages: list[Any], config: GenerateConfig) -> ModelOutput:
-        return output("random", fact_check_reply(str(messages[1].content), verdict, cite=False))
-
-    return Script("random", reply)
-
-
 # ------------------------------------------------------------------ rubric judges
 
 REFERENCE_SHARE = 0.7
@@ -133,20 +116,44 @@ def _view(prompt: str) -> tuple[Variant, Orientation]:
     return variants_by_view()[found.group(1)]
 
 
-def oracle_rubric_judge() -> Script:
+def oracle_reply(system: str, prompt: str) -> str:
+    """What the oracle judge answers to a fact-check or a rubric prompt."""
+    if "fact-checker" in system:
+        return fact_check_reply(prompt, lambda claim: claim.verdict)
+    variant, orientation = _view(prompt)
+    scores = oracle_scores(variant)
+    return rubric_reply(scores[orientation.a], scores[orientation.b])
+
+
+def random_reply(system: str, prompt: str, seed: int = 0) -> str:
+    """What the random judge answers: uniform verdicts, uniform scores, no citations."""
+    if "fact-checker" in system:
+
+        def verdict(claim: PlantedClaim) -> str:
+            return random.Random(f"{seed}:{claim.claim_id}").choice(VERDICTS)
+
+        return fact_check_reply(prompt, verdict, cite=False)
+    variant, orientation = _view(prompt)
+    rng = random.Random(f"{seed}:{variant.sample_id}:{orientation.a}")
+    a, b = ({name: rng.randint(0, top) for name, top in MAXIMA.items()} for _ in "AB")
+    return rubric_reply(a, b)
+
+
+def oracle_judge() -> Script:
     def reply(n: int, messages: list[Any], config: GenerateConfig) -> ModelOutput:
-        variant, orientation = _view(str(messages[1].content))
-        scores = oracle_scores(variant)
-        return output("oracle", rubric_reply(scores[orientation.a], scores[orientation.b]))
+        return output("oracle", oracle_reply(str(messages[0].content), str(messages[1].content)))
 
     return Script("oracle", reply)
 
 
-def random_rubric_judge(seed: int = 0) -> Script:
+def random_judge(seed: int = 0) -> Script:
     def reply(n: int, messages: list[Any], config: GenerateConfig) -> ModelOutput:
-        variant, orientation = _view(str(messages[1].content))
-        rng = random.Random(f"{seed}:{variant.sample_id}:{orientation.a}")
-        a, b = ({name: rng.randint(0, top) for name, top in MAXIMA.items()} for _ in "AB")
-        return output("random", rubric_reply(a, b))
+        text = random_reply(str(messages[0].content), str(messages[1].content), seed)
+        return output("random", text)
 
     return Script("random", reply)
+
+
+def stub_oracle(messages: list[dict[str, Any]]) -> str:
+    """The oracle behind the loopback stub server (StubBehaviour.respond)."""
+    return oracle_reply(str(messages[0]["content"]), str(messages[1]["content"]))

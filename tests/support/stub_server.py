@@ -13,6 +13,7 @@ import contextlib
 import json
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -32,6 +33,9 @@ class StubBehaviour:
     digests: dict[str, str] = field(default_factory=dict)
     # Answer every chat request with this text (a scripted judge reply).
     reply: str | None = None
+    # Or with what this function makes of the request's messages (a scripted judge
+    # that reads its prompt, such as the judge checks' oracle).
+    respond: Callable[[list[dict[str, Any]]], str] | None = None
     # Answer every chat request with a broken body: "json" (a 200 whose body is
     # not JSON) or "truncated" (a body cut short of its Content-Length).
     broken: str | None = None
@@ -182,6 +186,8 @@ def _completion(request: dict[str, Any], number: int, behaviour: StubBehaviour) 
     schema = response_format.get("json_schema", {}).get("schema") or response_format.get("schema")
     if behaviour.reply is not None:
         return _reply(request, number, behaviour.reply, "stop")
+    if behaviour.respond is not None:
+        return _reply(request, number, behaviour.respond(request.get("messages") or []), "stop")
     if behaviour.fill_schemas and schema:
         return _reply(request, number, json.dumps(schema_instance(schema)), "stop")
     prompt = str((request.get("messages") or [{}])[-1].get("content", ""))
