@@ -49,9 +49,15 @@ MODULES = {
     # scorers solvers, the tasks tasks, the log readers and report commands.
     **{
         f"debatebench_eval.validation.{name}": "rules"
-        for name in ("planted_set", "claim_matching", "claim_stats", "degradations",
-                     "sensitivity_stats", "check_records")
-    },  # fmt: skip
+        for name in (
+            "planted_set",
+            "claim_matching",
+            "claim_stats",
+            "degradations",
+            "sensitivity_stats",
+            "check_records",
+        )
+    },
     "debatebench_eval.validation.fact_check_scorer": "solvers",
     "debatebench_eval.validation.sensitivity_scorer": "solvers",
     "debatebench_eval.validation.fact_check_task": "tasks",
