@@ -52,7 +52,8 @@ def summarise_scores(scores: list[Score]) -> SensitivitySummary:
             judged[variant["sample_id"]] = value
         if variant.get("reference"):
             variants.append(variant)
-    design = next((s.metadata["design"] for s in scores if (s.metadata or {}).get("design")), {})
+    designs = [(s.metadata or {}).get("design") for s in scores]
+    design: dict[str, Any] = next((d for d in designs if d), {})
     outcomes = [
         pair_outcome(
             v["sample_id"],
