@@ -34,6 +34,8 @@ def planted_claim_stats() -> Metric:
     claim recall, citation accuracy, parse rate and the baselines."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
+        if not scores:  # Inspect asks before the first sample is scored
+            return {"macro_f1": math.nan}
         return summarise_claims([debate_outcome(s.score, s.sample_id) for s in scores]).as_metrics()
 
     return compute
