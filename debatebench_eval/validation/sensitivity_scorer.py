@@ -137,7 +137,7 @@ def rubric_sensitivity(
         return Score(
             value={**judged.value, "parsed": 1.0},
             answer=judged.answer,
-            explanation=judged.explanation,
+            explanation=f"*{state.input_text.split(chr(10))[-1]}*\n\n{judged.explanation}",
             metadata=meta,
         )
 

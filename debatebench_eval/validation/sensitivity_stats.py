@@ -96,12 +96,8 @@ class SensitivitySummary:
     chance: dict[str, float] = field(default_factory=dict)
 
     def as_metrics(self) -> dict[str, float]:
-        out: dict[str, float] = {
-            "parse_rate": self.parse_rate,
-            "pairs": float(self.pairs),
-            "pairs_judged": float(self.pairs_judged),
-            "unchanged_mean_abs_shift": _nan(self.unchanged_mean_abs_shift),
-        }
+        # The headline first: the viewer's log list shows the first metric.
+        out: dict[str, float] = {}
         for name, rate in (
             ("sensitivity", self.sensitivity),
             ("loss_rate", self.loss),
@@ -109,6 +105,12 @@ class SensitivitySummary:
             ("swap_flip_rate", self.swap_flip),
         ):
             out.update(_rate(name, rate))
+        out.update(
+            parse_rate=self.parse_rate,
+            pairs=float(self.pairs),
+            pairs_judged=float(self.pairs_judged),
+            unchanged_mean_abs_shift=_nan(self.unchanged_mean_abs_shift),
+        )
         for name, rate in self.by_degradation.items():
             out.update(_rate(f"sensitivity[{name}]", rate))
         for name, dims in self.falls.items():

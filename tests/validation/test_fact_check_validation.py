@@ -244,3 +244,10 @@ def test_an_unusable_reply_lowers_the_parse_rate_and_nothing_else(tmp_path: Path
     unparsed = [s for s in log.samples or [] if s.id in refusing]
     score = (unparsed[0].scores or {})["planted_claims"]
     assert score.value["parsed"] == 0 and "not valid JSON" in str(score.explanation)
+
+
+def test_the_judge_task_reads_the_set_as_it_reads_any_transcripts() -> None:
+    from debatebench_eval.interop.judge_task import judge
+
+    task = judge(transcripts=str(bundled_set_dir() / "transcripts"))
+    assert len(task.dataset) == 64
