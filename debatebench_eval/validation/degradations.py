@@ -77,6 +77,10 @@ class Variant:
     must_fall: tuple[str, ...]
     record: DebateRecord
 
+    def describe(self) -> str:
+        """What the debate is, in one line, for the viewer."""
+        return describe(self.as_metadata())
+
     def as_metadata(self) -> dict[str, Any]:
         return {
             "source": self.source,
@@ -85,6 +89,18 @@ class Variant:
             "reference": self.reference,
             "must_fall": list(self.must_fall),
         }
+
+
+def describe(variant: dict[str, Any]) -> str:
+    """One line for a variant's metadata (`Variant.as_metadata`)."""
+    side = str(variant.get("side") or "").upper()
+    if not variant.get("reference"):
+        return f"Reference ({side} quotes the opponent faithfully)." if side else "Reference."
+    falls = ", ".join(variant["must_fall"])
+    return (
+        f"{variant['kind']}: {side} degraded; must fall: {falls}; "
+        f"compared with {variant['reference']}."
+    )
 
 
 def bundled_spec_file() -> Path:

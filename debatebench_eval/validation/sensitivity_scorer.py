@@ -21,6 +21,7 @@ from inspect_ai.solver import TaskState
 from debatebench_eval.judging.options import judge_models, judge_options
 from debatebench_eval.judging.rubric_scorer import rubric
 from debatebench_eval.judging.score_schema import rubric_keys
+from debatebench_eval.validation.degradations import describe
 from debatebench_eval.validation.sensitivity_stats import (
     SensitivitySummary,
     pair_outcome,
@@ -137,7 +138,7 @@ def rubric_sensitivity(
         return Score(
             value={**judged.value, "parsed": 1.0},
             answer=judged.answer,
-            explanation=f"*{state.input_text.split(chr(10))[-1]}*\n\n{judged.explanation}",
+            explanation=f"*{describe(variant)}*\n\n{judged.explanation}",
             metadata=meta,
         )
 

@@ -130,20 +130,6 @@ def _degradations(value: Any) -> tuple[str, ...]:
     return tuple(n for n in DEGRADATIONS if n in names)
 
 
-def variant_line(variant: Variant) -> str:
-    """What the debate is, in one line, for the viewer's sample list."""
-    if variant.reference is None:
-        side = (
-            f" ({str(variant.side).upper()} quotes the opponent faithfully)" if variant.side else ""
-        )
-        return f"Reference{side}: compared with its variants."
-    falls = ", ".join(variant.must_fall)
-    return (
-        f"{variant.kind}: {str(variant.side).upper()} degraded; must fall: {falls}; "
-        f"compared with {variant.reference}."
-    )
-
-
 def variant_dataset(variants: list[Variant]) -> MemoryDataset:
     samples = []
     for variant in variants:
@@ -151,7 +137,7 @@ def variant_dataset(variants: list[Variant]) -> MemoryDataset:
         samples.append(
             Sample(
                 id=variant.sample_id,
-                input=f"Motion: {variant.record.run.motion}\n\n{variant_line(variant)}",
+                input=f"Motion: {variant.record.run.motion}\n\n{variant.describe()}",
                 metadata={"motion": variant.record.run.motion, "variant": variant.as_metadata()},
             )
         )

@@ -229,6 +229,6 @@ def test_a_debate_left_unscored_leaves_its_pairs_out(tmp_path: Path) -> None:
 def test_each_sample_says_what_it_is() -> None:
     task = judge_sensitivity(degradations="[echo]", limit_sources=1)
     inputs = {str(s.id): str(s.input) for s in task.dataset}
-    assert "Reference" in inputs["mirror-1-transcript"]
+    assert inputs["mirror-1-transcript"].endswith("Reference.")
     line = "echo: CON degraded; must fall: argument_quality, rebuttal_effectiveness; compared"
     assert f"{line} with mirror-1-transcript." in inputs["mirror-1-transcript.echo.con"]
