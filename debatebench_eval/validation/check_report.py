@@ -89,6 +89,12 @@ def sensitivity_markdown(s: SensitivitySummary, title: str) -> str:
         rate = s.by_degradation[name]
         falls = ", ".join(f"{d} {_f(r.value)}" for d, r in s.falls[name].items())
         lines.append(f"| {name} | {_rate(rate)} | {_f(s.chance.get(name))} | {falls} |")
+    if not s.by_degradation:
+        lines += [
+            "",
+            "No pair was judged: no reference and variant both got a usable score "
+            "(each sample's score says why).",
+        ]
     return "\n".join(lines) + "\n"
 
 
