@@ -32,8 +32,8 @@ from debatebench_eval.debate.record import (
     turn_id,
 )
 from debatebench_eval.debate.speech import Speaker, speak
-from debatebench_eval.judging.gate import guard, judge_trust
-from debatebench_eval.judging.options import judge_models
+from debatebench_eval.judging.gate import check_quorum, guard, judge_trust
+from debatebench_eval.judging.options import JUDGE_ROLE, judge_models
 from debatebench_eval.prep.citations import with_citations
 from debatebench_eval.prep.pools import Pools, gather
 from debatebench_eval.servers.probe import ensure_reachable, model_base_url
@@ -113,6 +113,7 @@ def debate_solver(
     strict_judge: bool = False,
     require_validated_judge: bool = False,
     pairing: str | None = None,
+    judge_quorum: int | None = None,
 ) -> Solver:
     """Run one complete debate per sample and record it in the DebateRecord store.
 
@@ -124,6 +125,8 @@ def debate_solver(
             passing validation record.
         pairing: The paired run's token (debate.pairing): a half whose twin the run
             left out is refused before any model call.
+        judge_quorum: The rubric's quorum, refused before any model call when the
+            judge role has fewer models.
     """
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
@@ -133,9 +136,15 @@ def debate_solver(
                 pairing, str(state.sample_id), meta["pair_id"], bool(meta["swapped"])
             )
         speakers = _speakers(settings, swapped=bool(state.metadata.get("swapped")))
-        for speaker in speakers.values():
-            if settings.probe:
-                await ensure_reachable(speaker.model, speaker.role)
+        judges = judge_models()
+        check_quorum(judges, judge_quorum)
+        if settings.probe:
+            # The judges too: a judge server that is down would otherwise be found
+            # only after every debate has been spoken.
+            for model, role in [(s.model, s.role) for s in speakers.values()] + [
+                (judge, JUDGE_ROLE) for judge in judges
+            ]:
+                await ensure_reachable(model, role)
         base = active_generate_config().seed
         seed = sample_seed(settings.seed if base is None else base, state.sample_id, state.epoch)
         orders = speaking_order(settings.phases)
@@ -143,9 +152,9 @@ def debate_solver(
         record.run = _run_settings(state, settings, speakers, seed, orders)
         state.metadata.update(record.run.model_dump(exclude={"sides"}))
         if strict_judge:
-            guard(judge_models(), record, strict=True)
+            guard(judges, record, strict=True)
         if require_validated_judge:
-            await judge_trust(judge_models(), require=True)
+            await judge_trust(judges, require=True)
         if pools is not None:
             record.passages = _prep_evidence(pools, state)
             state.messages += [

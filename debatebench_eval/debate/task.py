@@ -168,6 +168,7 @@ def debate(
             strict_judge=arg.as_bool("strict_judge", strict_judge),
             require_validated_judge=arg.as_bool("require_validated_judge", require_validated_judge),
             pairing=pairing,
+            judge_quorum=arg.as_int("judge_quorum", judge_quorum),
         ),
         scorer=[*judging.scorers, turn_stats()],
         model_roles=roles or None,

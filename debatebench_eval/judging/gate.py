@@ -1,6 +1,7 @@
-"""The gates before judging: a judge that is also a debater, and a judge not trusted.
+"""The gates before judging: a judge that is also a debater, a judge not trusted, and a
+panel too small for its quorum.
 
-Both run before any model call when strict (`strict_judge`,
+They run before any model call (the first two when strict: `strict_judge`,
 `require_validated_judge`), so a refused run costs nothing.
 """
 
@@ -26,11 +27,6 @@ Debater = tuple[str, str, str | None]
 def debaters(record: DebateRecord) -> list[Debater]:
     assert record.run is not None
     return [(side.side, side.model, side.base_url) for side in record.run.sides]
-
-
-def debater_clashes(judges: list[Model], record: DebateRecord) -> list[str]:
-    """A warning for each judge that is also one of the debate's models."""
-    return model_clashes(judges, debaters(record))
 
 
 def model_clashes(judges: list[Model], sides: list[Debater]) -> list[str]:
@@ -72,6 +68,15 @@ def guard_debaters(judges: list[Model], sides: list[Debater], strict: bool) -> l
     if warnings and strict:
         raise DebateError(f"strict_judge: {warnings[0]}; pass a different --model-role judge=...")
     return warnings
+
+
+def check_quorum(judges: list[Model], quorum: int | None) -> None:
+    """Refuse a quorum the judge role cannot reach (checked before any debater speaks)."""
+    if (quorum or 0) > len(judges):
+        raise DebateError(
+            f"-T judge_quorum={quorum} but the judge role has {len(judges)} model(s); "
+            "bind more with --model-role judge=a,b,c"
+        )
 
 
 async def judge_trust(judges: list[Model], require: bool) -> dict[str, Any]:

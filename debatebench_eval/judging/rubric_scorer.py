@@ -17,12 +17,11 @@ from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
 from inspect_ai.util import span
 
-from debatebench_eval.core.errors import DebateError
 from debatebench_eval.debate.record import DebateRecord
 from debatebench_eval.judging import score_schema as schema
 from debatebench_eval.judging.blind import Orientation, blind_orientation, view_fields
 from debatebench_eval.judging.explain import rubric_explanation
-from debatebench_eval.judging.gate import guard, judge_trust
+from debatebench_eval.judging.gate import check_quorum, guard, judge_trust
 from debatebench_eval.judging.metrics import model_win_rate, panel_alpha
 from debatebench_eval.judging.options import (
     JudgeOptions,
@@ -97,11 +96,7 @@ def rubric(
         if record.run is None or not record.complete:
             return None  # a partial debate is never scored
         judges = judge_models()
-        if (options.judge_quorum or 0) > len(judges):
-            raise DebateError(
-                f"-T judge_quorum={options.judge_quorum} but the judge role has "
-                f"{len(judges)} model(s); bind more with --model-role judge=a,b,c"
-            )
+        check_quorum(judges, options.judge_quorum)
         warnings = guard(judges, record, options.strict_judge)
         trust = await judge_trust(judges, options.require_validated_judge)
         first = blind_orientation(record.run.seed)

@@ -259,3 +259,24 @@ def test_a_roles_budget_goes_with_its_model_when_sides_are_exchanged(
                pro_budget=30, con_budget=50, fact_check=False, swap_judging=False)  # fmt: skip
     assert {c.config.max_tokens for c in a.calls} == {30}  # the pro role's, on either side
     assert {c.config.max_tokens for c in b.calls} == {50}
+
+
+def test_a_judge_server_that_is_down_fails_the_debate_before_any_turn(
+    run_debate: RunDebate,
+) -> None:
+    # Found at scoring time instead, every debate would be spoken for nothing.
+    from inspect_ai.model import get_model
+
+    from support.stub_server import closed_url
+
+    dead = closed_url()
+    judge = get_model("openai-api/local/judge", base_url=dead, api_key="k", memoize=False)
+    pro, con = Script("pro"), Script("con")
+    log = run_debate(roles={"pro": pro.model(), "con": con.model(), "judge": judge})
+    sample = (log.samples or [])[0]
+    assert sample.error is not None
+    assert f"model server for role 'judge' (openai-api/local/judge) at {dead}" in (
+        sample.error.message
+    )
+    assert "-T probe=false" in sample.error.message
+    assert (len(pro.calls), len(con.calls)) == (0, 0)

@@ -358,14 +358,19 @@ def test_the_viewer_shows_totals_margin_and_swap_columns(run_debate: Any) -> Non
     assert view.score_labels and view.score_labels["margin"] == "Margin"
 
 
-def test_a_quorum_larger_than_the_panel_is_an_error_not_an_unscored_run(run_debate: Any) -> None:
+def test_a_quorum_larger_than_the_panel_is_refused_before_any_model_call(
+    run_debate: Any,
+) -> None:
+    # Checked in the solver: found at scoring time, every debate would be spoken for nothing.
     judge = Script("judge", reply=judge_only(content_judge()))
-    log = run_debate(roles={**debaters(), "judge": judge.model()}, judge_quorum=2,
-                     fact_check=False)  # fmt: skip
+    pro = Script("pro", reply=lambda n, m, c: output("pro", STRONG))
+    con = Script("con", reply=lambda n, m, c: output("con", WEAK))
+    roles = {"pro": pro.model(), "con": con.model(), "judge": judge.model()}
+    log = run_debate(roles=roles, judge_quorum=2, fact_check=False)
     sample = (log.samples or [])[0]
-    message = sample.error.message if sample.error else str(sample.scores)
-    assert "judge_quorum=2 but the judge role has 1 model" in message
-    assert not [c for c in judge.calls if is_rubric_call(c.messages)]
+    assert sample.error is not None
+    assert "judge_quorum=2 but the judge role has 1 model" in sample.error.message
+    assert (len(pro.calls), len(con.calls), len(judge.calls)) == (0, 0, 0)
 
 
 def test_the_guard_knows_localhost_and_127_0_0_1_are_one_server() -> None:
