@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from debatebench_eval.core.errors import ConfigError, ServerError
 
 if TYPE_CHECKING:  # the tournament modules load numpy and Inspect: only when used
+    from debatebench_eval.tournament.manifest import Manifest
     from debatebench_eval.tournament.schedule import Schedule
 
 Pairs = tuple[tuple[str, str], ...]
@@ -94,6 +95,23 @@ def _run(args: argparse.Namespace) -> int:
         return 2
 
 
+def _with_run(
+    now: Manifest | None,
+    requested: Schedule,
+    entry: dict[str, Any],
+    shards: int,
+    args: argparse.Namespace,
+) -> Manifest:
+    """The manifest as it is now (another shard may have written since it was first
+    read), with this run's schedule merged in and its run added."""
+    from debatebench_eval.tournament import manifest as mf
+
+    if now is None:
+        return mf.Manifest(requested, (entry,), shards)
+    mf.check_same_tournament(now.schedule, requested, f"--log-dir {args.log_dir}")
+    return mf.Manifest(now.schedule.grown(requested), (*now.runs, entry), shards)
+
+
 def _run_checked(args: argparse.Namespace) -> int:
     from debatebench_eval.tournament import manifest as mf
     from debatebench_eval.tournament import runner
@@ -128,8 +146,8 @@ def _run_checked(args: argparse.Namespace) -> int:
         return 0
     if dict(schedule.settings.task_args).get("probe", True) is not False:
         runner.probe_servers(schedule, requested.models)
-    runs = (*(existing.runs if existing else ()), mf.run_entry(schedule, shard, requested.models))
-    mf.write_manifest(args.log_dir, mf.Manifest(schedule, runs, shard[1]))
+    entry = mf.run_entry(schedule, shard, requested.models)
+    mf.update_manifest(args.log_dir, lambda now: _with_run(now, requested, entry, shard[1], args))
     concurrency = runner.Concurrency(
         args.max_connections, args.max_samples, args.max_tasks, args.retry_attempts
     )

@@ -10,9 +10,12 @@ as a log: only `.eval` files and `.json` files named like logs are logs.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
@@ -89,6 +92,33 @@ def write_manifest(log_dir: str, manifest: Manifest) -> None:
     fs.mkdir(log_dir, exist_ok=True)
     with file(path, "w") as handle:
         handle.write(text)
+
+
+def update_manifest(log_dir: str, change: Callable[[Manifest | None], Manifest]) -> Manifest:
+    """Read, change and write the manifest as one step.
+
+    Shards started together each add their run (and may grow the schedule); on a
+    local disk a lock file makes their read-change-write steps take turns, so no
+    shard's entry is lost. A remote folder has no lock: README says to start
+    shards there one after another.
+    """
+    with _locked(log_dir):
+        manifest = change(read_manifest(log_dir))
+        write_manifest(log_dir, manifest)
+    return manifest
+
+
+@contextmanager
+def _locked(log_dir: str) -> Iterator[None]:
+    path = manifest_path(log_dir)
+    if not filesystem(path).is_local():
+        yield
+        return
+    folder = Path(path).parent
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / f".{MANIFEST}.lock", "w", encoding="utf-8") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        yield
 
 
 def run_entry(
