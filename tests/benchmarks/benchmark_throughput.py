@@ -39,7 +39,6 @@ import os
 import platform
 import resource
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -203,8 +202,11 @@ def compare(debates: int, args: argparse.Namespace, out: list[str]) -> dict[str,
               f"{theirs.busy / ours.busy:.2f}x from first request to last reply")  # fmt: skip
     if runs[SEQUENTIAL]:
         seq = runs[SEQUENTIAL][0]
-        emit(out, f"  this project vs debatebench sequential: {seq.wall / ours.wall:.1f}x in "
-                  f"wall time, {seq.busy / ours.busy:.1f}x from first request to last reply")  # fmt: skip
+        line = (
+            f"  this project vs debatebench sequential: {seq.wall / ours.wall:.1f}x in wall "
+            f"time, {seq.busy / ours.busy:.1f}x from first request to last reply"
+        )
+        emit(out, line)
     return {client: median_timing(t) for client, t in runs.items() if t}
 
 
@@ -253,7 +255,8 @@ def main() -> None:
     output = args.output or (None if args.quick else RESULTS)
     sizes = [int(s) for s in args.sizes.split(",")]
     out: list[str] = []
-    emit(out, f"$ python tests/benchmarks/benchmark_throughput.py {' '.join(sys.argv[1:])}".rstrip())
+    command = " ".join(["python tests/benchmarks/benchmark_throughput.py", *sys.argv[1:]])
+    emit(out, f"$ {command}")
     emit(out, f"machine: {machine()}")
     emit(out, f"stub: {args.slots} slots, {args.latency * 1000:.0f} ms per request, keep-alive; "
               f"phases {', '.join(PHASES)}, budget {BUDGET}, no judging")  # fmt: skip

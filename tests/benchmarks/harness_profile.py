@@ -24,21 +24,21 @@ from dataclasses import dataclass, field
 
 PROJECT = "project (debatebench_eval)"
 # (owner, path fragments); the first owner a frame's file matches is its owner.
+_LOG_FILE = (
+    "/inspect_ai/log/_condense.py", "/inspect_ai/log/_recorders/", "/inspect_ai/log/_file.py",
+    "/inspect_ai/_util/zipfile.py", "/inspect_ai/_eval/task/log.py",
+)  # fmt: skip
+_EVENTS = (
+    "/inspect_ai/log/_transcript.py", "/inspect_ai/event/", "/inspect_ai/util/_span.py",
+    "/inspect_ai/util/_store", "/inspect_ai/log/_samples.py", "/inspect_ai/hooks/",
+)  # fmt: skip
 OWNERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (PROJECT, ("/debatebench_eval/",)),
     ("Inspect: live-view sample buffer (SQLite)", ("/inspect_ai/log/_recorders/buffer/",)),
-    ("Inspect: log file (condense, serialise, write)", (
-        "/inspect_ai/log/_condense.py", "/inspect_ai/log/_recorders/", "/inspect_ai/log/_file.py",
-        "/inspect_ai/_util/zipfile.py", "/inspect_ai/_eval/task/log.py",
-    )),  # fmt: skip
-    ("Inspect: events, spans, store, hooks", (
-        "/inspect_ai/log/_transcript.py", "/inspect_ai/event/", "/inspect_ai/util/_span.py",
-        "/inspect_ai/util/_store", "/inspect_ai/log/_samples.py", "/inspect_ai/hooks/",
-    )),  # fmt: skip
+    ("Inspect: log file (condense, serialise, write)", _LOG_FILE),
+    ("Inspect: events, spans, store, hooks", _EVENTS),
     ("Inspect: provider adapter (openai-compatible)", ("/inspect_ai/model/_providers/",)),
-    ("Inspect: model API (generate, config, retries, usage)", (
-        "/inspect_ai/model/", "/tenacity/",
-    )),  # fmt: skip
+    ("Inspect: model API (generate, config, retries, usage)", ("/inspect_ai/model/", "/tenacity/")),
     ("Inspect: eval loop, samples, limits", ("/inspect_ai/_eval/", "/inspect_ai/solver/")),
     ("Inspect: display", ("/inspect_ai/_display/",)),
     ("Inspect: other", ("/inspect_ai/",)),
