@@ -10,20 +10,24 @@ run through three clients:
    earlier comparison ran it;
 2. debatebench with K processes at a time, the obvious way to run it fast:
    `ls run-*.yaml | xargs -P K -n 1 debate`;
-3. this project: `inspect eval debatebench/debate --max-connections K`.
+3. this project: `inspect eval debatebench/debate --max-connections K`;
+4. the same with the lean log, `--no-log-realtime --no-log-model-api` (Inspect
+   settings that cut its per-call work and keep every turn and score),
 
 at each size (32, 100 and 300 debates). Printed per run: wall time; the time
 from the first request to the last reply (after start-up); the ideal time,
 max(chain, ceil(calls / K)) x latency, a lower bound no client can beat; the
 ratios; the client's CPU (user + sys of the command and its children) per
-model call. The parallel clients run `--repeat` times in alternating order and
-the median is compared; sequential debatebench runs once per size.
+model call. The parallel clients run `--repeat` times in rotating order and
+the run of median wall time is compared; sequential debatebench runs once per
+size. Then: CPU per call between the smallest and largest size (start-up
+cancels out), and the issue's targets, met or not.
 
-Then one more run of the project at the profile size, under py-spy, attributes
-the harness's CPU per model call to its owners (the project's code, Inspect's
-event logging and log writing, the provider client, HTTP, the event loop): see
-harness_profile.py. Shares come from the profile; milliseconds per call from
-the unprofiled run's CPU at the same size.
+Last, one more run of the project at the profile size under py-spy, with and
+without the lean log, attributes the harness's CPU per model call to its
+owners (the project's code, Inspect's event logging and log writing, the
+OpenAI client, HTTP, the event loop): see harness_profile.py. Shares come from
+the profile; milliseconds per call from the unprofiled run's CPU at that size.
 
     python tests/benchmarks/benchmark_throughput.py            # every figure (about 25 min)
     python tests/benchmarks/benchmark_throughput.py --quick    # 16 debates, 32 profiled (2 min)
@@ -47,7 +51,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
-from harness_profile import attribute, parse_raw, report
+from harness_profile import WAITING, attribute, parse_raw, report
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from support.stub_server import StubBehaviour, StubServer
@@ -63,6 +67,11 @@ TEAM = {"id": "{side}-team", "name": "{side} team", "voice": "plain", "stance": 
 SEQUENTIAL = "debatebench 0.1.2, sequential"
 PROCESSES = "debatebench 0.1.2, K processes"
 OURS = "debatebench-eval"
+LEAN = "debatebench-eval, lean log"
+# Inspect settings that cut its per-call work and keep every turn and score in
+# the log: no live-view event buffer, no raw API request/response per call.
+LEAN_FLAGS = ("--no-log-realtime", "--no-log-model-api")
+PARALLEL = (PROCESSES, OURS, LEAN)
 
 
 @dataclass(frozen=True)
@@ -119,13 +128,14 @@ def debatebench_command(folder: Path, base_url: str, debates: int, slots: int | 
     return ["sh", "-c", script, str(BIN / "debate"), *runs]
 
 
-def our_command(folder: Path, debates: int, slots: int) -> list[str]:
+def our_command(folder: Path, debates: int, slots: int, lean: bool = False) -> list[str]:
     motions = [{"id": f"m{i}", "motion": f"Motion number {i} should pass."} for i in range(debates)]
     (folder / "motions.yaml").write_text(yaml.safe_dump({"motions": motions}), encoding="utf-8")
     return [str(BIN / "inspect"), "eval", "debatebench/debate", "--model", "ollama/stub",
             "-T", f"motions={folder / 'motions.yaml'}", "-T", f"phases=[{', '.join(PHASES)}]",
             "-T", f"budget={BUDGET}", "--no-score", "--max-connections", str(slots),
-            "--log-dir", str(folder / "logs"), "--display", "none"]  # fmt: skip
+            "--log-dir", str(folder / "logs"), "--display", "none",
+            *(LEAN_FLAGS if lean else ())]  # fmt: skip
 
 
 def timed_run(
@@ -134,8 +144,8 @@ def timed_run(
     behaviour = StubBehaviour(latency_s=latency, slots=slots, keep_alive=True)
     with tempfile.TemporaryDirectory() as tmp, StubServer(behaviour) as stub:
         folder = Path(tmp)
-        if client == OURS:
-            command = our_command(folder, debates, slots)
+        if client in (OURS, LEAN):
+            command = our_command(folder, debates, slots, lean=client == LEAN)
         else:
             parallel = slots if client == PROCESSES else None
             command = debatebench_command(folder, stub.base_url, debates, parallel)
@@ -184,53 +194,109 @@ def describe(client: str, runs: list[Timing], ideal: float) -> str:
 
 def compare(debates: int, args: argparse.Namespace, out: list[str]) -> dict[str, Timing]:
     ideal = ideal_time(debates, args.slots, args.latency)
-    emit(out, f"{debates} debates x {CHAIN} dependent calls = {debates * CHAIN} requests; "
-              f"ideal {ideal:.2f} s")  # fmt: skip
-    runs: dict[str, list[Timing]] = {SEQUENTIAL: [], PROCESSES: [], OURS: []}
+    emit(
+        out,
+        f"{debates} debates x {CHAIN} dependent calls = {debates * CHAIN} requests; "
+        f"ideal {ideal:.2f} s",
+    )
+    runs: dict[str, list[Timing]] = {SEQUENTIAL: [], **{client: [] for client in PARALLEL}}
     if not args.skip_sequential:
         runs[SEQUENTIAL].append(timed_run(SEQUENTIAL, debates, args.slots, args.latency))
-    for round_ in range(args.repeat):
-        order = (PROCESSES, OURS) if round_ % 2 == 0 else (OURS, PROCESSES)
-        for client in order:
+    for round_ in range(args.repeat):  # each round in another order: the machine drifts
+        for client in PARALLEL[round_ % 3 :] + PARALLEL[: round_ % 3]:
             runs[client].append(timed_run(client, debates, args.slots, args.latency))
     for client, timings in runs.items():
         if timings:
             emit(out, describe(client, timings, ideal))
-    ours, theirs = median_timing(runs[OURS]), median_timing(runs[PROCESSES])
-    emit(out, f"  this project vs debatebench with {args.slots} processes: "
-              f"{theirs.wall / ours.wall:.2f}x in wall time, "
-              f"{theirs.busy / ours.busy:.2f}x from first request to last reply")  # fmt: skip
-    if runs[SEQUENTIAL]:
-        seq = runs[SEQUENTIAL][0]
-        line = (
-            f"  this project vs debatebench sequential: {seq.wall / ours.wall:.1f}x in wall "
-            f"time, {seq.busy / ours.busy:.1f}x from first request to last reply"
+    medians = {client: median_timing(t) for client, t in runs.items() if t}
+    theirs = medians[PROCESSES]
+    for client in (OURS, LEAN):
+        ours = medians[client]
+        emit(
+            out,
+            f"  {client} vs debatebench with {args.slots} processes: "
+            f"{theirs.wall / ours.wall:.2f}x in wall time, "
+            f"{theirs.busy / ours.busy:.2f}x from first request to last reply",
         )
-        emit(out, line)
-    return {client: median_timing(t) for client, t in runs.items() if t}
+    emit(
+        out,
+        f"  (a client with no start-up at exactly the ideal time would be "
+        f"{theirs.wall / ideal:.2f}x faster than debatebench with {args.slots} processes)",
+    )
+    if SEQUENTIAL in medians:
+        seq, ours = medians[SEQUENTIAL], medians[OURS]
+        emit(
+            out,
+            f"  {OURS} vs debatebench sequential: {seq.wall / ours.wall:.1f}x in wall "
+            f"time, {seq.busy / ours.busy:.1f}x from first request to last reply",
+        )
+    return medians
 
 
-def profile(debates: int, args: argparse.Namespace, timed: Timing | None, out: list[str]) -> None:
-    if shutil.which("py-spy") is None:
-        emit(out, "profile skipped: py-spy is not installed (pip install py-spy)")
+def marginal_cpu(timings: dict[int, dict[str, Timing]], out: list[str]) -> None:
+    """CPU per call between the smallest and largest size: start-up and end cancel out."""
+    small, large = min(timings), max(timings)
+    if small == large:
         return
+    calls = (large - small) * CHAIN
+    emit(out, f"CPU per model call between {small} and {large} debates (start-up excluded):")
+    for client in PARALLEL:
+        extra = timings[large][client].cpu - timings[small][client].cpu
+        emit(out, f"  {client:31} {1000 * extra / calls:5.1f} ms")
+
+
+def targets(
+    timings: dict[int, dict[str, Timing]], args: argparse.Namespace, out: list[str]
+) -> None:
+    emit(out, "targets:")
+    for client in (OURS, LEAN):
+        for debates, need in ((300, 1.25), (100, 1.0)):
+            if debates in timings:
+                t = timings[debates]
+                speedup = t[PROCESSES].wall / t[client].wall
+                verdict = "met" if speedup >= need else "NOT met"
+                emit(
+                    out,
+                    f"  {client}, {debates} debates: {speedup:.2f}x debatebench with "
+                    f"{args.slots} processes (target >= {need}): {verdict}",
+                )
+        for debates, t in timings.items():
+            ratio = t[client].busy / ideal_time(debates, args.slots, args.latency)
+            verdict = "met" if ratio <= 1.15 else "NOT met"
+            emit(
+                out,
+                f"  {client}, {debates} debates: first request to last reply "
+                f"{ratio:.2f}x ideal (target <= 1.15): {verdict}",
+            )
+
+
+def profile(
+    client: str, debates: int, args: argparse.Namespace, timed: Timing | None, out: list[str]
+) -> int:
+    """Profile one run; print where its CPU went. Returns the run's sample count."""
     with tempfile.TemporaryDirectory() as tmp:
         raw = Path(tmp) / "profile.txt"
-        run = timed_run(OURS, debates, args.slots, args.latency, profile=raw)
+        run = timed_run(client, debates, args.slots, args.latency, profile=raw)
         result = attribute(parse_raw(raw.read_text(encoding="utf-8").splitlines()))
-    emit(out, f"profile: this project, {debates} debates ({run.requests} model calls) under "
-              f"py-spy (wall {run.wall:.1f} s under the profiler)")  # fmt: skip
+    flags = f" ({' '.join(LEAN_FLAGS)})" if client == LEAN else ""
+    emit(
+        out,
+        f"profile: {client}{flags}, {debates} debates ({run.requests} model calls) under "
+        f"py-spy (wall {run.wall:.1f} s under the profiler)",
+    )
     per_call = None
     if timed is not None:
-        run_share = result.run_samples / sum(
-            n for phase, n in result.phases.items() if phase != "threads parked (not CPU)"
-        )
+        run_share = result.run_samples / (sum(result.phases.values()) - result.phases[WAITING])
         per_call = timed.per_call_ms() * run_share
-        emit(out, f"the unprofiled run's CPU: {timed.per_call_ms():.1f} ms per call in all, "
-                  f"{per_call:.1f} ms of it in the run itself (the rest is start-up and "
-                  "the end of the run)")  # fmt: skip
+        emit(
+            out,
+            f"the same run unprofiled: CPU {timed.per_call_ms():.1f} ms per call in all, "
+            f"{per_call:.1f} ms of it in the run itself (the rest: start-up and "
+            "the end of the run)",
+        )
     for line in report(result, per_call):
         emit(out, line)
+    return result.run_samples
 
 
 def emit(out: list[str], line: str) -> None:
@@ -258,16 +324,30 @@ def main() -> None:
     command = " ".join(["python tests/benchmarks/benchmark_throughput.py", *sys.argv[1:]])
     emit(out, f"$ {command}")
     emit(out, f"machine: {machine()}")
-    emit(out, f"stub: {args.slots} slots, {args.latency * 1000:.0f} ms per request, keep-alive; "
-              f"phases {', '.join(PHASES)}, budget {BUDGET}, no judging")  # fmt: skip
+    emit(
+        out,
+        f"stub: {args.slots} slots, {args.latency * 1000:.0f} ms per request, keep-alive; "
+        f"phases {', '.join(PHASES)}, budget {BUDGET}, no judging",
+    )
     timings = {}
     for debates in sizes:
         timings[debates] = compare(debates, args, out)
-    if args.profile_debates:
-        timed = timings.get(args.profile_debates, {}).get(OURS)
-        if timed is None:
-            timed = timed_run(OURS, args.profile_debates, args.slots, args.latency)
-        profile(args.profile_debates, args, timed, out)
+    marginal_cpu(timings, out)
+    targets(timings, args, out)
+    if args.profile_debates and shutil.which("py-spy") is None:
+        emit(out, "profile skipped: py-spy is not installed (pip install py-spy)")
+    elif args.profile_debates:
+        samples = {}
+        for client in (OURS, LEAN):
+            timed = timings.get(args.profile_debates, {}).get(client)
+            if timed is None:
+                timed = timed_run(client, args.profile_debates, args.slots, args.latency)
+            samples[client] = profile(client, args.profile_debates, args, timed, out)
+        emit(
+            out,
+            f"the lean log's run took {samples[LEAN] / samples[OURS]:.2f}x the default's "
+            "profile samples",
+        )
     emit(out, f"machine after: {machine()}")
     if output is not None:
         output.write_text("\n".join(out) + "\n", encoding="utf-8")
