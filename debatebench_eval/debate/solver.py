@@ -52,11 +52,12 @@ def _speakers(settings: DebateSettings, swapped: bool) -> dict[Side, Speaker]:
     """Each side's model, team and budget. In a swapped sample each role
     (with its budget) argues the other side; teams stay with their side."""
     speakers: dict[Side, Speaker] = {}
+    main = get_model()  # once: each get_model() builds and dumps a GenerateConfig
     for side in SIDES:
         role = ("con" if side == "pro" else "pro") if swapped else side
         # Bound explicitly (the main model when no --model-role names it), so every
         # call is attributed to its role in the log's usage.
-        model = get_model(role=role, default=get_model())
+        model = get_model(role=role, default=main)
         if model.api.__class__.__name__ == "NoModel":
             raise DebateError(
                 f"no model for role '{role}': pass --model, or --model-role {role}=PROVIDER/MODEL"
