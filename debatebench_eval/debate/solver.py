@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from dataclasses import dataclass
 
 from inspect_ai.model import ChatMessageAssistant, ChatMessageUser, ModelOutput, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
@@ -51,11 +52,12 @@ def _speakers(settings: DebateSettings, swapped: bool) -> dict[Side, Speaker]:
     """Each side's model, team and budget. In a swapped sample each role
     (with its budget) argues the other side; teams stay with their side."""
     speakers: dict[Side, Speaker] = {}
+    main = get_model()  # once: each get_model() builds and dumps a GenerateConfig
     for side in SIDES:
         role = ("con" if side == "pro" else "pro") if swapped else side
         # Bound explicitly (the main model when no --model-role names it), so every
         # call is attributed to its role in the log's usage.
-        model = get_model(role=role, default=get_model())
+        model = get_model(role=role, default=main)
         if model.api.__class__.__name__ == "NoModel":
             raise DebateError(
                 f"no model for role '{role}': pass --model, or --model-role {role}=PROVIDER/MODEL"
@@ -149,23 +151,30 @@ def debate_solver(
         seed = sample_seed(settings.seed if base is None else base, state.sample_id, state.epoch)
         orders = speaking_order(settings.phases)
         record = state.store_as(DebateRecord)
-        record.run = _run_settings(state, settings, speakers, seed, orders)
-        state.metadata.update(record.run.model_dump(exclude={"sides"}))
+        # The debate is kept here and written to the store once per turn: every
+        # read of a store field re-validates it (Inspect builds a TypeAdapter per
+        # read), a cost paid on every model call if the loop read the store.
+        run = _run_settings(state, settings, speakers, seed, orders)
+        record.run = run
+        state.metadata.update(run.model_dump(exclude={"sides"}))
         if strict_judge:
             guard(judges, record, strict=True)
         if require_validated_judge:
             await judge_trust(judges, require=True)
+        passages: list[Passage] = []
         if pools is not None:
-            record.passages = _prep_evidence(pools, state)
+            passages = _prep_evidence(pools, state)
+            record.passages = passages
             state.messages += [
-                ChatMessageUser(content=evidence_heading(side, record.passages)) for side in SIDES
+                ChatMessageUser(content=evidence_heading(side, passages)) for side in SIDES
             ]
+        turns: list[Turn] = []
         for phase_index, (phase, order) in enumerate(zip(settings.phases, orders, strict=True)):
             async with span(f"{phase_index + 1}. {phase}", type="phase"):
                 for position, side in enumerate(order):
                     turn = await _take_turn(
                         state,
-                        record,
+                        Debate(run, turns, passages),
                         speakers[side],
                         phase,
                         phase_index,
@@ -173,25 +182,34 @@ def debate_solver(
                         seed[0],
                         settings,
                     )
-                    record.turns = [*record.turns, turn]
+                    turns.append(turn)
+                    # In the store at once: a debate that fails later keeps its turns.
+                    record.turns = list(turns)
                     state.messages.append(
                         ChatMessageAssistant(
                             content=turn_heading(turn) + "\n\n" + turn.text, model=turn.model
                         )
                     )
-        _check_complete(record, settings.phases)
+        _check_complete(turns, settings.phases)
         record.complete = True
-        state.output = ModelOutput.from_content(
-            model="debate", content=transcript_markdown(record.turns)
-        )
+        state.output = ModelOutput.from_content(model="debate", content=transcript_markdown(turns))
         return state
 
     return solve
 
 
+@dataclass(frozen=True)
+class Debate:
+    """The debate so far, as the solver holds it between turns."""
+
+    run: RunSettings
+    turns: list[Turn]
+    passages: list[Passage]
+
+
 async def _take_turn(
     state: TaskState,
-    record: DebateRecord,
+    debate: Debate,
     speaker: Speaker,
     phase: Phase,
     phase_index: int,
@@ -199,21 +217,20 @@ async def _take_turn(
     seed: int,
     settings: DebateSettings,
 ) -> Turn:
-    assert record.run is not None
     prep_budget = settings.prep_budgets.get(speaker.role)
     turn = await speak(
         speaker,
         phase=phase,
         phase_index=phase_index,
         order=position,
-        motion=record.run.motion,
-        prompt=phase_prompt(phase, list(record.turns), speaker.side, record.passages),
+        motion=debate.run.motion,
+        prompt=phase_prompt(phase, debate.turns, speaker.side, debate.passages),
         budget=prep_budget if phase.is_prep and prep_budget else speaker.budget,
         seed=seed,
         retries=settings.empty_retries,
         turn_id=turn_id(state.sample_id, state.epoch, phase_index, speaker.side),
     )
-    return with_citations(turn, record.passages) if record.passages else turn
+    return with_citations(turn, debate.passages) if debate.passages else turn
 
 
 def _prep_evidence(pools: Pools, state: TaskState) -> list[Passage]:
@@ -232,11 +249,12 @@ def _prep_evidence(pools: Pools, state: TaskState) -> list[Passage]:
     return passages
 
 
-def _check_complete(record: DebateRecord, phases: tuple[Phase, ...]) -> None:
+def _check_complete(turns: list[Turn], phases: tuple[Phase, ...]) -> None:
     """The hard invariant: every phase has a turn from every side."""
+    spoken = {(turn.phase_index, turn.side) for turn in turns}
     for phase_index, phase in enumerate(phases):
         for side in SIDES:
-            if record.turn(phase_index, side) is None:
+            if (phase_index, side) not in spoken:
                 raise DebateError(
                     f"phase {phase_index} ({phase}), side {side}: no turn was recorded"
                 )

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 
 from inspect_ai.hooks import Hooks, RunEnd, hooks
-from inspect_ai.log import EvalLog, read_eval_log
+from inspect_ai.log import EvalLog, EvalSampleSummary, read_eval_log_sample_summaries_async
 
 JUDGING_SCORERS = ("rubric", "fact_check")
 # Lines per kind of problem before the rest are counted instead.
@@ -33,22 +33,27 @@ def report_problems_after_the_run() -> None:
 class RunSummary(Hooks):
     async def on_run_end(self, data: RunEnd) -> None:
         for log in data.logs:
-            lines = problem_lines(log if log.samples is not None else _with_samples(log))
+            lines = problem_lines(log, await _summaries(log))
             if lines:
                 print("\n".join(lines), file=sys.stderr, flush=True)
 
 
-def _with_samples(log: EvalLog) -> EvalLog:
-    return read_eval_log(log.location) if log.location else log
+async def _summaries(log: EvalLog) -> list[EvalSampleSummary]:
+    """Each sample's id, error and scores: the log's summaries, not its samples (reading
+    every sample's events back would cost as much as a tenth of a long run)."""
+    if log.samples is not None:
+        return [sample.summary() for sample in log.samples]
+    if not log.location:
+        return []
+    return await read_eval_log_sample_summaries_async(log.location)
 
 
-def problem_lines(log: EvalLog) -> list[str]:
+def problem_lines(log: EvalLog, samples: list[EvalSampleSummary]) -> list[str]:
     """Failed samples and unscored debates of one log, each with its reason."""
-    samples = log.samples or []
     scorers = [s for s in JUDGING_SCORERS if any(s in (x.scores or {}) for x in samples)]
     if not scorers and not any(x.error for x in samples):
         return []
-    failed = [(str(s.id), s.error.message) for s in samples if s.error is not None]
+    failed = [(str(s.id), s.error) for s in samples if s.error is not None]
     lines = _block(f"{len(failed)} of {len(samples)} samples failed", failed)
     for scorer in scorers:
         unscored = [

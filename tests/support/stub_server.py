@@ -67,6 +67,9 @@ class StubBehaviour:
     # After this many chat requests, answer every later one with a 500, as a
     # server that crashed mid-run (None: never).
     fail_after: int | None = None
+    # Keep connections open between requests (HTTP/1.1), as llama.cpp, Ollama and
+    # vLLM do; off, every reply closes its connection (HTTP/1.0).
+    keep_alive: bool = False
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -74,6 +77,11 @@ class _Handler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: Any) -> None:  # keep test output clean
         pass
+
+    def handle(self) -> None:
+        if self.server.behaviour.keep_alive:
+            self.protocol_version = "HTTP/1.1"
+        super().handle()
 
     def _send(self, status: int, body: dict[str, Any]) -> None:
         data = json.dumps(body).encode()
