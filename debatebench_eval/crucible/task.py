@@ -22,6 +22,7 @@ from debatebench_eval.crucible.scorer import crucible_score
 from debatebench_eval.crucible.solver import TopicRun, crucible_solver
 from debatebench_eval.crucible.topic import Topic, load_topic
 from debatebench_eval.crucible.viewer import crucible_viewer
+from debatebench_eval.judging.run_summary import report_problems_after_the_run
 
 EXAMPLE_TOPIC = "example"
 # As the debate task: fail fast on a dead server and let `inspect eval-retry`
@@ -123,6 +124,7 @@ def crucible(
         for sample_id, t in zip(ids, topics, strict=True)
     }
     timeout = max(run.options.timeout for run in runs.values())
+    report_problems_after_the_run()
     return Task(
         dataset=crucible_dataset(topics, ids, runs),
         solver=crucible_solver(runs),

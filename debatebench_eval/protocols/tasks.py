@@ -14,6 +14,7 @@ from debatebench_eval.core import arguments as arg
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.debate.config import DEFAULT_TIMEOUT
 from debatebench_eval.debate.task import DEFAULT_MAX_RETRIES
+from debatebench_eval.judging.run_summary import report_problems_after_the_run
 from debatebench_eval.protocols.plan import Plan, build_plan, check_models, coerce_options
 from debatebench_eval.protocols.scorer import outcome
 from debatebench_eval.protocols.solver import deliberation_solver
@@ -193,6 +194,7 @@ def _plan(protocol: Any, given: dict[str, Any], unknown: dict[str, Any]) -> Plan
 
 def _task(plan: Plan, sample: Sample, timeout: Any) -> Task:
     seconds = arg.as_int("timeout", timeout) or DEFAULT_TIMEOUT
+    report_problems_after_the_run()
     return Task(
         dataset=MemoryDataset([sample], name=f"debatebench-{plan.protocol.name}"),
         solver=deliberation_solver(plan),

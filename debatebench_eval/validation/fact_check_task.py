@@ -21,6 +21,7 @@ from debatebench_eval.core import arguments as arg
 from debatebench_eval.debate.config import DEFAULT_TIMEOUT
 from debatebench_eval.interop.judge_task import DEFAULT_MAX_RETRIES, Transcripts, recorded_debate
 from debatebench_eval.judging.options import judge_options
+from debatebench_eval.judging.run_summary import report_problems_after_the_run
 from debatebench_eval.validation.fact_check_scorer import planted_claims
 from debatebench_eval.validation.planted_set import PlantedSet, bundled_set_dir, load_planted_set
 
@@ -56,6 +57,7 @@ def fact_check_validation(
     )
     folder = arg.as_text("data", data)
     planted = load_planted_set(Path(folder).expanduser() if folder else None)
+    report_problems_after_the_run()
     return Task(
         dataset=planted_dataset(planted),
         solver=recorded_debate(

@@ -21,6 +21,7 @@ from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.debate.config import DEFAULT_TIMEOUT
 from debatebench_eval.interop.judge_task import DEFAULT_MAX_RETRIES, Transcripts, recorded_debate
 from debatebench_eval.judging.options import judge_options
+from debatebench_eval.judging.run_summary import report_problems_after_the_run
 from debatebench_eval.validation.degradations import (
     DEGRADATIONS,
     Variant,
@@ -87,6 +88,7 @@ def judge_sensitivity(
     if limit is not None:
         sources = dict(list(sources.items())[:limit])
     variants, skipped = build_variants(sources, spec, chosen)
+    report_problems_after_the_run()
     return Task(
         dataset=variant_dataset(variants),
         solver=recorded_debate(

@@ -31,6 +31,7 @@ from inspect_ai.viewer import (
 
 from debatebench_eval.core import arguments as arg
 from debatebench_eval.core.resources import data_file
+from debatebench_eval.judging.run_summary import report_problems_after_the_run
 from debatebench_eval.validation.speech_data import Speech, SpeechData, load_speeches
 from debatebench_eval.validation.speech_scorer import speech_rating
 
@@ -83,6 +84,7 @@ def judge_validation(
     use_cot = arg.as_bool("cot", cot)
     speeches = load_speeches(arg.as_text("data", data))
     chosen = per_source(speeches.speeches, arg.as_int("limit_per_source", limit_per_source))
+    report_problems_after_the_run()
     return Task(
         dataset=_dataset(chosen, use_cot),
         solver=generate(),
