@@ -314,3 +314,17 @@ def test_no_side_prompt_holds_a_claim_id_of_an_unverified_claim(run_crucible: Ru
     record = record_of(run_crucible(CrucibleScript()))
     ids = re.findall(r"C-(?:PRO|CON)-\d\d", json.dumps([t.model_dump() for t in record.turns]))
     assert set(ids) <= {c.id for c in record.verified()}
+
+
+def test_a_side_whose_server_ignores_its_budget_is_refused(run_crucible: Run) -> None:
+    # The debate's own check (servers.replies.check_budget): budget + 16 tokens pass, 17 fail.
+    within = CrucibleScript(behaviours={"con": Behaviour(output_tokens=116)})
+    assert record_of(run_crucible(within, budget=100, resume_cache=False)).complete
+    over = CrucibleScript(behaviours={"con": Behaviour(output_tokens=117)})
+    sample = (run_crucible(over, budget=100, resume_cache=False).samples or [])[0]
+    assert sample.error is not None
+    assert "propose: queries, con" in sample.error.message
+    assert "117 completion tokens for a budget of 100" in sample.error.message
+    assert not sample.scores
+    recorded = sample.store_as(CrucibleRecord).calls
+    assert any(c.actor == "con" and c.usage.output_tokens == 117 for c in recorded)
