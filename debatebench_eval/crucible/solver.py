@@ -37,9 +37,11 @@ META_JUDGE_ROLE = "meta_judge"
 
 
 def side_models() -> dict[str, Model]:
+    """Each side's model: its role's, else the main model bound to the role (as in a
+    debate), so every call is attributed to its side in the log's usage."""
     models = {}
     for side in SIDES:
-        model = get_model(role=side)
+        model = get_model(role=side, default=get_model())
         if model.api.__class__.__name__ == "NoModel":
             raise DebateError(
                 f"no model for role '{side}': pass --model, or --model-role {side}=PROVIDER/MODEL"
@@ -49,8 +51,9 @@ def side_models() -> dict[str, Model]:
 
 
 def meta_judge_model(judges: list[Model]) -> Model:
-    bound = model_roles().get(META_JUDGE_ROLE)
-    return bound[0] if isinstance(bound, list) else bound or judges[0]
+    """The meta_judge role's model, else the first judge bound to the role (so the
+    audit's calls are attributed to the meta-judge in the log's usage)."""
+    return get_model(role=META_JUDGE_ROLE, default=judges[0])
 
 
 def _server(model: Model) -> dict[str, Any]:

@@ -328,3 +328,24 @@ def test_a_side_whose_server_ignores_its_budget_is_refused(run_crucible: Run) ->
     assert not sample.scores
     recorded = sample.store_as(CrucibleRecord).calls
     assert any(c.actor == "con" and c.usage.output_tokens == 117 for c in recorded)
+
+
+def test_roles_not_bound_fall_back_to_the_main_model_under_their_own_name(
+    run_crucible: Run,
+) -> None:
+    # As in a debate: each role's calls are the main model's, attributed to the role.
+    readings = [0]
+
+    def first_low_then_high(text: str, label: str) -> int:  # every claim flagged for audit
+        readings[0] += label == "K1"
+        return 1 if readings[0] == 1 else 5
+
+    script = CrucibleScript(Behaviour(score=first_low_then_high))
+    log = run_crucible(script, roles={}, judges=2)
+    record = record_of(log)
+    assert record.run is not None
+    assert {record.run.models[r]["model"] for r in ("pro", "con", "meta_judge")} == {
+        "mockllm/main"
+    }
+    assert (log.stats.role_usage or {}).keys() == {"pro", "con", "judge", "meta_judge"}
+    assert len(script.calls("main", "crucible_audit")) == 1
