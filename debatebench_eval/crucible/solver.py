@@ -56,6 +56,15 @@ def meta_judge_model(judges: list[Model]) -> Model:
     return get_model(role=META_JUDGE_ROLE, default=judges[0])
 
 
+def scoring_models(judges: list[Model], meta_judge: bool) -> list[Model]:
+    """Every model whose judgment a score uses, each held to the judges' gates: the
+    judges and, with the audit on and its own role bound, the meta-judge (unbound, it
+    is the first judge, already among them)."""
+    if meta_judge and model_roles().get(META_JUDGE_ROLE) is not None:
+        return [*judges, meta_judge_model(judges)]
+    return judges
+
+
 def _server(model: Model) -> dict[str, Any]:
     return {"model": str(model), "base_url": model_base_url(model)}
 
@@ -132,12 +141,12 @@ def _gates_before_calls(
 ) -> None:
     if scoring.strict_judge:
         rows = [(side, str(m), model_base_url(m)) for side, m in sides.items()]
-        guard_debaters(judges, rows, strict=True)
+        guard_debaters(scoring_models(judges, scoring.meta_judge), rows, strict=True)
 
 
 async def _gate_trust(judges: list[Model], scoring: ScoringOptions) -> None:
     if scoring.require_validated_judge:
-        await judge_trust(judges, require=True)
+        await judge_trust(scoring_models(judges, scoring.meta_judge), require=True)
 
 
 def _run(

@@ -6,6 +6,7 @@ import json
 import math
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +19,7 @@ from debatebench_eval.crucible.prompts import judge_prompts
 from debatebench_eval.crucible.record import CrucibleRecord
 from debatebench_eval.crucible.task import crucible
 from debatebench_eval.judging.blind import blind_orientation
+from debatebench_eval.validation.trust import JudgeIdentity, save_record
 
 from support.crucible_replies import (
     DIMENSIONS,
@@ -27,6 +29,7 @@ from support.crucible_replies import (
     replace,
     scores_reply,
 )
+from support.validation_runs import speech_record
 
 Run = Callable[..., EvalLog]
 
@@ -232,3 +235,30 @@ def test_every_sample_has_the_same_score_keys(run_crucible: Run) -> None:
     assert len(log.samples or []) == 2
     for sample in log.samples or []:
         assert tuple(sample.scores["crucible_score"].value) == keys  # type: ignore[index]
+
+
+def test_the_meta_judge_passes_the_trust_gate_before_any_call(
+    run_crucible: Run, private_trust_records: Path
+) -> None:
+    save_record(speech_record(JudgeIdentity("mockllm", "j1", None)), private_trust_records)
+    script = CrucibleScript()
+    roles = {**script.roles("j1"), "meta_judge": script.model("auditor")}
+    log = run_crucible(script, roles=roles, require_validated_judge=True)
+    sample = (log.samples or [])[0]
+    assert sample.error is not None
+    assert "require_validated_judge: judge mockllm/auditor is unvalidated" in sample.error.message
+    assert all(not s.calls for s in script.scripts.values())
+
+
+def test_the_trust_stamp_counts_the_meta_judge(
+    run_crucible: Run, private_trust_records: Path
+) -> None:
+    save_record(speech_record(JudgeIdentity("mockllm", "j1", None)), private_trust_records)
+    script = CrucibleScript()
+    log = run_crucible(script, roles=script.roles("j1"))
+    assert score_of(log).metadata["trust"]["status"] == "trusted"
+    roles = {**script.roles("j1"), "meta_judge": script.model("auditor")}
+    log = run_crucible(script, roles=roles, resume_cache=False)
+    assert score_of(log).metadata["trust"]["status"] == "unvalidated"
+    log = run_crucible(script, roles=roles, resume_cache=False, meta_judge=False)
+    assert score_of(log).metadata["trust"]["status"] == "trusted"  # no audit: not scoring
