@@ -344,8 +344,6 @@ def test_roles_not_bound_fall_back_to_the_main_model_under_their_own_name(
     log = run_crucible(script, roles={}, judges=2)
     record = record_of(log)
     assert record.run is not None
-    assert {record.run.models[r]["model"] for r in ("pro", "con", "meta_judge")} == {
-        "mockllm/main"
-    }
+    assert {record.run.models[r]["model"] for r in ("pro", "con", "meta_judge")} == {"mockllm/main"}
     assert (log.stats.role_usage or {}).keys() == {"pro", "con", "judge", "meta_judge"}
     assert len(script.calls("main", "crucible_audit")) == 1
