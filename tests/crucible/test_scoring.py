@@ -221,6 +221,29 @@ def test_the_tier_boundaries_are_inclusive(
     assert (outcome.tier, outcome.leading) == (tier, leading)
 
 
+@pytest.mark.parametrize(
+    ("pro", "con", "resolved", "tier", "leading"),
+    [
+        (3.0, 3.0, 1.5, "UNRESOLVED", None),  # an exact tie leads nobody
+        (3.0, 3.0, 0.0, "UNRESOLVED", None),  # whatever the margins
+        (3.0001, 3.0, 1.5, "CONTESTED_BUT_LEANING", "pro"),  # the smallest gap leans
+        (3.0, 3.0001, 1.5, "CONTESTED_BUT_LEANING", "con"),
+        (3.0, 3.0001, 0.0, "RESOLVED", "con"),
+    ],
+)
+def test_with_leaning_margin_zero_only_an_exact_tie_is_unresolved(
+    pro: float, con: float, resolved: float, tier: str, leading: str | None
+) -> None:
+    outcome = decide({"pro": pro, "con": con}, resolved, 0.0)
+    assert (outcome.tier, outcome.leading) == (tier, leading)
+
+
+def test_a_tied_panel_is_unresolved_at_leaning_margin_zero(run_crucible: Run) -> None:
+    score = score_of(run_crucible(CrucibleScript(), leaning_margin=0))  # every claim scores 4
+    assert (score.answer, score.metadata["leading"]) == ("UNRESOLVED", None)
+    assert score.value["gap"] == 0 and math.isnan(score.value["pro_leads"])
+
+
 def test_custom_margins_move_the_tiers_and_must_be_ordered() -> None:
     assert decide({"pro": 3.0, "con": 2.0}, 1.0, 0.2).tier == "RESOLVED"
     with pytest.raises(ConfigError, match=r"-T leaning_margin: 2\.0 is above resolved_margin 1\.0"):
