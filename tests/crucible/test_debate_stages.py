@@ -20,6 +20,9 @@ from support.crucible_replies import (
     conflicts_reply,
     neutral_reply,
     replace,
+    review_reply,
+    scores_reply,
+    sides_of_labels,
     turn_reply,
 )
 
@@ -347,3 +350,40 @@ def test_roles_not_bound_fall_back_to_the_main_model_under_their_own_name(
     assert {record.run.models[r]["model"] for r in ("pro", "con", "meta_judge")} == {"mockllm/main"}
     assert (log.stats.role_usage or {}).keys() == {"pro", "con", "judge", "meta_judge"}
     assert len(script.calls("main", "crucible_audit")) == 1
+
+
+def speaks_of_side_a(prompt: str, reply: str) -> str:
+    """A judge reply whose prose names Side A and one of Side A's claims by its label."""
+    label = next(k for k, side in sides_of_labels(prompt).items() if side == "A")
+    data = json.loads(reply)
+    prose = f"Side A rests on {label}; Side B does not answer it."
+    for item in data.get("conflicts", []):
+        item["crux"] = prose
+    if "convergence" in data:
+        data["reason"] = prose
+    for item in data.get("scores", []):
+        item["validity"]["comment"] = prose
+    return json.dumps(data)
+
+
+def test_the_judges_words_are_shown_with_the_real_sides_and_claim_ids(
+    run_crucible: Run,
+) -> None:
+    script = script_with(
+        crucible_conflicts=lambda n, s, p, sc: speaks_of_side_a(p, conflicts_reply(p)),
+        crucible_review=lambda n, s, p, sc: speaks_of_side_a(p, review_reply(p, Behaviour())),
+        crucible_scores=lambda n, s, p, sc: speaks_of_side_a(p, scores_reply(p, Behaviour())),
+    )
+    log = run_crucible(script)
+    record = record_of(log)
+    revealed = re.compile(r"^(PRO|CON) rests on C-\1-0\d; (PRO|CON) does not answer it\.$")
+    reading = (log.samples or [])[0].scores["crucible_score"].metadata["readings"][0]  # type: ignore[index]
+    comment = next(iter(reading["scores"].values()))["validity"]["comment"]
+    texts = [record.conflicts[0].crux, record.reviews[0].reason, comment]
+    assert all(revealed.match(t) for t in texts), texts
+    assert {revealed.match(t).group(1) != revealed.match(t).group(2) for t in texts} == {True}  # type: ignore[union-attr]
+    shown = "\n".join(str(m.content) for m in (log.samples or [])[0].messages)
+    assert all(t in shown for t in texts[:2]) and "Side A" not in shown
+    # A later judge sees that prose blinded again, in its own labels.
+    for prompt in prompts(script, "judge", "crucible_scores"):
+        assert "rests on K" in prompt and not re.search(r"\b(PRO|CON)\b|C-(PRO|CON)", prompt)
