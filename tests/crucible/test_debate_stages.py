@@ -387,3 +387,15 @@ def test_the_judges_words_are_shown_with_the_real_sides_and_claim_ids(
     # A later judge sees that prose blinded again, in its own labels.
     for prompt in prompts(script, "judge", "crucible_scores"):
         assert "rests on K" in prompt and not re.search(r"\b(PRO|CON)\b|C-(PRO|CON)", prompt)
+
+
+def test_a_failed_review_fails_the_topic_and_keeps_the_work_unscored(run_crucible: Run) -> None:
+    unusable = replace(lambda system, prompt, schema: json.dumps({"no": "review"}), times=2)
+    sample = (run_crucible(script_with(crucible_review=unusable)).samples or [])[0]
+    assert sample.error is not None and "review of round 1, judge" in sample.error.message
+    assert not sample.scores  # never a score from a partial debate
+    record = sample.store_as(CrucibleRecord)
+    assert not record.complete and len(record.claims) == 6 and record.conflicts
+    assert [t.id for t in record.turns] == ["R1.1", "R1.2"]
+    failed = record.calls[-1]
+    assert failed.stage == "review of round 1" and failed.repairs == 1
