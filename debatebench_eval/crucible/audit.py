@@ -84,6 +84,7 @@ class Audit:
 def check_audit(
     reply: Any, view: BlindView, spans: dict[str, float], readings: int
 ) -> tuple[Audit | None, list[str]]:
+    """The audit, its reasons with the judge's labels put back (`BlindView.reveal`)."""
     if not isinstance(reply, dict) or not isinstance(reply.get("consistent"), bool):
         return None, ['the reply must be an object with a true/false "consistent"']
     problems: list[str] = []
@@ -95,6 +96,7 @@ def check_audit(
     if not isinstance(rescore, dict) or not isinstance(judge, str):
         problems.append('"rescore" must be an object with "judge", "claims" and "reason"')
         return None, problems
+    reason = view.reveal(reason)
     if not judge.strip():
         return (
             (None, problems) if problems else (Audit(reply["consistent"], reason, None, [], ""), [])
@@ -107,9 +109,8 @@ def check_audit(
     claims = _claims(rescore.get("claims"), view, spans, problems)
     if problems:
         return None, problems
-    return Audit(
-        False, reason, names.index(judge.strip()), claims, str(rescore.get("reason", "")).strip()
-    ), []
+    why = view.reveal(str(rescore.get("reason", "")).strip())
+    return Audit(False, reason, names.index(judge.strip()), claims, why), []
 
 
 def _claims(value: Any, view: BlindView, spans: dict[str, float], problems: list[str]) -> list[str]:

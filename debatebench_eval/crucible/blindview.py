@@ -8,7 +8,9 @@ label (`judging.blind.mask`); corpus files appear as "source N" (numbered by
 path across the whole corpus, so the class folders, whose names would tell
 the direction, are never shown). The judge is told which position each side
 argues: claims are meaningless otherwise. So blinding removes label, identity
-and order cues, not stance.
+and order cues, not stance. What a judge writes is read back through `reveal`
+(its labels put back), so the record, the viewer and the report speak of PRO,
+CON and claim ids, and a later judge sees it blinded again in its own view.
 """
 
 from __future__ import annotations
@@ -20,9 +22,11 @@ from dataclasses import dataclass
 
 from debatebench_eval.crucible.record import Claim, CrucibleRecord, EvidenceCheck
 from debatebench_eval.judging.blind import Orientation, blind_orientation, mask
+from debatebench_eval.judging.explain import relabel
 
 _MIN_TERM = 3
 _CLAIM_ID = re.compile(r"\bC-(?:PRO|CON)-\d{2}\b")
+_CLAIM_LABEL = re.compile(r"\bK\d+\b")
 
 
 def reading_seed(seed: int, reading: int, purpose: str = "judge") -> int:
@@ -68,6 +72,12 @@ class BlindView:
         for path in sorted(self.sources, key=len, reverse=True):
             text = text.replace(path, self.sources[path])
         return mask(text, self.terms, self.orientation)
+
+    def reveal(self, text: str) -> str:
+        """A judge's words with this view's labels put back: K3 becomes its claim id and
+        "Side A" its side (`judging.explain.relabel`, as for the debate judge)."""
+        text = _CLAIM_LABEL.sub(lambda m: self.claim_of(m.group(0)) or m.group(0), text)
+        return relabel(text, self.orientation.as_dict())
 
     def side_lines(self, record: CrucibleRecord) -> tuple[str, str]:
         assert record.run is not None

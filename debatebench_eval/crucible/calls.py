@@ -18,6 +18,7 @@ from debatebench_eval.core.errors import DebateError
 from debatebench_eval.crucible.record import CallRecord, CrucibleRecord
 from debatebench_eval.debate.record import TurnUsage
 from debatebench_eval.judging.structured import Check, Exchange, ask_judge
+from debatebench_eval.servers.replies import check_budget
 
 T = TypeVar("T")
 CACHE_EXPIRY = "1W"
@@ -35,6 +36,8 @@ class Request:
     name: str  # the response schema's name (crucible_claims, ...)
     budget: int
     seed: int
+    # A debater's call: a server that ignores its budget is refused, as in a debate turn.
+    enforce_budget: bool = False
 
 
 @dataclass(frozen=True)
@@ -53,7 +56,9 @@ class Caller:
         check: Check[T],
         repair: str,
     ) -> Exchange[T]:
-        """One structured call; the outcome (and its cost) recorded, never raised."""
+        """One structured call; the outcome (and its cost) recorded. Never raised, except
+        that a debater's server returning more than its budget is refused (ServerError,
+        `servers.replies.check_budget`) after the call is recorded."""
         extra = GenerateConfig(cache=self.cache) if self.cache is not None else None
         exchange = await ask_judge(
             model,
@@ -69,6 +74,9 @@ class Caller:
         )
         if self.record is not None:
             self.record.calls = [*self.record.calls, call_record(request, exchange)]
+        if request.enforce_budget:
+            for output in exchange.outputs:
+                check_budget(model, request.budget, output, f"{request.stage}, {request.actor}")
         return exchange
 
     async def require(

@@ -36,7 +36,8 @@ def render_for_conflicts(record: CrucibleRecord, view: BlindView) -> str:
 def check_conflicts(
     reply: Any, view: BlindView, sides: dict[str, str]
 ) -> tuple[tuple[list[Conflict], str | None] | None, list[str]]:
-    """The conflicts with real claim ids (and the none reason), or the problems.
+    """The conflicts with real claim ids (and the none reason), or the problems. The
+    judge's words are kept with its labels put back (`BlindView.reveal`).
 
     `sides` maps each claim id to its side.
     """
@@ -47,7 +48,7 @@ def check_conflicts(
     if not items:
         if not isinstance(reason, str) or not reason.strip():
             return None, ['"conflicts" is empty: say why in "none_reason", or list the conflicts']
-        return ([], reason.strip()), []
+        return ([], view.reveal(reason.strip())), []
     conflicts, problems = [], []
     for index, item in enumerate(items):
         conflict, found = _check_one(item, f"conflicts[{index}]", view, sides, index + 1)
@@ -86,18 +87,22 @@ def _check_one(
     return Conflict(
         id=f"X{number}",
         claims=ids,
-        question=item["question"].strip(),
+        question=view.reveal(item["question"].strip()),
         nature=item["nature"],
-        crux=item["crux"].strip(),
+        crux=view.reveal(item["crux"].strip()),
     ), []
 
 
-def render_conflicts(conflicts: list[Conflict], name: dict[str, str] | None = None) -> str:
-    """The conflicts, naming claims by id (or by `name`, e.g. blind labels)."""
+def render_conflicts(conflicts: list[Conflict], view: BlindView | None = None) -> str:
+    """The conflicts, naming claims by id (or, for a judge, as `view` shows them)."""
     if not conflicts:
         return "(none identified)"
     rows = []
     for c in conflicts:
-        claims = ", ".join((name or {}).get(i, i) for i in c.claims)
-        rows.append(f"{c.id} ({c.nature}) {claims}: {c.question} Crux: {c.crux}")
+        if view is None:
+            claims, question, crux = ", ".join(c.claims), c.question, c.crux
+        else:
+            claims = ", ".join(view.labels.get(i, i) for i in c.claims)
+            question, crux = view.text(c.question), view.text(c.crux)
+        rows.append(f"{c.id} ({c.nature}) {claims}: {question} Crux: {crux}")
     return "\n".join(rows)

@@ -83,7 +83,8 @@ class Review:
 def check_review(
     reply: Any, steelmen: list[str], view: BlindView
 ) -> tuple[Review | None, list[str]]:
-    """The review with real claim ids; `steelmen` are the ids of the turns that opened with one."""
+    """The review with real claim ids and the judge's words with its labels put back
+    (`BlindView.reveal`); `steelmen` are the ids of the turns that opened with one."""
     if not isinstance(reply, dict):
         return None, ["the reply must be a JSON object"]
     problems: list[str] = []
@@ -97,7 +98,9 @@ def check_review(
     conceded = _conceded(reply.get("conceded"), view, problems)
     if problems:
         return None, problems
-    return Review(grades, float(value), str(reason).strip(), conceded), []  # type: ignore[arg-type]
+    grades = [g.model_copy(update={"reason": view.reveal(g.reason)}) for g in grades]
+    revealed = view.reveal(str(reason).strip())
+    return Review(grades, float(value), revealed, conceded), []  # type: ignore[arg-type]
 
 
 def _grades(value: Any, steelmen: list[str], problems: list[str]) -> list[SteelmanReview]:

@@ -13,7 +13,6 @@ from debatebench_eval.crucible.record import (
     CrucibleTurn,
     Diagnosis,
     RoundReview,
-    Search,
 )
 
 
@@ -21,12 +20,6 @@ def cell(text: str, limit: int = 240) -> str:
     """Text fit for one Markdown table cell: one line, pipes escaped, long text cut."""
     flat = " ".join(str(text).split()).replace("|", "\\|")
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
-
-
-def search_message(search: Search) -> str:
-    hits = "; ".join(f"{cls}: {len(ids)} passages" for cls, ids in search.hits.items())
-    queries = "\n".join(f"- {q}" for q in search.queries)
-    return f"### Search — {search.side.upper()}\n\nQueries:\n{queries}\n\nShown: {hits}"
 
 
 def claims_message(side: str, claims: list[Claim]) -> str:

@@ -4,8 +4,10 @@ Each side's mean is the mean weighted total of its scored claims; the gap
 between the means gives the tier (`judging.verdict.margin_tier`: RESOLVED at
 or above the resolved margin, CONTESTED_BUT_LEANING from the leaning margin,
 else UNRESOLVED). The side with the higher mean leads unless the tier is
-UNRESOLVED: there is no winner and no coin toss. Every key is in every scored
-sample, NaN when it does not apply.
+UNRESOLVED: there is no winner and no coin toss. An exact tie (equal means, to
+four places) is UNRESOLVED whatever the margins: with `leaning_margin` 0 any
+other gap leans, but a tie has no side ahead to lead. Every key is in every
+scored sample, NaN when it does not apply.
 """
 
 from __future__ import annotations
@@ -62,8 +64,10 @@ class Outcome:
 
 
 def decide(means: dict[str, float], resolved: float, leaning: float) -> Outcome:
+    """The tier and the leading side from the side means. A gap of 0 is UNRESOLVED even
+    when a margin is 0 (`margin_tier` alone would call it a lean, and "lead" one side)."""
     gap = round(abs(means["pro"] - means["con"]), 4)
-    tier = margin_tier(gap, resolved, leaning)
+    tier = "UNRESOLVED" if gap == 0 else margin_tier(gap, resolved, leaning)
     leading = None
     if tier != "UNRESOLVED":
         leading = "pro" if means["pro"] > means["con"] else "con"

@@ -51,9 +51,8 @@ def render_for_scoring(record: CrucibleRecord, view: BlindView) -> str:
                 if defence.claim == claim.id:
                     lines.append(f"  defended in {turn.id}: {view.text(defence.reply)}")
         blocks.append("\n".join(lines))
-    labels = {c: view.labels[c] for c in view.labels}
-    shown = [c for c in record.conflicts if all(i in labels for i in c.claims)]
-    conflicts = render_conflicts(shown, labels)
+    shown = [c for c in record.conflicts if all(i in view.labels for i in c.claims)]
+    conflicts = render_conflicts(shown, view)
     return "\n\n".join(blocks) + f"\n\nConflicts identified earlier:\n{conflicts}"
 
 
@@ -64,7 +63,8 @@ def _name(view: BlindView, claim_id: str) -> str:
 def check_scores(
     reply: Any, view: BlindView, dimensions: list[str]
 ) -> tuple[ClaimScores | None, list[str]]:
-    """Scores by real claim id, every shown claim exactly once, or the problems."""
+    """Scores by real claim id, every shown claim exactly once, or the problems; each
+    comment with the judge's labels put back (`BlindView.reveal`)."""
     if not isinstance(reply, dict) or not isinstance(reply.get("scores"), list):
         return None, ['the reply must be an object with a "scores" list']
     scores: ClaimScores = {}
@@ -81,7 +81,7 @@ def check_scores(
             continue
         found = _dimensions(item, dimensions, f"{at} ({view.labels[claim]})", problems)
         if found is not None:
-            scores[claim] = found
+            scores[claim] = {d: (s, view.reveal(c)) for d, (s, c) in found.items()}
     mentioned = {
         view.claim_of(str(i.get("claim", "")).strip("[] "))
         for i in reply["scores"]

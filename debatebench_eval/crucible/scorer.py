@@ -30,7 +30,7 @@ from debatebench_eval.crucible.options import SCORING_ARGS, ScoringOptions, scor
 from debatebench_eval.crucible.prompts import judge_prompts
 from debatebench_eval.crucible.record import SIDES, CrucibleRecord
 from debatebench_eval.crucible.report_text import explanation
-from debatebench_eval.crucible.solver import meta_judge_model
+from debatebench_eval.crucible.solver import meta_judge_model, scoring_models
 from debatebench_eval.judging.gate import guard_debaters, judge_trust
 from debatebench_eval.judging.options import judge_models
 from debatebench_eval.judging.structured import Exchange
@@ -124,8 +124,10 @@ async def score_record(record: CrucibleRecord, options: ScoringOptions) -> Score
     rows = [
         (s, str(record.run.models[s]["model"]), record.run.models[s]["base_url"]) for s in SIDES
     ]
-    warnings = guard_debaters(judges, rows, options.strict_judge)
-    trust = await judge_trust(judges, options.require_validated_judge)
+    # The meta-judge's audit can change scores: it is gated and stamped like the judges.
+    gated = scoring_models(judges, options.meta_judge)
+    warnings = guard_debaters(gated, rows, options.strict_judge)
+    trust = await judge_trust(gated, options.require_validated_judge)
     context: dict[str, Any] = {
         "question": record.run.question,
         "question_original": record.run.question_original,

@@ -37,9 +37,11 @@ META_JUDGE_ROLE = "meta_judge"
 
 
 def side_models() -> dict[str, Model]:
+    """Each side's model: its role's, else the main model bound to the role (as in a
+    debate), so every call is attributed to its side in the log's usage."""
     models = {}
     for side in SIDES:
-        model = get_model(role=side)
+        model = get_model(role=side, default=get_model())
         if model.api.__class__.__name__ == "NoModel":
             raise DebateError(
                 f"no model for role '{side}': pass --model, or --model-role {side}=PROVIDER/MODEL"
@@ -49,8 +51,18 @@ def side_models() -> dict[str, Model]:
 
 
 def meta_judge_model(judges: list[Model]) -> Model:
-    bound = model_roles().get(META_JUDGE_ROLE)
-    return bound[0] if isinstance(bound, list) else bound or judges[0]
+    """The meta_judge role's model, else the first judge bound to the role (so the
+    audit's calls are attributed to the meta-judge in the log's usage)."""
+    return get_model(role=META_JUDGE_ROLE, default=judges[0])
+
+
+def scoring_models(judges: list[Model], meta_judge: bool) -> list[Model]:
+    """Every model whose judgment a score uses, each held to the judges' gates: the
+    judges and, with the audit on and its own role bound, the meta-judge (unbound, it
+    is the first judge, already among them)."""
+    if meta_judge and model_roles().get(META_JUDGE_ROLE) is not None:
+        return [*judges, meta_judge_model(judges)]
+    return judges
 
 
 def _server(model: Model) -> dict[str, Any]:
@@ -129,12 +141,12 @@ def _gates_before_calls(
 ) -> None:
     if scoring.strict_judge:
         rows = [(side, str(m), model_base_url(m)) for side, m in sides.items()]
-        guard_debaters(judges, rows, strict=True)
+        guard_debaters(scoring_models(judges, scoring.meta_judge), rows, strict=True)
 
 
 async def _gate_trust(judges: list[Model], scoring: ScoringOptions) -> None:
     if scoring.require_validated_judge:
-        await judge_trust(judges, require=True)
+        await judge_trust(scoring_models(judges, scoring.meta_judge), require=True)
 
 
 def _run(

@@ -64,7 +64,9 @@ class Session:
         return [ChatMessageSystem(content=judge_prompts().system), ChatMessageUser(content=prompt)]
 
     def _side_request(self, stage: str, side: str, name: str, schema: dict[str, Any]) -> Request:
-        return Request(stage, side, schema, name, self.options.budget, self.seed)
+        return Request(
+            stage, side, schema, name, self.options.budget, self.seed, enforce_budget=True
+        )
 
     def _judge_request(self, stage: str, name: str, schema: dict[str, Any]) -> Request:
         return Request(stage, "judge", schema, name, self.scoring.judge_budget, self.seed)

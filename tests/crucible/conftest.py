@@ -24,7 +24,13 @@ def private_caches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def run_crucible(tmp_path: Path) -> Callable[..., EvalLog]:
-    def run(script: CrucibleScript, *judges: str, **task_args: Any) -> EvalLog:
+    def run(
+        script: CrucibleScript,
+        *judges: str,
+        roles: dict[str, Any] | None = None,
+        **task_args: Any,
+    ) -> EvalLog:
+        """The task on `script`'s models: pro, con and the judges, or exactly `roles`."""
         task_args.setdefault("claims", 3)
         task_args.setdefault("rounds", 1)
         task_args.setdefault("judges", max(len(judges), 1))
@@ -33,7 +39,7 @@ def run_crucible(tmp_path: Path) -> Callable[..., EvalLog]:
         logs = eval(
             crucible(**task_args),
             model=script.model("main"),
-            model_roles=script.roles(*judges),
+            model_roles=script.roles(*judges) if roles is None else roles,
             log_dir=str(tmp_path / "logs"),
             display="none",
         )

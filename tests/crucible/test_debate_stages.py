@@ -20,6 +20,9 @@ from support.crucible_replies import (
     conflicts_reply,
     neutral_reply,
     replace,
+    review_reply,
+    scores_reply,
+    sides_of_labels,
     turn_reply,
 )
 
@@ -314,3 +317,85 @@ def test_no_side_prompt_holds_a_claim_id_of_an_unverified_claim(run_crucible: Ru
     record = record_of(run_crucible(CrucibleScript()))
     ids = re.findall(r"C-(?:PRO|CON)-\d\d", json.dumps([t.model_dump() for t in record.turns]))
     assert set(ids) <= {c.id for c in record.verified()}
+
+
+def test_a_side_whose_server_ignores_its_budget_is_refused(run_crucible: Run) -> None:
+    # The debate's own check (servers.replies.check_budget): budget + 16 tokens pass, 17 fail.
+    within = CrucibleScript(behaviours={"con": Behaviour(output_tokens=116)})
+    assert record_of(run_crucible(within, budget=100, resume_cache=False)).complete
+    over = CrucibleScript(behaviours={"con": Behaviour(output_tokens=117)})
+    sample = (run_crucible(over, budget=100, resume_cache=False).samples or [])[0]
+    assert sample.error is not None
+    assert "propose: queries, con" in sample.error.message
+    assert "117 completion tokens for a budget of 100" in sample.error.message
+    assert not sample.scores
+    recorded = sample.store_as(CrucibleRecord).calls
+    assert any(c.actor == "con" and c.usage.output_tokens == 117 for c in recorded)
+
+
+def test_roles_not_bound_fall_back_to_the_main_model_under_their_own_name(
+    run_crucible: Run,
+) -> None:
+    # As in a debate: each role's calls are the main model's, attributed to the role.
+    readings = [0]
+
+    def first_low_then_high(text: str, label: str) -> int:  # every claim flagged for audit
+        readings[0] += label == "K1"
+        return 1 if readings[0] == 1 else 5
+
+    script = CrucibleScript(Behaviour(score=first_low_then_high))
+    log = run_crucible(script, roles={}, judges=2)
+    record = record_of(log)
+    assert record.run is not None
+    assert {record.run.models[r]["model"] for r in ("pro", "con", "meta_judge")} == {"mockllm/main"}
+    assert (log.stats.role_usage or {}).keys() == {"pro", "con", "judge", "meta_judge"}
+    assert len(script.calls("main", "crucible_audit")) == 1
+
+
+def speaks_of_side_a(prompt: str, reply: str) -> str:
+    """A judge reply whose prose names Side A and one of Side A's claims by its label."""
+    label = next(k for k, side in sides_of_labels(prompt).items() if side == "A")
+    data = json.loads(reply)
+    prose = f"Side A rests on {label}; Side B does not answer it."
+    for item in data.get("conflicts", []):
+        item["crux"] = prose
+    if "convergence" in data:
+        data["reason"] = prose
+    for item in data.get("scores", []):
+        item["validity"]["comment"] = prose
+    return json.dumps(data)
+
+
+def test_the_judges_words_are_shown_with_the_real_sides_and_claim_ids(
+    run_crucible: Run,
+) -> None:
+    script = script_with(
+        crucible_conflicts=lambda n, s, p, sc: speaks_of_side_a(p, conflicts_reply(p)),
+        crucible_review=lambda n, s, p, sc: speaks_of_side_a(p, review_reply(p, Behaviour())),
+        crucible_scores=lambda n, s, p, sc: speaks_of_side_a(p, scores_reply(p, Behaviour())),
+    )
+    log = run_crucible(script)
+    record = record_of(log)
+    revealed = re.compile(r"^(PRO|CON) rests on C-\1-0\d; (PRO|CON) does not answer it\.$")
+    reading = (log.samples or [])[0].scores["crucible_score"].metadata["readings"][0]  # type: ignore[index]
+    comment = next(iter(reading["scores"].values()))["validity"]["comment"]
+    texts = [record.conflicts[0].crux, record.reviews[0].reason, comment]
+    assert all(revealed.match(t) for t in texts), texts
+    assert {revealed.match(t).group(1) != revealed.match(t).group(2) for t in texts} == {True}  # type: ignore[union-attr]
+    shown = "\n".join(str(m.content) for m in (log.samples or [])[0].messages)
+    assert all(t in shown for t in texts[:2]) and "Side A" not in shown
+    # A later judge sees that prose blinded again, in its own labels.
+    for prompt in prompts(script, "judge", "crucible_scores"):
+        assert "rests on K" in prompt and not re.search(r"\b(PRO|CON)\b|C-(PRO|CON)", prompt)
+
+
+def test_a_failed_review_fails_the_topic_and_keeps_the_work_unscored(run_crucible: Run) -> None:
+    unusable = replace(lambda system, prompt, schema: json.dumps({"no": "review"}), times=2)
+    sample = (run_crucible(script_with(crucible_review=unusable)).samples or [])[0]
+    assert sample.error is not None and "review of round 1, judge" in sample.error.message
+    assert not sample.scores  # never a score from a partial debate
+    record = sample.store_as(CrucibleRecord)
+    assert not record.complete and len(record.claims) == 6 and record.conflicts
+    assert [t.id for t in record.turns] == ["R1.1", "R1.2"]
+    failed = record.calls[-1]
+    assert failed.stage == "review of round 1" and failed.repairs == 1

@@ -6,6 +6,7 @@ import json
 import math
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +19,7 @@ from debatebench_eval.crucible.prompts import judge_prompts
 from debatebench_eval.crucible.record import CrucibleRecord
 from debatebench_eval.crucible.task import crucible
 from debatebench_eval.judging.blind import blind_orientation
+from debatebench_eval.validation.trust import JudgeIdentity, save_record
 
 from support.crucible_replies import (
     DIMENSIONS,
@@ -27,6 +29,7 @@ from support.crucible_replies import (
     replace,
     scores_reply,
 )
+from support.validation_runs import speech_record
 
 Run = Callable[..., EvalLog]
 
@@ -218,6 +221,29 @@ def test_the_tier_boundaries_are_inclusive(
     assert (outcome.tier, outcome.leading) == (tier, leading)
 
 
+@pytest.mark.parametrize(
+    ("pro", "con", "resolved", "tier", "leading"),
+    [
+        (3.0, 3.0, 1.5, "UNRESOLVED", None),  # an exact tie leads nobody
+        (3.0, 3.0, 0.0, "UNRESOLVED", None),  # whatever the margins
+        (3.0001, 3.0, 1.5, "CONTESTED_BUT_LEANING", "pro"),  # the smallest gap leans
+        (3.0, 3.0001, 1.5, "CONTESTED_BUT_LEANING", "con"),
+        (3.0, 3.0001, 0.0, "RESOLVED", "con"),
+    ],
+)
+def test_with_leaning_margin_zero_only_an_exact_tie_is_unresolved(
+    pro: float, con: float, resolved: float, tier: str, leading: str | None
+) -> None:
+    outcome = decide({"pro": pro, "con": con}, resolved, 0.0)
+    assert (outcome.tier, outcome.leading) == (tier, leading)
+
+
+def test_a_tied_panel_is_unresolved_at_leaning_margin_zero(run_crucible: Run) -> None:
+    score = score_of(run_crucible(CrucibleScript(), leaning_margin=0))  # every claim scores 4
+    assert (score.answer, score.metadata["leading"]) == ("UNRESOLVED", None)
+    assert score.value["gap"] == 0 and math.isnan(score.value["pro_leads"])
+
+
 def test_custom_margins_move_the_tiers_and_must_be_ordered() -> None:
     assert decide({"pro": 3.0, "con": 2.0}, 1.0, 0.2).tier == "RESOLVED"
     with pytest.raises(ConfigError, match=r"-T leaning_margin: 2\.0 is above resolved_margin 1\.0"):
@@ -232,3 +258,30 @@ def test_every_sample_has_the_same_score_keys(run_crucible: Run) -> None:
     assert len(log.samples or []) == 2
     for sample in log.samples or []:
         assert tuple(sample.scores["crucible_score"].value) == keys  # type: ignore[index]
+
+
+def test_the_meta_judge_passes_the_trust_gate_before_any_call(
+    run_crucible: Run, private_trust_records: Path
+) -> None:
+    save_record(speech_record(JudgeIdentity("mockllm", "j1", None)), private_trust_records)
+    script = CrucibleScript()
+    roles = {**script.roles("j1"), "meta_judge": script.model("auditor")}
+    log = run_crucible(script, roles=roles, require_validated_judge=True)
+    sample = (log.samples or [])[0]
+    assert sample.error is not None
+    assert "require_validated_judge: judge mockllm/auditor is unvalidated" in sample.error.message
+    assert all(not s.calls for s in script.scripts.values())
+
+
+def test_the_trust_stamp_counts_the_meta_judge(
+    run_crucible: Run, private_trust_records: Path
+) -> None:
+    save_record(speech_record(JudgeIdentity("mockllm", "j1", None)), private_trust_records)
+    script = CrucibleScript()
+    log = run_crucible(script, roles=script.roles("j1"))
+    assert score_of(log).metadata["trust"]["status"] == "trusted"
+    roles = {**script.roles("j1"), "meta_judge": script.model("auditor")}
+    log = run_crucible(script, roles=roles, resume_cache=False)
+    assert score_of(log).metadata["trust"]["status"] == "unvalidated"
+    log = run_crucible(script, roles=roles, resume_cache=False, meta_judge=False)
+    assert score_of(log).metadata["trust"]["status"] == "trusted"  # no audit: not scoring

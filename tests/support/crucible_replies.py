@@ -53,6 +53,8 @@ class Behaviour:
     rescore: int | None = None
     # A word each side's claims carry, so a test's judge can score by content, blind.
     marker: dict[str, str] = field(default_factory=lambda: {"pro": "firmly", "con": "plainly"})
+    # Completion tokens each reply reports (a server ignoring the budget reports more).
+    output_tokens: int = 12
 
 
 def side_of(system: str) -> str:
@@ -223,7 +225,8 @@ class CrucibleScript:
             system, prompt = str(messages[0].content), str(messages[1].content)
             body = schema.json_schema.model_dump(exclude_none=True)
             behaviour = self.behaviours.get(role, self.behaviour)
-            return output(role, respond(schema.name, system, prompt, body, behaviour))
+            text = respond(schema.name, system, prompt, body, behaviour)
+            return output(role, text, tokens=behaviour.output_tokens)
 
         # Debaters get names no side label contains ("pro" would be masked as a model name).
         name = f"debater-{role}" if role in ("pro", "con") else role

@@ -9,8 +9,9 @@ from inspect_ai import eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import GenerateConfig, ModelOutput
 
-from debatebench_eval.validation.speech_data import load_speeches
+from debatebench_eval.validation.speech_data import VENDORED_SHA256, load_speeches
 from debatebench_eval.validation.speech_task import judge_validation
+from debatebench_eval.validation.trust import JudgeIdentity, TrustRecord
 
 from support.scripted import Script, output
 
@@ -35,3 +36,13 @@ def validate(tmp_path: Path, judge: Script, **args: Any) -> EvalLog:
         display="none", max_connections=1,
     )  # fmt: skip
     return logs[0]
+
+
+def speech_record(identity: JudgeIdentity, trusted: bool = True) -> TrustRecord:
+    """A speech-validation trust record for `identity` that passes the gate (or fails it)."""
+    return TrustRecord(
+        judge=identity, prompt="no_cot", n=631, n_scored=631, parse_rate=1.0, tau_c=0.55,
+        tau_c_ci=(0.5, 0.6), tau_b=0.52, source_baseline_tau_c=0.3, bias=-0.7,
+        generate_config={"temperature": 0.01}, data_sha256=VENDORED_SHA256, log="x.eval",
+        date="2026-11-30T00:00:00Z", trusted=trusted, reasons=[] if trusted else ["low"],
+    )  # fmt: skip

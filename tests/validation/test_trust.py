@@ -13,11 +13,9 @@ from inspect_ai.model import get_model
 from debatebench_eval.cli.main import main
 from debatebench_eval.validation.log_reader import read_validation_log, trust_record
 from debatebench_eval.validation.report import headline, write_report
-from debatebench_eval.validation.speech_data import VENDORED_SHA256
 from debatebench_eval.validation.trust import (
     JudgeIdentity,
     Thresholds,
-    TrustRecord,
     judge_identity,
     save_record,
     trust_status,
@@ -27,17 +25,9 @@ from debatebench_eval.validation.trust import (
 from support.scripted import Script, output
 from support.stub_server import StubBehaviour, StubServer
 from support.validation_runs import human_judge, validate
+from support.validation_runs import speech_record as record
 
 LOCAL = "http://127.0.0.1:11434/v1"
-
-
-def record(identity: JudgeIdentity, trusted: bool = True) -> TrustRecord:
-    return TrustRecord(
-        judge=identity, prompt="no_cot", n=631, n_scored=631, parse_rate=1.0, tau_c=0.55,
-        tau_c_ci=(0.5, 0.6), tau_b=0.52, source_baseline_tau_c=0.3, bias=-0.7,
-        generate_config={"temperature": 0.01}, data_sha256=VENDORED_SHA256, log="x.eval",
-        date="2026-11-30T00:00:00Z", trusted=trusted, reasons=[] if trusted else ["low"],
-    )  # fmt: skip
 
 
 def test_the_thresholds() -> None:
