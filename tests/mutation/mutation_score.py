@@ -34,6 +34,7 @@ import sys
 import tarfile
 import tempfile
 import time
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -119,7 +120,7 @@ def run_target(target: Target, args: argparse.Namespace, folder: Path) -> Outcom
     scratch_copy(folder, args.tests_at)
     pyproject = folder / "pyproject.toml"
     text = pyproject.read_text("utf-8")
-    if "[tool.mutmut]" in text:
+    if "mutmut" in tomllib.loads(text).get("tool", {}):
         raise SystemExit("pyproject.toml has its own [tool.mutmut]; this script writes that table")
     pyproject.write_text(text + mutmut_settings(target, folder), "utf-8")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # only the mutants import
