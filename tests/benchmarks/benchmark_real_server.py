@@ -137,7 +137,9 @@ def timed(command: list[str], log: RequestLog, env: dict[str, str]) -> tuple[Run
     """Run a client process; its wall time and, from the log, its span of requests."""
     mark = len(log.since(0))
     start = time.perf_counter()
-    done = subprocess.run(command, check=True, capture_output=True, env=env, timeout=3600, text=True)
+    done = subprocess.run(
+        command, check=True, capture_output=True, env=env, timeout=3600, text=True
+    )
     wall = time.perf_counter() - start
     entries = log.since(mark)
     first, last = min(e[1] for e in entries), max(e[2] for e in entries)

@@ -98,7 +98,9 @@ def mutmut_settings(target: Target, folder: Path) -> str:
     """The [tool.mutmut] table for one target (mutmut reads it from pyproject.toml)."""
     # A test file the revision under test lacks is left out rather than failing pytest.
     selection = [arg for arg in target.tests if arg.startswith("-") or (folder / arg).exists()]
-    copied = sorted(p.name for p in folder.iterdir() if p.name not in {"debatebench_eval", "mutants"})
+    copied = sorted(
+        p.name for p in folder.iterdir() if p.name not in {"debatebench_eval", "mutants"}
+    )
     settings = {
         "source_paths": ["debatebench_eval"],
         "only_mutate": [target.path],
