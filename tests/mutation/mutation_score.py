@@ -29,6 +29,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tarfile
@@ -106,10 +107,35 @@ def mutmut_settings(target: Target, folder: Path) -> str:
         "only_mutate": [target.path],
         "also_copy": copied,
         "pytest_add_cli_args_test_selection": selection,
-        "pytest_add_cli_args": ["-p", "no:cacheprovider"],
+        "pytest_add_cli_args": ["-p", "no:cacheprovider", "-p", ORDER_PLUGIN],
     }
     lines = [f"{key} = {json.dumps(value)}" for key, value in settings.items()]
     return "\n[tool.mutmut]\n" + "\n".join(lines) + "\n"
+
+
+ORDER_PLUGIN = "mutation_test_order"
+_ORDER_SOURCE = """\"\"\"Runs a mutant's tests in the order its target lists them (written by
+tests/mutation/mutation_score.py): mutmut stops at the first failure, so the
+quick tests that state the rule go first and the slow ones run only for a
+mutant they alone can kill.\"\"\"
+
+ORDER = {order!r}
+
+
+def pytest_collection_modifyitems(items):
+    def rank(item):
+        path = item.nodeid.split("::", 1)[0]
+        return next((i for i, p in enumerate(ORDER) if item.nodeid.startswith(p) or path == p),
+                    len(ORDER))
+
+    items.sort(key=rank)
+"""
+
+
+def write_order_plugin(target: Target, folder: Path) -> None:
+    """mutmut puts the scratch folder's mutants/ first on sys.path; the plugin goes there."""
+    order = [arg for arg in target.tests if not arg.startswith("-")]
+    (folder / f"{ORDER_PLUGIN}.py").write_text(_ORDER_SOURCE.format(order=order), "utf-8")
 
 
 def mutmut_command() -> list[str]:
@@ -124,6 +150,7 @@ def run_target(target: Target, args: argparse.Namespace, folder: Path) -> Outcom
     text = pyproject.read_text("utf-8")
     if "mutmut" in tomllib.loads(text).get("tool", {}):
         raise SystemExit("pyproject.toml has its own [tool.mutmut]; this script writes that table")
+    write_order_plugin(target, folder)
     pyproject.write_text(text + mutmut_settings(target, folder), "utf-8")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # only the mutants import
     command = [
@@ -138,11 +165,20 @@ def run_target(target: Target, args: argparse.Namespace, folder: Path) -> Outcom
     ]
     started = time.monotonic()
     with open(folder / "mutmut.log", "w") as log:
-        done = subprocess.run(command, cwd=folder, env=env, stdout=log, stderr=subprocess.STDOUT)
+        # Its own session, so stopping this script stops mutmut's workers too.
+        mutmut = subprocess.Popen(
+            command, cwd=folder, env=env, stdout=log, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )  # fmt: skip
+        try:
+            code = mutmut.wait()
+        except BaseException:
+            os.killpg(mutmut.pid, signal.SIGKILL)
+            raise
     seconds = time.monotonic() - started
-    if done.returncode != 0:
+    if code != 0:
         tail = (folder / "mutmut.log").read_text(errors="replace")[-3000:]
-        raise SystemExit(f"mutmut failed on {target.name} (exit {done.returncode}):\n{tail}")
+        raise SystemExit(f"mutmut failed on {target.name} (exit {code}):\n{tail}")
     return outcome(target, folder, seconds)
 
 
@@ -209,6 +245,8 @@ def chosen(names: list[str]) -> list[Target]:
 
 
 def main() -> None:
+    # A plain kill of this script stops its mutmut run as Ctrl-C does.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("names", nargs="*", help="targets to run (default: all)")
     parser.add_argument("--max-children", type=int, default=os.cpu_count() or 1)

@@ -4,7 +4,9 @@ A target is one module, or the rule functions of a module whose other
 functions are prompt text, display or Inspect glue. Its tests are the test
 files that state the module's rules at the layer README states them; mutmut
 runs each mutant against those of them that call the mutated function, so a
-narrow selection keeps a module's run short without weakening it.
+narrow selection keeps a module's run short without weakening it. They run in
+the order listed and mutmut stops at the first failure, so the quick tests
+that state the rule come first and whole scored runs last.
 
 mutmut 3 mutates what is inside functions and methods only: module constants
 (thresholds, defaults) and functions under a decorator (`@solver`, `@scorer`,
@@ -74,9 +76,9 @@ TARGETS = (
         "score_schema",
         "debatebench_eval/judging/score_schema.py",
         (
-            "tests/judging/test_rubric_scorer.py",
-            "tests/judging/test_rules_at_their_layer.py",
             "tests/judging/test_regression.py",
+            "tests/judging/test_rules_at_their_layer.py",
+            "tests/judging/test_rubric_scorer.py",
         ),
     ),
     Target(
@@ -84,8 +86,8 @@ TARGETS = (
         "debatebench_eval/judging/blind.py",
         (
             "tests/judging/test_rubric_rules.py",
-            "tests/judging/test_rubric_scorer.py",
             "tests/judging/test_fact_check.py",
+            "tests/judging/test_rubric_scorer.py",
         ),
     ),
     Target(
@@ -130,8 +132,8 @@ TARGETS = (
         "debatebench_eval/judging/gate.py",
         (
             "tests/judging/test_rules_at_their_layer.py",
-            "tests/judging/test_rubric_scorer.py",
             "tests/validation/test_trust.py",
+            "tests/judging/test_rubric_scorer.py",
             *_SLOW_CLI,
         ),
     ),
