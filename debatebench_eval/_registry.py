@@ -28,15 +28,21 @@ from debatebench_eval.protocols import echo  # noqa: F401  (registers the debate
 from debatebench_eval.protocols.scorer import outcome
 from debatebench_eval.protocols.solver import deliberate
 from debatebench_eval.protocols.tasks import adjudicate, panel
+from debatebench_eval.validation.fact_check_scorer import planted_claims
+from debatebench_eval.validation.fact_check_task import fact_check_validation
+from debatebench_eval.validation.sensitivity_scorer import rubric_sensitivity
+from debatebench_eval.validation.sensitivity_task import judge_sensitivity
 from debatebench_eval.validation.speech_scorer import speech_rating
 from debatebench_eval.validation.speech_task import judge_validation
 
 ALIAS_PREFIX = "debatebench"
 TASKS: tuple[Callable[..., Any], ...] = (
-    debate, judge, judge_validation, crucible, panel, adjudicate,
+    debate, judge, judge_validation, fact_check_validation, judge_sensitivity, crucible,
+    panel, adjudicate,
 )  # fmt: skip
 SCORERS: tuple[Callable[..., Any], ...] = (
-    rubric, fact_check, turn_stats, speech_rating, crucible_score, outcome,
+    rubric, fact_check, turn_stats, speech_rating, planted_claims, rubric_sensitivity,
+    crucible_score, outcome,
 )  # fmt: skip
 SOLVERS: tuple[Callable[..., Any], ...] = (deliberate,)
 
@@ -67,11 +73,15 @@ __all__ = [
     "debate",
     "deliberate",
     "fact_check",
+    "fact_check_validation",
     "judge",
+    "judge_sensitivity",
     "judge_validation",
     "outcome",
     "panel",
+    "planted_claims",
     "rubric",
+    "rubric_sensitivity",
     "speech_rating",
     "turn_stats",
 ]

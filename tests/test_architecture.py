@@ -61,6 +61,25 @@ MODULES = {
     "debatebench_eval.validation.stats": "rules",
     "debatebench_eval.validation.trust": "rules",
     "debatebench_eval.validation.speech_scorer": "solvers",
+    # The judge checks: the set and its statistics are rules, the wrapping
+    # scorers solvers, the tasks tasks, the log readers and report commands.
+    **{
+        f"debatebench_eval.validation.{name}": "rules"
+        for name in (
+            "planted_set",
+            "claim_matching",
+            "claim_stats",
+            "degradations",
+            "sensitivity_stats",
+            "check_records",
+        )
+    },
+    "debatebench_eval.validation.fact_check_scorer": "solvers",
+    "debatebench_eval.validation.sensitivity_scorer": "solvers",
+    "debatebench_eval.validation.fact_check_task": "tasks",
+    "debatebench_eval.validation.sensitivity_task": "tasks",
+    "debatebench_eval.validation.check_reader": "commands",
+    "debatebench_eval.validation.check_report": "commands",
     "debatebench_eval.validation.speech_task": "tasks",
     "debatebench_eval.validation.log_reader": "commands",
     "debatebench_eval.validation.report": "commands",

@@ -70,3 +70,15 @@ def test_the_registry_imports_cleanly() -> None:
     registry = importlib.import_module("debatebench_eval._registry")
     assert {obj.__name__ for obj in registry.SOLVERS} == {"deliberate"}
     assert registry_lookup("modelapi", "debatebench_eval/debatebench-echo") is not None
+
+
+@pytest.mark.parametrize("prefix", ["debatebench", "debatebench_eval"])
+@pytest.mark.parametrize("name", ["fact_check_validation", "judge_sensitivity"])
+def test_the_judge_check_tasks_resolve_by_both_names(prefix: str, name: str) -> None:
+    task = task_create(f"{prefix}/{name}")
+    assert task.name == f"{prefix}/{name}" and len(task.dataset) > 60
+
+
+@pytest.mark.parametrize("name", ["planted_claims", "rubric_sensitivity"])
+def test_the_judge_check_scorers_resolve(name: str) -> None:
+    assert callable(scorer_create(f"debatebench/{name}"))

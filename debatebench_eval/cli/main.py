@@ -66,9 +66,11 @@ def _parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     export.set_defaults(run=_run_export)
     trust = commands.add_parser(
-        "trust", help="record a judge's validation result from a judge_validation log"
+        "trust", help="record a judge's validation or check result from its log"
     )
-    trust.add_argument("log", help="a judge_validation log")
+    trust.add_argument(
+        "log", help="a judge_validation, fact_check_validation or judge_sensitivity log"
+    )
     trust.add_argument("--out", help="folder for the record (default: the user trust folder)")
     from debatebench_eval.validation.trust import MIN_PARSE_RATE, MIN_SCORED, MIN_TAU_C
 
@@ -79,9 +81,11 @@ def _parser() -> argparse.ArgumentParser:
     trust.add_argument("--min-scored", type=int, default=MIN_SCORED, help=f"default {MIN_SCORED}")
     trust.set_defaults(run=_run_trust)
     report = commands.add_parser(
-        "report", help="a judge validation's tables (Markdown) and plot (PNG)"
+        "report", help="a judge validation's or check's tables (Markdown) and plot (PNG)"
     )
-    report.add_argument("log", help="a judge_validation log")
+    report.add_argument(
+        "log", help="a judge_validation, fact_check_validation or judge_sensitivity log"
+    )
     report.add_argument("-o", "--out", default="report", help="output folder (default ./report)")
     report.set_defaults(run=_run_report)
     index = commands.add_parser(
@@ -153,6 +157,10 @@ def _run_index(args: argparse.Namespace) -> int:
 
 
 def _run_trust(args: argparse.Namespace) -> int:
+    from debatebench_eval.cli import checks
+
+    if checks.is_check_log(args.log):  # fact_check_validation or judge_sensitivity
+        return checks.run_trust(args)
     from debatebench_eval.validation.log_reader import NotAValidationLog, trust_record
     from debatebench_eval.validation.trust import (
         Thresholds,
@@ -174,6 +182,10 @@ def _run_trust(args: argparse.Namespace) -> int:
 
 
 def _run_report(args: argparse.Namespace) -> int:
+    from debatebench_eval.cli import checks
+
+    if checks.is_check_log(args.log):
+        return checks.run_report(args)
     from debatebench_eval.core.log_files import log_file
     from debatebench_eval.validation.log_reader import NotAValidationLog
     from debatebench_eval.validation.report import write_report

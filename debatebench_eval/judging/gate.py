@@ -14,7 +14,10 @@ from inspect_ai.model import Model
 from debatebench_eval.core.errors import DebateError
 from debatebench_eval.debate.record import DebateRecord
 from debatebench_eval.servers.probe import model_base_url
-from debatebench_eval.validation.trust import judge_identity, trust_status
+from debatebench_eval.validation.check_records import CHECKS, FACT_CHECK, SENSITIVITY, all_checks
+from debatebench_eval.validation.degradations import bundled_sha256 as sensitivity_sha256
+from debatebench_eval.validation.planted_set import bundled_sha256 as planted_sha256
+from debatebench_eval.validation.trust import JudgeIdentity, judge_identity, trust_status
 
 # A debater as the gate sees it: side, model name, server URL (None: unknown).
 Debater = tuple[str, str, str | None]
@@ -72,8 +75,15 @@ def guard_debaters(judges: list[Model], sides: list[Debater], strict: bool) -> l
 
 
 async def judge_trust(judges: list[Model], require: bool) -> dict[str, Any]:
-    """The judges' trust status (a panel's least trusted), or an error when one is required."""
-    statuses = [(judge, trust_status(await judge_identity(judge))) for judge in judges]
+    """The judges' trust status (a panel's least trusted), or an error when one is required.
+
+    `status` is the speech validation's (the gate `require_validated_judge` applies);
+    `checks` says, for each of the three checks, whether the judge passed it (a panel
+    passes a check when every judge did; else the first that did not is reported)."""
+    identities = [await judge_identity(judge) for judge in judges]
+    statuses = [
+        (judge, trust_status(identity)) for judge, identity in zip(judges, identities, strict=True)
+    ]
     judge, worst = next(((j, s) for j, s in statuses if s["status"] != "trusted"), statuses[0])
     if require and worst["status"] != "trusted":
         why = worst.get("why") or "no validation record for it"
@@ -82,4 +92,18 @@ async def judge_trust(judges: list[Model], require: bool) -> dict[str, Any]:
             f"`inspect eval debatebench/judge_validation --model {judge}` and "
             "`debatebench-eval trust LOG` first"
         )
-    return {"status": worst["status"], "record": worst.get("record")}
+    return {
+        "status": worst["status"],
+        "record": worst.get("record"),
+        "checks": panel_checks(identities),
+    }
+
+
+def panel_checks(identities: list[JudgeIdentity]) -> dict[str, dict[str, Any]]:
+    """Each check's status for a panel: passed only when every judge passed it."""
+    bundled = {FACT_CHECK: planted_sha256(), SENSITIVITY: sensitivity_sha256()}
+    each = [all_checks(identity, bundled) for identity in identities]
+    return {
+        check: next((c[check] for c in each if c[check]["status"] != "passed"), each[0][check])
+        for check in CHECKS
+    }

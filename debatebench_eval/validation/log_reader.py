@@ -58,7 +58,7 @@ def trust_record(path: Path | str, limits: Thresholds | None = None) -> TrustRec
     errors = sum(1 for s in log.samples or [] if s.error is not None)
     if errors:
         trusted, reasons = False, [*reasons, f"{errors} sample(s) failed with an error"]
-    low, high = _finite(summary.tau_c_low), _finite(summary.tau_c_high)
+    low, high = finite(summary.tau_c_low), finite(summary.tau_c_high)
     ci = (low, high) if low is not None and high is not None else None
     meta = log.eval.metadata or {}
     return TrustRecord(
@@ -67,12 +67,12 @@ def trust_record(path: Path | str, limits: Thresholds | None = None) -> TrustRec
         n=summary.n,
         n_scored=summary.n_scored,
         parse_rate=summary.parse_rate,
-        tau_c=_finite(summary.tau_c),
+        tau_c=finite(summary.tau_c),
         tau_c_ci=ci,
-        tau_b=_finite(summary.tau_b),
-        source_baseline_tau_c=_finite(summary.source_baseline_tau_c),
-        bias=_finite(summary.bias),
-        generate_config=_generate_config(log),
+        tau_b=finite(summary.tau_b),
+        source_baseline_tau_c=finite(summary.source_baseline_tau_c),
+        bias=finite(summary.bias),
+        generate_config=generate_config(log),
         data_sha256=meta.get("validation", {}).get("sha256"),
         log=path.name,
         date=now(),
@@ -93,12 +93,13 @@ def _identity(log: EvalLog) -> JudgeIdentity:
     return JudgeIdentity(provider, name, strip_credentials(url) if url else None)
 
 
-def _generate_config(log: EvalLog) -> dict[str, Any]:
+def generate_config(log: EvalLog) -> dict[str, Any]:
+    """The generate settings the run used: the task's, then the command line's."""
     task = log.plan.config.model_dump(exclude_none=True) if log.plan else {}
     cli = log.eval.model_generate_config.model_dump(exclude_none=True)
     return {**task, **cli}
 
 
-def _finite(value: float | None) -> float | None:
+def finite(value: float | None) -> float | None:
     """None for a figure that is undefined (NaN on a tiny or degenerate sample)."""
     return None if value is None or math.isnan(value) else value

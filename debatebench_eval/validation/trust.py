@@ -247,7 +247,10 @@ def load_records() -> list[tuple[Path, TrustRecord]]:
     for folder in (user_trust_dir(), published_trust_dir()):
         for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
             try:
-                found.append((path, TrustRecord.from_json(json.loads(path.read_text("utf-8")))))
+                data = json.loads(path.read_text("utf-8"))
+                if isinstance(data, dict) and "check" in data:
+                    continue  # a debate check's record (check_records reads those)
+                found.append((path, TrustRecord.from_json(data)))
             except (ValueError, TypeError, KeyError) as exc:
                 raise ValueError(f"{path}: not a trust record ({exc})") from None
     return found

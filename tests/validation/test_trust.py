@@ -125,8 +125,12 @@ def test_every_rubric_score_is_stamped_with_the_judges_trust(run_debate: Any) ->
     judge = Script("stamped", reply=lambda n, m, c: output("j", "{}"))
     log = gated_debate(run_debate, judge)
     scores = (log.samples or [])[0].scores or {}
-    assert scores["rubric"].metadata["trust"] == {"status": "unvalidated", "record": None}
-    assert scores["fact_check"].metadata["trust"]["status"] == "unvalidated"
+    not_run = {"status": "not_run", "record": None}
+    checks = dict.fromkeys(("speech_validation", "fact_check_validation", "judge_sensitivity"),
+                           not_run)  # fmt: skip
+    expected = {"status": "unvalidated", "record": None, "checks": checks}
+    assert scores["rubric"].metadata["trust"] == expected
+    assert scores["fact_check"].metadata["trust"] == expected
 
 
 @pytest.mark.parametrize("bad", ["{", '{"judge": {}}'])

@@ -1,0 +1,153 @@
+"""Trust records of the two debate checks, and what each judging score's stamp says of them.
+
+A judge is checked three ways: speech validation (`judge_validation`, tau-c
+against human ratings; its records are `trust.TrustRecord`), the fact-check
+validation (planted claims with known verdicts) and the judge sensitivity
+check (debates with one side made worse). A record of a debate check is
+written by `debatebench-eval trust LOG` from the check's log into the same
+folder as the speech records, with the same judge identity, and the gate
+reads it by the same rules: the newest record of the same model decides, the
+default thresholds and the bundled data are applied whatever the record was
+written with, and a server that reports no fingerprint can pass nothing.
+
+The thresholds (README, "Judge checks" says why these):
+- fact-check validation: macro-F1 at least 0.60, claim recall at least 0.80,
+  parse rate at least 0.95, on the whole bundled set;
+- judge sensitivity: detection at least 0.80 (the degraded side fell on every
+  stated dimension and lost), parse rate at least 0.95, on the whole set.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from debatebench_eval.validation.trust import (
+    JudgeIdentity,
+    published_trust_dir,
+    trust_status,
+    user_trust_dir,
+)
+
+SPEECH = "speech_validation"
+FACT_CHECK = "fact_check_validation"
+SENSITIVITY = "judge_sensitivity"
+CHECKS = (SPEECH, FACT_CHECK, SENSITIVITY)
+CHECK_SCHEMA_VERSION = 1
+# The headline figure each check's threshold applies to.
+HEADLINE = {FACT_CHECK: "macro_f1", SENSITIVITY: "sensitivity"}
+DEFAULT_LIMITS: dict[str, dict[str, float]] = {
+    FACT_CHECK: {"macro_f1": 0.60, "claim_recall": 0.80, "parse_rate": 0.95},
+    SENSITIVITY: {"sensitivity": 0.80, "parse_rate": 0.95},
+}
+_SPEECH_STATES = {"trusted": "passed", "untrusted": "failed", "unvalidated": "not_run"}
+
+
+@dataclass(frozen=True)
+class CheckRecord:
+    """What one run of a debate check showed about one judge."""
+
+    check: str
+    judge: JudgeIdentity
+    data_sha256: str | None
+    complete: bool  # the whole bundled set was judged, not a part of it
+    n: int
+    n_scored: int
+    figures: dict[str, float | None]
+    generate_config: dict[str, Any]
+    log: str
+    date: str
+    passed: bool
+    reasons: list[str] = field(default_factory=list)
+    thresholds: dict[str, float] = field(default_factory=dict)
+    schema_version: int = CHECK_SCHEMA_VERSION
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> CheckRecord:
+        return CheckRecord(**{**data, "judge": JudgeIdentity(**data["judge"])})
+
+
+def check_verdict(
+    check: str,
+    figures: dict[str, float | None],
+    *,
+    complete: bool,
+    failed_samples: int = 0,
+    limits: dict[str, float] | None = None,
+) -> tuple[bool, list[str]]:
+    """Passed or not, and every threshold missed."""
+    limits = limits or DEFAULT_LIMITS[check]
+    reasons = []
+    for name, minimum in limits.items():
+        value = figures.get(name)
+        if value is None:
+            reasons.append(f"{name} is undefined (nothing was judged)")
+        elif value < minimum:
+            reasons.append(f"{name} {value:.3f} is below {minimum}")
+    if not complete:
+        reasons.append("only part of the bundled set was judged")
+    if failed_samples:
+        reasons.append(f"{failed_samples} sample(s) failed with an error")
+    return not reasons, reasons
+
+
+def save_check_record(record: CheckRecord, folder: Path | None = None) -> Path:
+    folder = folder or user_trust_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = f"{record.judge.provider}-{record.judge.model}-{record.check}-{record.date}"
+    path = folder / (re.sub(r"[/:]", "_", stem) + ".json")
+    path.write_text(record.to_json(), encoding="utf-8")
+    return path
+
+
+def load_check_records(check: str) -> list[tuple[Path, CheckRecord]]:
+    found = []
+    for folder in (user_trust_dir(), published_trust_dir()):
+        for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+            try:
+                data = json.loads(path.read_text("utf-8"))
+                if isinstance(data, dict) and data.get("check") == check:
+                    found.append((path, CheckRecord.from_json(data)))
+            except (ValueError, TypeError, KeyError) as exc:
+                raise ValueError(f"{path}: not a trust record ({exc})") from None
+    return found
+
+
+def check_status(identity: JudgeIdentity, check: str, bundled_sha256: str) -> dict[str, Any]:
+    """One debate check's status for a judge: passed, failed, not_run or
+    identity_unverifiable, with the record that decided it."""
+    if not identity.verifiable:
+        return {"status": "identity_unverifiable", "record": None}
+    matches = [(p, r) for p, r in load_check_records(check) if r.judge.same_model(identity)]
+    if not matches:
+        return {"status": "not_run", "record": None}
+    path, record = max(matches, key=lambda match: match[1].date)
+    passed, reasons = check_verdict(check, record.figures, complete=record.complete)
+    if record.data_sha256 != bundled_sha256:
+        passed, reasons = False, [*reasons, "checked on other data than the bundled set"]
+    if record.reasons:
+        passed, reasons = False, [*reasons, *record.reasons]
+    status = {"status": "passed" if passed else "failed", "record": path.name}
+    return status if passed else {**status, "why": "; ".join(dict.fromkeys(reasons))}
+
+
+def speech_check(identity: JudgeIdentity) -> dict[str, Any]:
+    """The speech validation's status in the checks' words."""
+    status = trust_status(identity)
+    state = _SPEECH_STATES.get(status["status"], status["status"])
+    return {"status": state, "record": status.get("record")}
+
+
+def all_checks(identity: JudgeIdentity, bundled: dict[str, str]) -> dict[str, dict[str, Any]]:
+    """The three checks' statuses for one judge; `bundled` holds each debate check's
+    bundled data sha256."""
+    checks = {SPEECH: speech_check(identity)}
+    for check in (FACT_CHECK, SENSITIVITY):
+        checks[check] = check_status(identity, check, bundled[check])
+    return checks

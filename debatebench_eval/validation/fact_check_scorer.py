@@ -1,0 +1,120 @@
+"""The `planted_claims` scorer: the `fact_check` scorer, unchanged, read against the answer key.
+
+Each sample is one debate of the fact-check validation set, loaded into the
+DebateRecord store as the `judge` task loads a transcript; the planted claims
+travel in the sample's metadata. The fact-check scorer judges the debate as it
+judges any debate; this scorer then matches its ledger to the planted claims
+(claim_matching) and its metric computes the figures (claim_stats). A reply
+the fact-check could not use is kept, with its reason, as an unparsed debate:
+it lowers the parse rate and no other figure sees it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict
+from typing import Any
+
+from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
+from inspect_ai.solver import TaskState
+
+from debatebench_eval.judging.fact_check import fact_check
+from debatebench_eval.judging.options import judge_models
+from debatebench_eval.validation.claim_matching import ClaimOutcome, match_ledger
+from debatebench_eval.validation.claim_stats import DebateOutcome, summarise_claims
+from debatebench_eval.validation.planted_set import PlantedClaim
+from debatebench_eval.validation.trust import judge_identity
+
+VALUE_KEYS = ("parsed", "planted", "found", "correct", "extras")
+
+
+@metric
+def planted_claim_stats() -> Metric:
+    """Macro-F1 with its CI, per-verdict precision and recall, the confusion matrix,
+    claim recall, citation accuracy, parse rate and the baselines."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        if not scores:  # Inspect asks before the first sample is scored
+            return {"macro_f1": math.nan}
+        return summarise_claims([debate_outcome(s.score, s.sample_id) for s in scores]).as_metrics()
+
+    return compute
+
+
+def debate_outcome(score: Score, debate: str | int | None) -> DebateOutcome:
+    """One scored debate as the statistics read it (also used on saved logs)."""
+    value = score.value if isinstance(score.value, dict) else {}
+    meta = score.metadata or {}
+    if value.get("parsed") != 1:
+        return DebateOutcome(str(debate), parsed=False)
+    claims = [ClaimOutcome(**outcome) for outcome in meta.get("outcomes", [])]
+    return DebateOutcome(str(debate), True, claims, int(value.get("extras", 0)))
+
+
+@scorer(metrics=[planted_claim_stats()])
+def planted_claims(
+    judge_budget: int | None = None,
+    judge_schema: bool | str = "auto",
+    require_validated_judge: bool = False,
+) -> Scorer:
+    """The fact-check scorer's verdicts on a debate, against the verdicts planted in it.
+
+    Args:
+        judge_budget: Completion-token cap of the fact-check call (default 6000).
+        judge_schema: Hold the judge to JSON: auto, true, object or false (as `fact_check`).
+        require_validated_judge: Refuse a judge without a passing speech validation record.
+    """
+    checker = fact_check(
+        judge_budget=judge_budget,
+        judge_schema=judge_schema,
+        require_validated_judge=require_validated_judge,
+    )
+
+    async def score(state: TaskState, target: Target) -> Score | None:
+        planted = [planted_claim(c) for c in state.metadata.get("planted", [])]
+        judged = await checker(state, target)
+        if judged is None:
+            return None  # no recorded debate in the store
+        meta = dict(judged.metadata or {})
+        # Asked of the server during the run, so a trust record names the model that answered.
+        meta["judge_identities"] = [asdict(await judge_identity(j)) for j in judge_models()]
+        if "ledger" not in meta:
+            value = dict.fromkeys(VALUE_KEYS, math.nan) | {"parsed": 0.0, "planted": len(planted)}
+            return Score(value=value, explanation=judged.reason, metadata=meta)
+        outcomes, extras = match_ledger(planted, meta["ledger"])
+        correct = sum(o.predicted == o.gold for o in outcomes)
+        found = sum(o.predicted is not None for o in outcomes)
+        return Score(
+            value={
+                "parsed": 1.0,
+                "planted": float(len(planted)),
+                "found": float(found),
+                "correct": float(correct),
+                "extras": float(extras),
+            },
+            answer=f"{correct}/{len(planted)} verdicts right",
+            explanation=outcome_table(outcomes, extras),
+            metadata={**meta, "outcomes": [o.__dict__ for o in outcomes]},
+        )
+
+    return score
+
+
+def planted_claim(data: dict[str, Any]) -> PlantedClaim:
+    return PlantedClaim(**{**data, "evidence": tuple(data["evidence"])})
+
+
+def outcome_table(outcomes: list[ClaimOutcome], extras: int) -> str:
+    """Each planted claim beside the judge's verdict, for the viewer."""
+    lines = [
+        "| side | position | planted claim's kind | planted | judged | cited |",
+        "|---|---|---|---|---|---|",
+    ]
+    for o in outcomes:
+        judged = o.predicted or "missed"
+        mark = "✓" if o.predicted == o.gold else "✗"
+        cited = {True: "✓", False: "✗", None: "—"}[o.cited]
+        lines.append(
+            f"| {o.side.upper()} | {o.position} | {o.kind} | {o.gold} | {judged} {mark} | {cited} |"
+        )
+    return "\n".join(lines) + f"\n\nClaims listed that were not planted: {extras}"

@@ -1,0 +1,101 @@
+"""The `fact_check_validation` task: does a judge's fact-check give the planted verdicts?
+
+One sample per debate of the bundled set (validation/fact_check/: 64 short
+debates over the example evidence pool, 512 planted claims, 128 of each
+verdict). Each debate is loaded into the DebateRecord store as the `judge`
+task loads a transcript, and the `fact_check` scorer judges it, unchanged;
+`planted_claims` reads its ledger against the key. The judge is the `judge`
+role, else the main model, as in every judging task.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from inspect_ai import Task, task
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.model import GenerateConfig
+
+from debatebench_eval.core import arguments as arg
+from debatebench_eval.debate.config import DEFAULT_TIMEOUT
+from debatebench_eval.interop.judge_task import DEFAULT_MAX_RETRIES, Transcripts, recorded_debate
+from debatebench_eval.judging.options import judge_options
+from debatebench_eval.validation.fact_check_scorer import planted_claims
+from debatebench_eval.validation.planted_set import PlantedSet, bundled_set_dir, load_planted_set
+
+TASK_ARGS = ("data", "judge_budget", "judge_schema", "require_validated_judge", "probe")
+
+
+@task
+def fact_check_validation(
+    data: str | None = None,
+    judge_budget: int | None = None,
+    judge_schema: bool | str = "auto",
+    require_validated_judge: bool = False,
+    probe: bool = True,
+    **unknown: Any,
+) -> Task:
+    """The fact-check's verdicts against 512 claims planted with known verdicts in 64 debates.
+
+    Args:
+        data: A folder holding `transcripts/` and `claims.jsonl` in the bundled set's
+            shape; unset for the bundled set (validation/fact_check/).
+        judge_budget: Completion-token cap of each fact-check call (default 6000).
+        judge_schema: Hold the judge to JSON: auto (the default: object on llama.cpp's
+            servers, true elsewhere), true (structured output), object or false.
+        require_validated_judge: Refuse, before any call, a judge without a passing
+            speech validation record.
+        probe: Check the judge's server answers before judging (default true).
+    """
+    arg.reject_unknown("task fact_check_validation", unknown, TASK_ARGS)
+    options = judge_options(
+        judge_budget=judge_budget,
+        judge_schema=judge_schema,
+        require_validated_judge=require_validated_judge,
+    )
+    folder = arg.as_text("data", data)
+    planted = load_planted_set(Path(folder).expanduser() if folder else None)
+    return Task(
+        dataset=planted_dataset(planted),
+        solver=recorded_debate(
+            Transcripts(name=planted.origin, records=planted.records),
+            probe=arg.as_bool("probe", probe),
+            require_validated_judge=options.require_validated_judge,
+        ),
+        scorer=planted_claims(
+            judge_budget=options.judge_budget,
+            judge_schema=options.judge_schema,
+            require_validated_judge=options.require_validated_judge,
+        ),
+        config=GenerateConfig(max_retries=DEFAULT_MAX_RETRIES, timeout=DEFAULT_TIMEOUT),
+        fail_on_error=False,
+        metadata={
+            "fact_check_validation": {
+                "data": "bundled" if folder is None else planted.origin,
+                "bundled": folder is None or Path(folder).resolve() == bundled_set_dir().resolve(),
+                "sha256": planted.sha256,
+                "debates": len(planted.records),
+                "claims": sum(len(c) for c in planted.claims.values()),
+            }
+        },
+    )
+
+
+def planted_dataset(planted: PlantedSet) -> MemoryDataset:
+    """One sample per debate, in name order (the set's design is balanced over every
+    16 consecutive debates, so `--limit 16` keeps it balanced)."""
+    samples = []
+    for debate, record in planted.records.items():
+        assert record.run is not None
+        samples.append(
+            Sample(
+                id=debate,
+                input=f"Motion: {record.run.motion}",
+                metadata={
+                    "motion": record.run.motion,
+                    "planted": [claim.as_metadata() for claim in planted.claims[debate]],
+                },
+            )
+        )
+    return MemoryDataset(samples, name="fact-check-validation")
