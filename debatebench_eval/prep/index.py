@@ -178,7 +178,8 @@ def bm25_matrix(scan: _Scan) -> dict[str, Any]:
     The same numbers bm25s's own `index` computes (a test compares them), done
     with whole-array numpy operations and scipy's compiled CSR-to-CSC transpose:
     bm25s loops over documents in Python and sorts with an int64 argsort, which
-    at 400,000 rows took 76 s and 1.9 GB.
+    is slower and larger at scale (`tests/benchmarks/benchmark_retrieval.py
+    --bm25s-build` measures both builds on one pool).
     """
     terms = _drain(scan.terms)
     weights = _drain(scan.counts).astype(np.float32)

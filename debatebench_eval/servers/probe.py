@@ -63,7 +63,7 @@ async def _probe(url: str, model: Model, role: str) -> None:
     except httpx.HTTPError as exc:
         raise ServerError(
             f"model server for role '{role}' ({model}) at {url} did not answer "
-            f"({type(exc).__name__}: {exc or 'no detail'}); start it, or point the "
+            f"({type(exc).__name__}: {str(exc) or 'no detail'}); start it, or point the "
             "model at the right server (e.g. OLLAMA_BASE_URL or --model-base-url), or "
             "pass -T probe=false to skip this check"
         ) from None

@@ -12,9 +12,15 @@ measures, each in a fresh process so peak memory is the step's own:
   the cache is loaded once, as a run does), and the first query with the
   cached index's load counted in,
 - a plain full scan like debatebench's (every row read and scored in Python
-  by keyword overlap with the topic and motion words) for 20 queries.
+  by keyword overlap with the topic and motion words) for 20 queries,
+- with `--bm25s-build`, bm25s's own build (`BM25.index`) over the same rows
+  and tokens, the path this project's vectorised build replaces (time, peak RSS).
 
-    python tests/benchmark_retrieval.py [--rows N] [--queries N] [--scan-queries N]
+`--builds N` repeats our build, each in a fresh process with no cache, to show
+its spread.
+
+    python tests/benchmarks/benchmark_retrieval.py [--rows N] [--queries N] [--scan-queries N]
+                                                   [--builds N] [--bm25s-build]
 """
 
 from __future__ import annotations
@@ -90,6 +96,18 @@ def _build(path: str, queue: Any) -> None:
     queue.put((time.perf_counter() - start, peak_rss_mb()))
 
 
+def _bm25s_build(path: str, queue: Any) -> None:
+    """bm25s's own index over the tokens our build gives it: read, tokenise, `index`."""
+    import bm25s
+
+    start = time.perf_counter()
+    with open(path, encoding="utf-8") as handle:
+        rows = (json.loads(line) for line in handle)
+        corpus = [retrieval.document_tokens(row["topic"], row["text"]) for row in rows]
+    bm25s.BM25(k1=retrieval.K1, b=retrieval.B).index(corpus, show_progress=False)
+    queue.put((time.perf_counter() - start, peak_rss_mb()))
+
+
 def _query(path: str, topics: list[str], n: int, queue: Any) -> None:
     start = time.perf_counter()
     index = retrieval.PoolIndex.open(Path(path), shared=True)
@@ -147,6 +165,10 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=400_000)
     parser.add_argument("--queries", type=int, default=1_000)
     parser.add_argument("--scan-queries", type=int, default=20)
+    parser.add_argument("--builds", type=int, default=1, help="our build, this many times")
+    parser.add_argument(
+        "--bm25s-build", action="store_true", help="also time bm25s's own BM25.index (slow)"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as work:
         pool = Path(work) / "pool.jsonl"
@@ -157,9 +179,15 @@ def main() -> None:
               f"(generated in {time.perf_counter() - start:.0f} s)")  # fmt: skip
         import os
 
-        os.environ[retrieval.CACHE_VAR] = str(Path(work) / "cache")
-        build_s, build_mb = in_child(_build, str(pool))
-        print(f"index build: {build_s:.1f} s, peak RSS {build_mb:,.0f} MB")
+        for number in range(1, args.builds + 1):
+            # A fresh cache folder each time, so every build is a build, not a load.
+            os.environ[retrieval.CACHE_VAR] = str(Path(work) / f"cache-{number}")
+            build_s, build_mb = in_child(_build, str(pool))
+            print(f"index build {number}: {build_s:.1f} s, peak RSS {build_mb:,.0f} MB")
+        if args.bm25s_build:
+            own_s, own_mb = in_child(_bm25s_build, str(pool))
+            print(f"bm25s's own build (BM25.index, same rows and tokens): {own_s:.1f} s, "
+                  f"peak RSS {own_mb:,.0f} MB")  # fmt: skip
         load_s, times, candidates, query_mb = in_child(_query, str(pool), topics, args.queries)
         ms = sorted(t * 1000 for t in times)
         p50, p95 = statistics.median(ms), ms[int(0.95 * len(ms)) - 1]

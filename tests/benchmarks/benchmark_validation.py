@@ -3,13 +3,16 @@
 The judge is a scripted model answering at once, so the wall time is what
 Inspect and this project add per speech (prompt filling, scoring, the
 statistics with their 1,000-resample bootstrap, log writing), not model time.
+Then the statistics alone: `summarise` over the same 631 scores, timed
+`--stats-repeats` times.
 
-    python tests/benchmark_validation.py [--connections N]
+    python tests/benchmarks/benchmark_validation.py [--connections N] [--stats-repeats N]
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 import tempfile
 import time
@@ -22,6 +25,7 @@ from inspect_ai.model import GenerateConfig, ModelOutput, ModelUsage, get_model
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from debatebench_eval.validation.speech_data import load_speeches
 from debatebench_eval.validation.speech_task import judge_validation
+from debatebench_eval.validation.stats import Row, summarise
 
 
 def instant_judge() -> Any:
@@ -36,9 +40,25 @@ def instant_judge() -> Any:
     return get_model("mockllm/instant", custom_outputs=respond)
 
 
+def time_statistics(repeats: int) -> list[float]:
+    """Seconds per `summarise` call over every speech, scored as the instant judge scores."""
+    rows = [
+        Row(s.id, float(round(s.human_mean)), s.human_mean, s.source, s.topic_id, s.ratings,
+            s.labelers)
+        for s in load_speeches().speeches
+    ]  # fmt: skip
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        summarise(rows)
+        times.append(time.perf_counter() - start)
+    return times
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--connections", type=int, default=10)
+    parser.add_argument("--stats-repeats", type=int, default=5)
     args = parser.parse_args()
     start = time.perf_counter()
     task = judge_validation()
@@ -55,6 +75,12 @@ def main() -> None:
     print(f"task construction (load + sha256 + prompts): {built:.2f} s")
     print(f"eval wall time: {wall:.2f} s = {1000 * wall / n:.1f} ms per speech")
     print(f"tau-c of the rounded-human-mean judge: {metrics['tau_c']:+.3f}")
+    # The first call in a process pays one-time costs the eval above may not have
+    # (lazy imports, caches); it is printed apart from the rest.
+    first, *rest = time_statistics(max(args.stats_repeats, 2))
+    print(f"statistics alone (summarise, {n} speeches, 1,000-resample bootstrap): first run "
+          f"{first:.2f} s; {len(rest)} more: median {statistics.median(rest):.2f} s, "
+          f"{min(rest):.2f}-{max(rest):.2f} s")  # fmt: skip
 
 
 if __name__ == "__main__":

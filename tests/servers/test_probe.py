@@ -1,9 +1,13 @@
 """The server probe: a success is remembered (a hundred samples send one probe), a
-failure is not (a restarted server is found by the next sample)."""
+failure is not (a restarted server is found by the next sample); a server that
+does not answer is named, with why, within the probe's timeout; a model's URL is
+read from its provider or its client, without credentials."""
 
 from __future__ import annotations
 
 import asyncio
+import socket
+from collections.abc import Iterator
 
 import pytest
 from inspect_ai.model import Model, get_model
@@ -11,7 +15,7 @@ from inspect_ai.model import Model, get_model
 from debatebench_eval.core.errors import ServerError
 from debatebench_eval.servers import probe
 
-from support.stub_server import StubServer
+from support.stub_server import StubServer, closed_url
 
 
 def model_at(url: str) -> Model:
@@ -56,3 +60,72 @@ def test_a_failure_is_not_remembered_so_a_restarted_server_is_found() -> None:
         asyncio.run(probe.ensure_reachable(model_at(url), "pro"))
     with StubServer(port=port):
         asyncio.run(probe.ensure_reachable(model_at(url), "pro"))
+
+
+def test_a_failure_names_the_role_model_url_and_why() -> None:
+    url = closed_url()
+    with pytest.raises(ServerError) as caught:
+        asyncio.run(probe.ensure_reachable(model_at(url), "judge"))
+    message = str(caught.value)
+    prefix = (
+        f"model server for role 'judge' (openai-api/local/m) at {url} did not answer "
+        "(ConnectError: "
+    )
+    assert message.startswith(prefix) and message[len(prefix)] != ")"
+    assert message.endswith(
+        "); start it, or point the model at the right server (e.g. OLLAMA_BASE_URL or "
+        "--model-base-url), or pass -T probe=false to skip this check"
+    )
+
+
+@pytest.fixture
+def silent_url() -> Iterator[str]:
+    """A port that accepts connections and never answers."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(8)
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}/v1"
+
+
+def test_a_server_that_never_answers_fails_within_the_timeout(
+    silent_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(probe, "PROBE_TIMEOUT_S", 0.2)
+
+    async def bounded() -> None:
+        await asyncio.wait_for(probe.ensure_reachable(model_at(silent_url), "pro"), timeout=10)
+
+    with pytest.raises(ServerError, match=r"did not answer \(ReadTimeout: no detail\);"):
+        asyncio.run(bounded())
+
+
+def test_each_eval_has_its_own_probe_locks() -> None:
+    """Two evals (two event loops), each with many samples on a dead server: each
+    fails with the server named, never with a lock bound to the other's loop."""
+    url = closed_url()
+
+    async def many() -> None:
+        await asyncio.gather(*(probe.ensure_reachable(model_at(url), "pro") for _ in range(5)))
+
+    for _ in range(2):
+        with pytest.raises(ServerError, match="did not answer"):
+            asyncio.run(many())
+
+
+def test_a_model_without_a_server_is_not_probed() -> None:
+    model = get_model("mockllm/model", memoize=False)
+    assert probe.model_base_url(model) is None
+    asyncio.run(probe.ensure_reachable(model, "pro"))  # nothing to probe, nothing raised
+
+
+def test_the_url_comes_without_credentials_or_a_trailing_slash() -> None:
+    model = get_model("ollama/m", base_url="http://user:secret@127.0.0.1:5/v1/", memoize=False)
+    assert probe.model_base_url(model) == "http://127.0.0.1:5/v1"
+
+
+def test_a_url_kept_only_on_the_client_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:6/v1/")
+    monkeypatch.setenv("OPENAI_API_KEY", "k")
+    model = get_model("openai/gpt-4o-mini", memoize=False)
+    assert getattr(model.api, "base_url", None) is None  # the case this covers
+    assert probe.model_base_url(model) == "http://127.0.0.1:6/v1"
