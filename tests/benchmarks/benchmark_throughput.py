@@ -335,7 +335,7 @@ def main() -> None:
     marginal_cpu(timings, out)
     targets(timings, args, out)
     if args.profile_debates and shutil.which("py-spy") is None:
-        emit(out, "profile skipped: py-spy is not installed (pip install -e ".[bench]")")
+        emit(out, 'profile skipped: py-spy is not installed (pip install -e ".[bench]")')
     elif args.profile_debates:
         samples = {}
         for client in (OURS, LEAN):
