@@ -10,10 +10,26 @@ from typing import Any
 
 import pytest
 from inspect_ai.log import EvalLog
-from inspect_ai.model import GenerateConfig, ModelOutput
+from inspect_ai.model import GenerateConfig, ModelOutput, get_model
+from inspect_ai.util import Store
 
-from debatebench_eval.judging.rubric import default_rubric
-from debatebench_eval.judging.score_schema import rubric_keys
+from debatebench_eval.debate.protocol import Side
+from debatebench_eval.debate.record import DebateRecord, Passage, RunSettings, SideSettings
+from debatebench_eval.judging.blind import Orientation
+from debatebench_eval.judging.options import JudgeOptions
+from debatebench_eval.judging.rubric import SideJudgment, check_judgment, default_rubric
+from debatebench_eval.judging.score_schema import (
+    answer,
+    context,
+    judge_record,
+    rubric_keys,
+    rubric_value,
+    side_details,
+    stance_summary,
+    unblind,
+)
+from debatebench_eval.judging.structured import Exchange
+from debatebench_eval.judging.verdict import SideScores, Verdict, mean_scores
 
 from support.judge_replies import (
     MAXIMA,
@@ -378,3 +394,118 @@ def test_the_guard_knows_localhost_and_127_0_0_1_are_one_server() -> None:
 
     assert _server("http://localhost:11434/v1") == _server("http://127.0.0.1:11434/v1/")
     assert _server("http://10.0.0.2:11434/v1") != _server("http://127.0.0.1:11434/v1")
+
+
+# The score's fields from plain inputs: each test names a field a reader sees.
+
+Reading = Exchange[dict[str, SideJudgment]]
+ORIENTATIONS = [Orientation(a="pro", b="con"), Orientation(a="con", b="pro")]
+
+
+def scored_record(*, passages: bool) -> DebateRecord:
+    """A finished run's settings, PRO as the pro role; one prep passage if `passages`."""
+    # Its own store: the default is one store shared by the whole process.
+    record = DebateRecord(store=Store())
+    record.run = RunSettings(
+        motion_id="m1", motion="Cities should ban cars.", topic="cities",
+        phases=["opening"], initiative=["pro"], seed=4, seed_source="sample", paired=False,
+        swapped=False,
+        sides=[
+            SideSettings(side=side, role=side, model=f"mockllm/{side}", budget=100,
+                         team={"name": side}, team_file=f"{side}.yaml")
+            for side in ("pro", "con")
+        ],
+    )  # fmt: skip
+    if passages:
+        record.passages = [Passage(id="P1", pool="x", row_id="1", side="pro", text="Evidence.")]
+    return record
+
+
+def reading(judge: str, orientation: Orientation) -> Reading:
+    """One parsed reading scoring PRO at 0.9 and CON at 0.5 of each maximum."""
+    a, b = (0.9, 0.5) if orientation.a == "pro" else (0.5, 0.9)
+    reply = rubric_reply(side_scores(a), side_scores(b))
+    judgments, problems = check_judgment(json.loads(reply), default_rubric())
+    assert problems == []
+    return Exchange(model=judge, replies=[reply], result=judgments)
+
+
+def judge_mean(readings: list[Reading]) -> SideScores:
+    parsed = [(r.result, o) for r, o in zip(readings, ORIENTATIONS, strict=True)]
+    return mean_scores([unblind(result, o) for result, o in parsed if result is not None])
+
+
+@pytest.mark.parametrize(
+    ("winner", "expected"), [("pro", "PRO · CON forfeit"), ("con", "CON · PRO forfeit")]
+)
+def test_a_forfeit_answer_names_the_side_that_forfeited(winner: Side, expected: str) -> None:
+    verdict = Verdict(winner, "stance_forfeit", {"pro": 40, "con": 60}, 20, "RESOLVED")
+    assert answer(verdict) == expected
+
+
+def test_the_stance_summary_counts_switched_and_unclear_readings() -> None:
+    stances: list[dict[Side, str]] = [
+        {"pro": "unclear", "con": "switched"},
+        {"pro": "unclear", "con": "switched"},
+        {"pro": "held", "con": "unclear"},
+    ]
+    summary = stance_summary(stances, {"pro": False, "con": True})
+    assert summary == {
+        "pro": {"violation": False, "switched": 0, "unclear": 2, "readings": 3},
+        "con": {"violation": True, "switched": 2, "unclear": 1, "readings": 3},
+    }
+
+
+def test_swap_flipped_is_the_share_of_judges_whose_readings_flipped() -> None:
+    rubric_ = default_rubric()
+    combined: SideScores = {side: dict.fromkeys(rubric_.names, 5.0) for side in ("pro", "con")}
+    verdict = Verdict("pro", "coin_toss", {"pro": 25, "con": 25}, 0, "UNRESOLVED")
+    record, no_violation = scored_record(passages=False), {"pro": False, "con": False}
+    flips = [True, False]
+    value = rubric_value(rubric_, combined, verdict, record, flips, no_violation, judges=2,
+                         repairs=0)  # fmt: skip
+    assert value["swap_flipped"] == 0.5
+
+
+@pytest.mark.parametrize("passages", [True, False])
+def test_prep_grounding_is_in_the_context_and_on_the_evidence_dimension(passages: bool) -> None:
+    record, judge = scored_record(passages=passages), Script("judge").model()
+    readings = [reading("mockllm/judge", o) for o in ORIENTATIONS]
+    records = [judge_record(judge, ORIENTATIONS, readings, default_rubric(), seed=4)]
+    options = JudgeOptions(rubric=default_rubric())
+    assert context(record, [judge], options, [], records, ORIENTATIONS[0])["prep_grounded"] is (
+        passages
+    )
+    sides = side_details(
+        record, default_rubric(), judge_mean(readings), records, [readings], ORIENTATIONS
+    )
+    dimensions = sides["pro"]["dimensions"]
+    assert dimensions["evidence_grounding"]["prep_grounded"] is passages
+    assert "prep_grounded" not in dimensions["clarity"]
+
+
+def test_a_judges_readings_name_the_server_it_was_asked_on() -> None:
+    judge = get_model("ollama/judge", base_url="http://127.0.0.1:9/v1", memoize=False)
+    readings = [reading("ollama/judge", o) for o in ORIENTATIONS]
+    record = judge_record(judge, ORIENTATIONS, readings, default_rubric(), seed=4)
+    assert record["base_url"] == "http://127.0.0.1:9/v1"
+
+
+def test_a_failed_judge_first_in_the_panel_keeps_the_next_judges_justifications() -> None:
+    judges = [Script("broken").model(), Script("sound").model()]
+    per_judge: list[list[Reading]] = [
+        [Exchange(model="mockllm/broken", error="refused") for _ in ORIENTATIONS],
+        [reading("mockllm/sound", o) for o in ORIENTATIONS],
+    ]
+    records = [
+        judge_record(judge, ORIENTATIONS, readings, default_rubric(), seed=4)
+        for judge, readings in zip(judges, per_judge, strict=True)
+    ]
+    assert [r["valid"] for r in records] == [False, True]
+    record, combined = scored_record(passages=False), judge_mean(per_judge[1])
+    sides = side_details(record, default_rubric(), combined, records, per_judge, ORIENTATIONS)
+    clarity = sides["pro"]["dimensions"]["clarity"]["justifications"]
+    assert [(j["judge"], j["reading"], j["score"]) for j in clarity] == [
+        ("mockllm/sound", 1, 9),
+        ("mockllm/sound", 2, 9),
+    ]
