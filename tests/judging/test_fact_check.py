@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from inspect_ai.model import GenerateConfig, ModelOutput
+from inspect_ai.util import Store
 
 from debatebench_eval.debate.record import DebateRecord, Passage, Turn, TurnUsage
 from debatebench_eval.judging.blind import Orientation
@@ -36,7 +37,7 @@ def turn(id: str, side: str, text: str) -> Turn:
 
 
 def record() -> DebateRecord:
-    rec = DebateRecord()
+    rec = DebateRecord(store=Store())  # its own store: the default one is shared process-wide
     rec.turns = [turn("t00000001", "pro", PRO_TEXT), turn("t00000002", "con", CON_TEXT)]
     evidence = "Pontevedra saw road deaths fall sharply after the ban."
     rec.passages = [Passage(id="P1", pool="args-me", row_id="r1", side="pro", text=evidence)]
