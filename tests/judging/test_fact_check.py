@@ -15,6 +15,7 @@ from debatebench_eval.judging.blind import Orientation
 from debatebench_eval.judging.fact_check import FACT_CHECK_KEYS
 from debatebench_eval.judging.ledger import (
     Citation,
+    Claim,
     check_fact_check,
     check_ledger,
     quote_match,
@@ -74,6 +75,55 @@ BAD_LEDGERS = [
 def test_a_malformed_ledger_is_rejected_naming_the_field(reply: Any, expected: str) -> None:
     claims, problems = check_ledger(reply, record())
     assert claims is None and any(expected in p for p in problems), problems
+
+
+def test_every_problem_of_every_claim_and_citation_is_reported_word_for_word() -> None:
+    bad_citations = [{"quote": "x"}, {"id": "P1", "quote": 3}, {"id": 7}]
+    reply = {"claims": [claim(verdict="true"), claim(citations=bad_citations), claim()]}
+    assert check_ledger(reply, record()) == (
+        None,
+        [
+            "\"claims[0].verdict\" is 'true'; expected one of supported, contradicted, "
+            "unsupported, not_checkable",
+            '"claims[1].citations[0]" must be an object with a string "id"',
+            '"claims[1].citations[1].quote" is not a string',
+            '"claims[1].citations[2]" must be an object with a string "id"',
+        ],
+    )
+    assert check_ledger([], record()) == (
+        None,
+        ['the reply must be an object with a "claims" list'],
+    )
+
+
+def test_a_claim_may_leave_out_its_reason_its_citations_and_a_citation_its_quote() -> None:
+    bare = {"turn": "t00000001", "claim": "Road deaths fell.", "verdict": "supported"}
+    id_only = claim("t00000002", "unsupported", citations=[{"id": "P1"}])
+    assert check_ledger({"claims": [bare, id_only]}, record()) == (
+        [
+            Claim("t00000001", "pro", "Road deaths fell.", "supported", "", ()),
+            Claim("t00000002", "con", "Road deaths fell.", "unsupported", "because",
+                  (Citation("P1", "", "passage", None, None),)),
+        ],
+        [],
+    )  # fmt: skip
+
+
+def test_only_whitespace_and_brackets_are_trimmed_from_ids() -> None:
+    stray = claim("t00000001X")
+    assert check_ledger({"claims": [stray]}, record()) == (
+        None,
+        ["\"claims[0].turn\" is 't00000001X', which is not the id of a turn in the record"],
+    )
+    imported = record()  # an imported transcript names its evidence as it likes
+    evidence = imported.passages[0].text
+    imported.passages = [Passage(id="XREF-X", pool="file", row_id="r1", side="pro", text=evidence)]
+    cited = claim(citations=[{"id": " [XREF-X] ", "quote": "road deaths fell sharply"}])
+    claims, problems = check_ledger({"claims": [cited]}, imported)
+    assert problems == [] and claims is not None
+    assert claims[0].citations == (
+        Citation("XREF-X", "road deaths fell sharply", "passage", 95.8, None),
+    )
 
 
 def cite(id: str, quote: str, on: str = "t00000001") -> Citation:
