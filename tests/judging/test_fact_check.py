@@ -15,8 +15,10 @@ from debatebench_eval.judging.blind import Orientation
 from debatebench_eval.judging.fact_check import FACT_CHECK_KEYS
 from debatebench_eval.judging.ledger import (
     Citation,
+    Claim,
     check_fact_check,
     check_ledger,
+    check_quote,
     quote_match,
     verify_citation,
 )
@@ -76,6 +78,55 @@ def test_a_malformed_ledger_is_rejected_naming_the_field(reply: Any, expected: s
     assert claims is None and any(expected in p for p in problems), problems
 
 
+def test_every_problem_of_every_claim_and_citation_is_reported_word_for_word() -> None:
+    bad_citations = [{"quote": "x"}, {"id": "P1", "quote": 3}, {"id": 7}]
+    reply = {"claims": [claim(verdict="true"), claim(citations=bad_citations), claim()]}
+    assert check_ledger(reply, record()) == (
+        None,
+        [
+            "\"claims[0].verdict\" is 'true'; expected one of supported, contradicted, "
+            "unsupported, not_checkable",
+            '"claims[1].citations[0]" must be an object with a string "id"',
+            '"claims[1].citations[1].quote" is not a string',
+            '"claims[1].citations[2]" must be an object with a string "id"',
+        ],
+    )
+    assert check_ledger([], record()) == (
+        None,
+        ['the reply must be an object with a "claims" list'],
+    )
+
+
+def test_a_claim_may_leave_out_its_reason_its_citations_and_a_citation_its_quote() -> None:
+    bare = {"turn": "t00000001", "claim": "Road deaths fell.", "verdict": "supported"}
+    id_only = claim("t00000002", "unsupported", citations=[{"id": "P1"}])
+    assert check_ledger({"claims": [bare, id_only]}, record()) == (
+        [
+            Claim("t00000001", "pro", "Road deaths fell.", "supported", "", ()),
+            Claim("t00000002", "con", "Road deaths fell.", "unsupported", "because",
+                  (Citation("P1", "", "passage", None, None),)),
+        ],
+        [],
+    )  # fmt: skip
+
+
+def test_only_whitespace_and_brackets_are_trimmed_from_ids() -> None:
+    stray = claim("t00000001X")
+    assert check_ledger({"claims": [stray]}, record()) == (
+        None,
+        ["\"claims[0].turn\" is 't00000001X', which is not the id of a turn in the record"],
+    )
+    imported = record()  # an imported transcript names its evidence as it likes
+    evidence = imported.passages[0].text
+    imported.passages = [Passage(id="XREF-X", pool="file", row_id="r1", side="pro", text=evidence)]
+    cited = claim(citations=[{"id": " [XREF-X] ", "quote": "road deaths fell sharply"}])
+    claims, problems = check_ledger({"claims": [cited]}, imported)
+    assert problems == [] and claims is not None
+    assert claims[0].citations == (
+        Citation("XREF-X", "road deaths fell sharply", "passage", 95.8, None),
+    )
+
+
 def cite(id: str, quote: str, on: str = "t00000001") -> Citation:
     claims, _ = check_ledger(
         {"claims": [claim(on, citations=[{"id": id, "quote": quote}])]}, record()
@@ -96,12 +147,39 @@ def test_citations_are_verified_against_the_text_they_cite() -> None:
     assert cite("t00000002", "deliveries became slower", on="t00000001").verified
 
 
+def test_each_citation_keeps_its_id_and_quote_and_gets_its_kind_match_and_problem() -> None:
+    assert cite("P7", "anything") == Citation(
+        "P7", "anything", None, None, "no turn or passage has this id"
+    )
+    assert cite("t00000001", "forty percent") == Citation(
+        "t00000001", "forty percent", "turn", None, "cites the claim's own turn"
+    )
+    # The match is kept to one decimal: partial_ratio gives 95.8333... here.
+    assert cite("P1", "road deaths fell sharply") == Citation(
+        "P1", "road deaths fell sharply", "passage", 95.8, None
+    )
+
+
 def test_quote_matching_threshold_is_between_paraphrase_and_topic_words() -> None:
     text = "Pontevedra saw road deaths fall sharply after the ban."
     assert quote_match("road deaths fell sharply", text) >= 85
     assert quote_match("pollution in Pontevedra doubled", text) < 85
     kept = verify_citation(Citation("P1", "", None, None, None), "passage", text, own_turn=False)
     assert kept.verified and kept.match is None  # no quote: the id alone was checked
+
+
+def test_a_quote_scoring_exactly_the_threshold_is_accepted() -> None:
+    # ratio of 23 and 17 characters, 6 of them added: 100 * (1 - 6 / 40).
+    assert check_quote("cars cause deaths daily", "Cars cause deaths.") == (85.0, None)
+
+
+def test_a_quote_as_long_as_its_text_is_aligned_not_compared_whole() -> None:
+    # Both normalise to 33 characters; the quote drops the first word and adds one at
+    # the end. Aligned it matches at 91.8; compared whole (ratio) it would score 84.8.
+    match, problem = check_quote(
+        "deaths fell by forty percent here", "Road deaths fell by forty percent."
+    )
+    assert problem is None and match == pytest.approx(91.803, abs=0.001)
 
 
 def fact_judge(make: Any) -> Script:
@@ -194,12 +272,15 @@ def test_an_empty_ledger_without_reasons_is_repaired_then_unscored(
 def test_a_reason_for_no_claims_beside_listed_claims_is_malformed() -> None:
     orientation = Orientation(a="pro", b="con")
     reply = {"claims": [claim()], "no_claims": {"A": "It made no claims at all.", "B": "None."}}
-    ledger, problems = check_fact_check(reply, record(), orientation)
-    assert ledger is None
-    assert any(
-        '"no_claims.A" gives a reason, but claims of Side A are listed' in p for p in problems
+    assert check_fact_check(reply, record(), orientation) == (
+        None,
+        [
+            '"no_claims.A" gives a reason, but claims of Side A are listed; '
+            'leave it "" when the side\'s claims are listed',
+            'no claim of Side B is listed and "no_claims.B" does not say why; list the '
+            "factual claims Side B made, or say in a sentence why it made none",
+        ],
     )
-    assert any('"no_claims.B" does not say why' in p for p in problems)
     fine = {"claims": [claim()], "no_claims": {"A": "", "B": "It only gave its opinion."}}
     ledger, problems = check_fact_check(fine, record(), orientation)
     assert (
@@ -207,6 +288,13 @@ def test_a_reason_for_no_claims_beside_listed_claims_is_malformed() -> None:
         and ledger is not None
         and ledger.no_claims == {"con": fine["no_claims"]["B"]}
     )
+
+
+def test_a_reason_of_three_words_is_enough() -> None:
+    three = {"claims": [claim()], "no_claims": {"A": "", "B": " Only opinions stated. "}}
+    ledger, problems = check_fact_check(three, record(), Orientation(a="pro", b="con"))
+    assert problems == [] and ledger is not None
+    assert ledger.no_claims == {"con": "Only opinions stated."}
 
 
 def test_a_ledger_naming_an_unknown_turn_is_repaired_then_unscored(run_debate: Any) -> None:
@@ -234,6 +322,7 @@ def test_a_repaired_ledger_is_scored(run_debate: Any) -> None:
         ("Pontevedra saw road deaths fall sharply after the ban, and crime fell by ninety "
          "percent in every city since 1950", "quote not found in the cited passage"),
         ("deaths", "quote shorter than 3 words"),
+        ("road deaths", "quote shorter than 3 words"),
         ("road deaths never fall sharply", "quote not found in the cited passage"),
         ("Pontevedra saw road deaths not fall sharply after the ban",
          "quote adds a negation the cited passage lacks"),
