@@ -95,10 +95,22 @@ def scratch_copy(into: Path, tests_at: str | None) -> None:
             tar.extractall(into, filter="data")
 
 
+def test_selection(tests: tuple[str, ...], folder: Path) -> list[str]:
+    """The target's pytest arguments, less any test file the revision under test lacks
+    (left out rather than failing pytest), with a flag such as --deselect kept with its
+    value, or dropped with it."""
+    selection: list[str] = []
+    for arg in tests:
+        if arg.startswith("-") or (folder / arg.split("::", 1)[0]).exists():
+            selection.append(arg)
+        elif selection and selection[-1].startswith("-"):
+            selection.pop()
+    return selection
+
+
 def mutmut_settings(target: Target, folder: Path) -> str:
     """The [tool.mutmut] table for one target (mutmut reads it from pyproject.toml)."""
-    # A test file the revision under test lacks is left out rather than failing pytest.
-    selection = [arg for arg in target.tests if arg.startswith("-") or (folder / arg).exists()]
+    selection = test_selection(target.tests, folder)
     copied = sorted(
         p.name for p in folder.iterdir() if p.name not in {"debatebench_eval", "mutants"}
     )
