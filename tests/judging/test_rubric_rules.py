@@ -4,14 +4,34 @@ from __future__ import annotations
 
 import json
 import math
+import re
+import warnings
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 from inspect_ai.scorer import Score
+from inspect_ai.util import Store
 
 from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.debate.record import (
+    DebateRecord,
+    Passage,
+    RunSettings,
+    SideSettings,
+    Turn,
+    TurnUsage,
+)
+from debatebench_eval.judging.blind import (
+    Orientation,
+    blind_orientation,
+    mask,
+    masked_terms,
+    render_evidence,
+    side_lines,
+    view_fields,
+)
 from debatebench_eval.judging.metrics import panel_units
 from debatebench_eval.judging.rubric import (
     check_judgment,
@@ -344,8 +364,6 @@ def test_a_bad_rubric_file_is_one_clear_error(
 
 
 def test_masking_keeps_ordinary_words_and_rewrites_labels() -> None:
-    from debatebench_eval.judging.blind import Orientation, mask
-
     text = "Weigh the pros and cons: a pro-growth tax, pro bono. PRO is wrong; the con side agrees."
     masked = mask(text, [("Reform Advocate", True), ("greens", True)], Orientation("con", "pro"))
     assert masked == (
@@ -390,3 +408,108 @@ def test_a_stance_violation_needs_a_strict_majority_of_readings() -> None:
     assert stance_violations([switched, held]) == {"pro": False, "con": False}
     assert stance_violations([switched, unclear, switched]) == {"pro": False, "con": True}
     assert stance_violations([switched, unclear]) == {"pro": False, "con": False}
+
+
+# The judge's blind view (judging/blind.py): orientation, masked terms, evidence, fields.
+
+# blind_orientation(seed).a for seeds 0..23, computed once from the rule: a re-judge of
+# a sample must show it the same way, so the draw is pinned, not just "some orientation".
+SEED_ORIENTATIONS = "PCCCPPPPPPPCCCPCCPPCCCPP"
+
+
+def test_the_blind_orientation_is_pinned_by_the_seed_and_balanced() -> None:
+    drawn = "".join("P" if blind_orientation(s).a == "pro" else "C" for s in range(24))
+    assert drawn == SEED_ORIENTATIONS
+    assert blind_orientation(4) == Orientation(a="pro", b="con")
+    assert blind_orientation(1) == Orientation(a="con", b="pro")
+    pro_first = sum(blind_orientation(s).a == "pro" for s in range(200))
+    assert 80 <= pro_first <= 120, pro_first
+
+
+def test_side_lines_say_which_blind_side_argues_for_the_motion() -> None:
+    assert side_lines(Orientation(a="pro", b="con")) == (
+        "Side A argues for the motion.",
+        "Side B argues against the motion.",
+    )
+    assert side_lines(Orientation(a="con", b="pro")) == (
+        "Side A argues against the motion.",
+        "Side B argues for the motion.",
+    )
+
+
+def test_a_team_name_is_masked_with_its_case_and_a_model_name_without() -> None:
+    # mask runs on every judge call: no deprecated regex flag may warn (a warning
+    # is raised when a pattern is compiled, so the cache is emptied first).
+    re.purge()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        masked = mask(
+            "Greens beat the greens; QWEN3-8B lost.",
+            [("Greens", True), ("Qwen3-8B", False)],
+            Orientation(a="pro", b="con"),
+        )
+    assert masked == "[withheld] beat the greens; [withheld] lost."
+
+
+def blind_record(*, passages: bool = True) -> DebateRecord:
+    """PRO: a named team with a masked id and a nested model path; CON: no name, a plain
+    id, a model without a provider; one turn each; PRO's two passages if `passages`."""
+    record = DebateRecord(store=Store())  # its own store: the default one is shared
+    teams = {"pro": {"name": "Greens", "id": "team-7"}, "con": {"id": "blues"}}
+    models = {"pro": "ollama/library/Qwen3-8B", "con": "gpt-4o-mini"}
+    record.run = RunSettings(
+        motion_id="m1", motion="Cities should ban cars.", topic="cities", phases=["opening"],
+        initiative=["pro"], seed=4, seed_source="sample", paired=False, swapped=False,
+        sides=[SideSettings(side=s, role=s, model=models[s], budget=100, team=teams[s],
+                            team_file=f"{s}.yaml") for s in ("pro", "con")],
+    )  # fmt: skip
+    record.turns = [
+        Turn(id=f"t{n}", phase_index=0, phase="opening", side=side, order=n, role=side,
+             team_id=side, text=text, model=models[side], usage=TurnUsage(), budget=100,
+             hit_budget=False, finish_reason="stop", latency_ms=1, started_at="now")
+        for n, (side, text) in enumerate(
+            [("pro", " TEAM-7 says the con side is wrong. "), ("con", "Blues: gpt-4o-MINI.")]
+        )
+    ]  # fmt: skip
+    if passages:
+        record.passages = [
+            Passage(id="P1", pool="x", row_id="1", side="pro", text="  Greens: PRO cities gain. "),
+            Passage(id="P2", pool="x", row_id="2", side="pro", text="Qwen3-8B wrote this."),
+        ]
+    return record
+
+
+def test_masked_terms_are_names_ids_and_models_each_with_its_case_rule() -> None:
+    assert masked_terms(blind_record()) == [
+        ("ollama/library/Qwen3-8B", False),
+        ("gpt-4o-mini", False),
+        ("Qwen3-8B", False),
+        ("Greens", True),
+        ("team-7", False),
+    ]  # "blues" could be a word and CON has no name: neither is masked
+
+
+def test_evidence_lists_each_blind_sides_passages_masked_side_a_first() -> None:
+    record = blind_record()
+    pro_block = "[P1] [withheld]: Side {} cities gain.\n[P2] [withheld] wrote this."
+    assert render_evidence(record, Orientation(a="pro", b="con")) == (
+        f"Side A:\n{pro_block.format('A')}\n\nSide B:\n(no passages)"
+    )
+    assert render_evidence(record, Orientation(a="con", b="pro")) == (
+        f"Side A:\n(no passages)\n\nSide B:\n{pro_block.format('B')}"
+    )
+    assert render_evidence(blind_record(passages=False), Orientation(a="pro", b="con")) == (
+        "None: this debate had no prep phase, so there are no evidence passages."
+    )
+
+
+def test_the_view_fields_are_the_blind_view_of_the_whole_record() -> None:
+    orientation = Orientation(a="con", b="pro")
+    assert view_fields(blind_record(), orientation) == {
+        "motion": "Cities should ban cars.",
+        "side_a": "Side A argues against the motion.",
+        "side_b": "Side B argues for the motion.",
+        "evidence": render_evidence(blind_record(), orientation),
+        "transcript": "[t0] Opening — Side B\n[withheld] says Side A is wrong.\n\n"
+        "[t1] Opening — Side A\nBlues: [withheld].",
+    }
