@@ -141,7 +141,7 @@ TARGETS = (
     Target(
         "speech",
         "debatebench_eval/debate/speech.py",
-        ("tests/debate/test_solver.py",),
+        ("tests/debate/test_speech.py", "tests/debate/test_solver.py"),
     ),
     Target(
         "replies (budget, seed + attempt)",

@@ -44,6 +44,8 @@ class StubBehaviour:
     # token), answering with this status, and keep each count request.
     tokenizer: str = ""
     tokenizer_status: int = 200
+    # Seconds the tokenizer takes to answer (a server busy generating).
+    tokenizer_latency_s: float = 0.0
     count_requests: list[dict[str, Any]] = field(default_factory=list)
     # Which server software to look like ("llama-cpp-python", "llama.cpp" or
     # "ollama"), in the pages that tell them apart; llama-cpp-python's also
@@ -148,6 +150,7 @@ class _Handler(BaseHTTPRequestHandler):
             behaviour.count_requests.append(
                 {**request, "authorization": self.headers.get("Authorization")}
             )
+        time.sleep(behaviour.tokenizer_latency_s)
         if behaviour.tokenizer_status != 200:
             self._send(behaviour.tokenizer_status, {"detail": "the model is busy"})
             return
