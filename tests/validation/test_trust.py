@@ -349,6 +349,19 @@ def test_only_trailing_slashes_are_trimmed_from_the_server_url() -> None:
 
 
 @pytest.mark.usefixtures("fresh_identities")
+def test_the_identity_is_asked_where_the_judges_own_requests_go() -> None:
+    # A stray space after the base URL sends the judge's requests to /v1%20/..., which
+    # no real server answers: its identity is asked there too, never at a trimmed URL
+    # the judge does not talk to, so it borrows no fingerprint.
+    pages = {
+        "/v1/models": (200, {"data": [{"id": "qwen3:8b", "meta": LLAMA_META}]}),
+        "/api/tags": (200, {"models": [{"name": "qwen3:8b", "digest": "sha256:aaa"}]}),
+    }
+    url, found = identities(StubBehaviour(pages=pages), ["qwen3:8b"], path="/v1 ")
+    assert found == JudgeIdentity("ollama", "qwen3:8b", url, None, None)
+
+
+@pytest.mark.usefixtures("fresh_identities")
 def test_an_answer_other_than_200_is_not_read_whatever_it_holds() -> None:
     loading = {"data": [{"id": "qwen3:8b", "meta": LLAMA_META}]}
     pages = {"/v1/models": (503, loading), "/api/tags": (404, {"error": "not found"})}
