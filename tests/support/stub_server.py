@@ -5,7 +5,8 @@ It answers `/v1/models` and `/v1/chat/completions` like a local model server
 number and echoes the budget it was given, and `max_tokens` is honoured by
 cutting the reply and reporting `finish_reason: length`. Behaviour switches
 let a test make the server ignore budgets or return empty speech, answer with a
-scripted participant (`script`), or fail every request after the first N.
+scripted participant (`script`), or fail every request after the first N;
+`pages` serves any GET path with a given status and body.
 """
 
 from __future__ import annotations
@@ -69,6 +70,9 @@ class StubBehaviour:
     # After this many chat requests, answer every later one with a 500, as a
     # server that crashed mid-run (None: never).
     fail_after: int | None = None
+    # GET pages by exact path: path -> (status, JSON body), answered before any
+    # other page (a model list with llama.cpp's metadata, Ollama's tags, an error).
+    pages: dict[str, tuple[int, dict[str, Any]]] = field(default_factory=dict)
     # Keep connections open between requests (HTTP/1.1), as llama.cpp, Ollama and
     # vLLM do; off, every reply closes its connection (HTTP/1.0).
     keep_alive: bool = False
@@ -94,6 +98,9 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
     def do_GET(self) -> None:
+        if self.path in self.server.behaviour.pages:
+            self._send(*self.server.behaviour.pages[self.path])
+            return
         digests = self.server.behaviour.digests
         page = _SERVER_PAGES.get((self.server.behaviour.server, self.path.rstrip("/")))
         if page is not None:

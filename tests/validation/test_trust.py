@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import locale
+import socket
+import sys
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -11,6 +15,7 @@ import pytest
 from inspect_ai.model import get_model
 
 from debatebench_eval.cli.main import main
+from debatebench_eval.validation import trust
 from debatebench_eval.validation.log_reader import read_validation_log, trust_record
 from debatebench_eval.validation.report import headline, write_report
 from debatebench_eval.validation.trust import (
@@ -269,3 +274,223 @@ def test_a_validation_run_with_a_failed_sample_is_never_trusted(tmp_path: Path) 
     log = validate(tmp_path / "failed", failing, limit_per_source=1)
     made = trust_record(Path(log.location), thresholds)
     assert not made.trusted and "1 sample(s) failed with an error" in made.reasons
+
+
+# ------------------------------------------------------------ the judge's identity
+
+# llama.cpp's /v1/models metadata, in the server's key order (not sorted).
+LLAMA_META = {"vocab_type": 2, "n_params": 8190735360, "n_ctx_train": 40960}
+LLAMA_FINGERPRINT = 'llama.cpp:{"n_ctx_train": 40960, "n_params": 8190735360, "vocab_type": 2}'
+
+
+@pytest.fixture
+def fresh_identities(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Identities are asked of the server anew (a loopback port may be reused)."""
+    monkeypatch.setattr(trust, "_identities", {})
+
+
+def identities(behaviour: StubBehaviour, names: list[str], path: str = "/v1") -> list[Any]:
+    """Each named ollama/ model's identity, asked of a stub served under `path`, and the URL."""
+    with StubServer(behaviour) as stub:
+        url = stub.base_url.removesuffix("/v1") + path
+        models = [get_model(f"ollama/{name}", base_url=url, memoize=False) for name in names]
+        return [url, *(asyncio.run(judge_identity(model)) for model in models)]
+
+
+@pytest.mark.usefixtures("fresh_identities")
+def test_a_llama_cpp_judge_is_its_listed_entry_and_that_entrys_metadata() -> None:
+    listed = [
+        {"id": "other.gguf", "meta": {"n_params": 1}},
+        "not an entry",
+        {"id": "qwen3-8b.gguf", "meta": LLAMA_META},
+        {"id": "empty-meta.gguf", "meta": {}},
+        {"id": "odd-meta.gguf", "meta": "q4"},
+    ]
+    pages = {"/v1/models": (200, {"object": "list", "data": listed})}
+    names = ["qwen3-8b.gguf", "empty-meta.gguf", "odd-meta.gguf", "unlisted.gguf"]
+    url, found, empty, odd, unlisted = identities(StubBehaviour(pages=pages), names)
+    assert found == JudgeIdentity("ollama", "qwen3-8b.gguf", url, "qwen3-8b.gguf",
+                                  LLAMA_FINGERPRINT)  # fmt: skip
+    # Metadata that is empty or not a mapping fingerprints nothing.
+    assert empty == JudgeIdentity("ollama", "empty-meta.gguf", url, "empty-meta.gguf", None)
+    assert odd == JudgeIdentity("ollama", "odd-meta.gguf", url, "odd-meta.gguf", None)
+    assert unlisted == JudgeIdentity("ollama", "unlisted.gguf", url, None, None)
+
+
+@pytest.mark.usefixtures("fresh_identities")
+def test_an_ollama_judge_is_found_by_name_or_model_and_named_by_its_digest() -> None:
+    tags = [
+        {"name": "other:1b", "model": "other:1b", "digest": "sha256:000"},
+        {"name": "qwen3:8b", "model": "qwen3:8b-q4", "digest": "sha256:aaa"},
+        {"name": "alias", "model": "llama3:8b", "digest": "sha256:bbb"},
+        {"name": "nodigest:1b", "model": "nodigest:1b"},
+        {"name": "hf.co/org/Qwen3-8B-GGUF:Q4_K_M", "digest": "sha256:ccc"},
+    ]
+    behaviour = StubBehaviour(pages={"/api/tags": (200, {"models": tags})})
+    names = ["qwen3:8b", "llama3:8b", "nodigest:1b", "hf.co/org/Qwen3-8B-GGUF:Q4_K_M"]
+    url, by_name, by_model, no_digest, slashed = identities(behaviour, names)
+    assert by_name == JudgeIdentity("ollama", "qwen3:8b", url, None, "ollama:sha256:aaa")
+    assert by_model == JudgeIdentity("ollama", "llama3:8b", url, None, "ollama:sha256:bbb")
+    assert no_digest == JudgeIdentity("ollama", "nodigest:1b", url, None, None)
+    # A name with slashes of its own: only the first slash ends the provider.
+    assert slashed == JudgeIdentity("ollama", "hf.co/org/Qwen3-8B-GGUF:Q4_K_M", url, None,
+                                    "ollama:sha256:ccc")  # fmt: skip
+
+
+@pytest.mark.usefixtures("fresh_identities")
+def test_only_trailing_slashes_are_trimmed_from_the_server_url() -> None:
+    # A proxy path ending in a capital X keeps it: /v1's siblings are asked under it.
+    pages = {
+        "/gpu/BOX/models": (200, {"data": [{"id": "qwen3:8b"}]}),
+        "/gpu/BOX/api/tags": (200, {"models": [{"name": "qwen3:8b", "digest": "sha256:aaa"}]}),
+    }
+    url, found = identities(StubBehaviour(pages=pages), ["qwen3:8b"], path="/gpu/BOX")
+    assert found == JudgeIdentity("ollama", "qwen3:8b", url, "qwen3:8b", "ollama:sha256:aaa")
+
+
+@pytest.mark.usefixtures("fresh_identities")
+def test_the_identity_is_asked_where_the_judges_own_requests_go() -> None:
+    # A stray space after the base URL sends the judge's requests to /v1%20/..., which
+    # no real server answers: its identity is asked there too, never at a trimmed URL
+    # the judge does not talk to, so it borrows no fingerprint.
+    pages = {
+        "/v1/models": (200, {"data": [{"id": "qwen3:8b", "meta": LLAMA_META}]}),
+        "/api/tags": (200, {"models": [{"name": "qwen3:8b", "digest": "sha256:aaa"}]}),
+    }
+    url, found = identities(StubBehaviour(pages=pages), ["qwen3:8b"], path="/v1 ")
+    assert found == JudgeIdentity("ollama", "qwen3:8b", url, None, None)
+
+
+@pytest.mark.usefixtures("fresh_identities")
+def test_an_answer_other_than_200_is_not_read_whatever_it_holds() -> None:
+    loading = {"data": [{"id": "qwen3:8b", "meta": LLAMA_META}]}
+    pages = {"/v1/models": (503, loading), "/api/tags": (404, {"error": "not found"})}
+    url, found = identities(StubBehaviour(pages=pages), ["qwen3:8b"])
+    assert found == JudgeIdentity("ollama", "qwen3:8b", url, None, None)
+
+
+@pytest.mark.usefixtures("fresh_identities")
+def test_a_server_that_never_answers_costs_only_the_probe_timeout(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(trust, "PROBE_TIMEOUT_S", 0.2)
+    with socket.socket() as silent:  # accepts connections, never replies
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(4)
+        url = f"http://127.0.0.1:{silent.getsockname()[1]}/v1"
+        model = get_model("ollama/qwen3:8b", base_url=url, memoize=False)
+        # The bound only turns a hang into a failure; the lookup's own timeout ends it.
+        found = asyncio.run(asyncio.wait_for(judge_identity(model), 60))
+    assert found == JudgeIdentity("ollama", "qwen3:8b", url)
+
+
+@pytest.mark.usefixtures("fresh_identities")
+def test_a_hosted_provider_at_its_own_address_is_named_by_provider_and_model(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "test")
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    model = get_model("openai/gpt-4o", memoize=False)
+    assert asyncio.run(judge_identity(model)) == JudgeIdentity("openai", "gpt-4o", None)
+
+
+# ------------------------------------------------------------ the gate's rules
+
+
+def test_every_missed_threshold_is_named_with_its_figure() -> None:
+    assert verdict(0, 0.0, None) == (False, [
+        "tau-c is undefined (no reply parsed), so it cannot reach 0.38",
+        "parse rate 0.000 is below 0.99",
+        "0 speeches scored, fewer than 600",
+    ])  # fmt: skip
+
+
+def test_each_status_says_exactly_what_decided_it(private_trust_records: Path) -> None:
+    local = JudgeIdentity("ollama", "qwen3:8b", LOCAL, "qwen3:8b", "ollama:sha256:aaa")
+    assert trust_status(replace(local, fingerprint=None)) == {
+        "status": "identity_unverifiable",
+        "record": None,
+        "why": "its server reports no model fingerprint, so no record can be matched",
+    }
+    assert trust_status(local) == {"status": "unvalidated", "record": None}
+    good = save_record(record(local), private_trust_records)
+    assert trust_status(local) == {"status": "trusted", "record": good.name, "tau_c": 0.55}
+    failed = ["1 sample(s) failed with an error"]
+    bad = replace(record(local), tau_c=0.1, data_sha256="f" * 64, reasons=failed,
+                  date="2026-12-01T00:00:00Z")  # fmt: skip
+    written = save_record(bad, private_trust_records)
+    assert trust_status(local) == {
+        "status": "untrusted",
+        "record": written.name,
+        "why": "tau-c 0.100 is below 0.38; validated on other data than the vendored copy; "
+        "1 sample(s) failed with an error",
+    }
+
+
+def test_the_newest_record_decides_whatever_its_file_is_called(
+    private_trust_records: Path,
+) -> None:
+    judge = JudgeIdentity("openai", "gpt-4o", None)
+    older = save_record(record(judge), private_trust_records)
+    older.rename(private_trust_records / "z-older.json")
+    newer = replace(record(judge, trusted=False), date="2026-12-01T00:00:00Z")
+    save_record(newer, private_trust_records).rename(private_trust_records / "a-newer.json")
+    assert trust_status(judge) == {"status": "untrusted", "record": "a-newer.json", "why": "low"}
+
+
+def test_a_hosted_record_does_not_vouch_for_a_local_model_of_the_same_name(
+    private_trust_records: Path,
+) -> None:
+    local = JudgeIdentity("ollama", "qwen3:8b", LOCAL, "qwen3:8b", "ollama:sha256:aaa")
+    save_record(record(replace(local, base_url=None, fingerprint=None)), private_trust_records)
+    assert trust_status(local) == {"status": "unvalidated", "record": None}
+
+
+def test_debate_check_records_beside_a_speech_record_are_passed_over(
+    private_trust_records: Path,
+) -> None:
+    from debatebench_eval.validation.check_records import FACT_CHECK, CheckRecord
+
+    judge = JudgeIdentity("openai", "gpt-4o", None)
+    check = CheckRecord(
+        check=FACT_CHECK, judge=judge, data_sha256=None, complete=True, n=1, n_scored=1,
+        figures={}, generate_config={}, log="x.eval", date="2026-11-30T00:00:00Z", passed=True,
+    )  # fmt: skip
+    private_trust_records.mkdir(parents=True)
+    (private_trust_records / "a-check.json").write_text(check.to_json())  # sorted first
+    speech = save_record(record(judge), private_trust_records)
+    assert trust_status(judge) == {"status": "trusted", "record": speech.name, "tau_c": 0.55}
+
+
+@pytest.fixture
+def ascii_locale() -> Iterator[None]:
+    """The platform's text encoding is ASCII (as cp1252 is on Windows: not UTF-8)."""
+    before = locale.setlocale(locale.LC_CTYPE)
+    locale.setlocale(locale.LC_CTYPE, "C")
+    try:
+        yield
+    finally:
+        locale.setlocale(locale.LC_CTYPE, before)
+
+
+def test_records_are_read_as_utf8_whatever_the_platforms_encoding(
+    private_trust_records: Path, ascii_locale: None
+) -> None:
+    judge = JudgeIdentity("openai", "gpt-4o", None)
+    written = save_record(replace(record(judge), log="débats/validation.eval"),
+                          private_trust_records)  # fmt: skip
+    assert "é" in written.read_text("utf-8")
+    assert trust_status(judge) == {"status": "trusted", "record": written.name, "tau_c": 0.55}
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the XDG data folder is Linux's")
+def test_records_go_to_the_users_data_folder_by_default(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(trust.TRUST_DIR_VAR, raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    judges = tmp_path / "debatebench-eval" / "judges"
+    assert trust.user_trust_dir() == judges
+    judge = JudgeIdentity("openai", "gpt-4o", None)
+    assert save_record(record(judge)).parent == judges
+    assert trust_status(judge)["status"] == "trusted"
