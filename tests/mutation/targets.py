@@ -146,7 +146,7 @@ TARGETS = (
     Target(
         "replies (budget, seed + attempt)",
         "debatebench_eval/servers/replies.py",
-        ("tests/debate/test_solver.py",),
+        ("tests/servers/test_replies.py", "tests/debate/test_solver.py"),
     ),
     Target(
         "calls (budget and seed per call)",
