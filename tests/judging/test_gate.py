@@ -65,6 +65,11 @@ def test_the_same_name_on_another_server_or_path_is_another_model() -> None:
     assert model_clashes([at_x], [("pro", "openai-api/local/m", "http://127.0.0.1:8080")]) == []
 
 
+def test_a_host_named_loopback_is_not_the_local_machine() -> None:
+    judge = served("ollama/qwen3:8b", "http://loopback:11434/v1")
+    assert model_clashes([judge], [("pro", "ollama/qwen3:8b", "http://127.0.0.1:11434/v1")]) == []
+
+
 def test_a_server_unknown_on_either_side_is_taken_to_be_the_same() -> None:
     with_url = served("ollama/qwen3:8b", "http://127.0.0.1:11434/v1")
     assert model_clashes([with_url], [("con", "ollama/qwen3:8b", None)]) == [
