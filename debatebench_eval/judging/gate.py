@@ -49,11 +49,12 @@ _LOOPBACK = {"localhost", "127.0.0.1", "::1", "0.0.0.0"}
 
 
 def _server(url: str | None) -> str | None:
-    """A server address to compare: every loopback name is one machine."""
+    """A server address to compare: every loopback name is one machine, 127.0.0.1."""
     if url is None:
         return None
     parts = urlsplit(url.rstrip("/"))
-    host = "loopback" if (parts.hostname or "") in _LOOPBACK else parts.hostname
+    # A label that is not itself a loopback address could be a real host's name.
+    host = "127.0.0.1" if (parts.hostname or "") in _LOOPBACK else parts.hostname
     return f"{host}:{parts.port}{parts.path}"
 
 

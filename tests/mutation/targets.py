@@ -131,6 +131,7 @@ TARGETS = (
         "gate",
         "debatebench_eval/judging/gate.py",
         (
+            "tests/judging/test_gate.py",
             "tests/judging/test_rules_at_their_layer.py",
             "tests/validation/test_trust.py",
             "tests/judging/test_rubric_scorer.py",

@@ -15,7 +15,7 @@ from inspect_ai.model import Model, get_model
 from debatebench_eval.core.errors import ServerError
 from debatebench_eval.servers import probe
 
-from support.stub_server import StubServer, closed_url
+from support.stub_server import StubBehaviour, StubServer, closed_url
 
 
 def model_at(url: str) -> Model:
@@ -129,3 +129,46 @@ def test_a_url_kept_only_on_the_client_is_found(monkeypatch: pytest.MonkeyPatch)
     model = get_model("openai/gpt-4o-mini", memoize=False)
     assert getattr(model.api, "base_url", None) is None  # the case this covers
     assert probe.model_base_url(model) == "http://127.0.0.1:6/v1"
+
+
+def test_the_probe_asks_the_model_list_under_the_base_url() -> None:
+    behaviour = StubBehaviour()
+    with StubServer(behaviour) as stub:
+        asyncio.run(probe.ensure_reachable(model_at(stub.base_url), "pro"))
+        # A base URL that still ends in a slash gets no second slash before `models`.
+        asyncio.run(probe._probe(stub.base_url + "/", model_at(stub.base_url), "pro"))
+    assert behaviour.get_paths == ["/v1/models", "/v1/models"]
+
+
+def test_only_slashes_are_trimmed_from_the_url() -> None:
+    behaviour = StubBehaviour()
+    with StubServer(behaviour) as stub:
+        base = f"http://127.0.0.1:{stub.port}/v1X"
+        assert probe.model_base_url(model_at(base + "/")) == base
+        # The stub answers 404 there: any answer proves a server listens.
+        asyncio.run(probe.ensure_reachable(model_at(base), "pro"))
+    assert behaviour.get_paths == ["/v1X/models"]
+
+
+def test_a_url_kept_only_on_the_provider_is_found() -> None:
+    # A provider without an OpenAI client (here mockllm) keeps its URL on itself alone.
+    model = get_model("mockllm/model", base_url="http://127.0.0.1:7/v1/", memoize=False)
+    assert getattr(model.api, "client", None) is None  # the case this covers
+    assert probe.model_base_url(model) == "http://127.0.0.1:7/v1"
+
+
+def test_a_server_that_never_answers_holds_up_no_other_servers_probe(silent_url: str) -> None:
+    """One probe at a time per server, not one for every server: a sample whose judge
+    server hangs must not keep a debater's answering server waiting for the timeout."""
+
+    async def both(answering: str) -> None:
+        hung = asyncio.create_task(probe.ensure_reachable(model_at(silent_url), "judge"))
+        await asyncio.sleep(0)  # the hung probe holds its server's lock, waiting for an answer
+        await probe.ensure_reachable(model_at(answering), "pro")
+        assert not hung.done()
+        hung.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await hung
+
+    with StubServer() as stub:
+        asyncio.run(both(stub.base_url))

@@ -67,6 +67,8 @@ class StubBehaviour:
     # (arrival, reply) times of every chat request, perf_counter seconds.
     request_times: list[tuple[float, float]] = field(default_factory=list)
     requests: list[dict[str, Any]] = field(default_factory=list)
+    # The path of every GET request, in order (what a probe or an identity query asked).
+    get_paths: list[str] = field(default_factory=list)
     # After this many chat requests, answer every later one with a 500, as a
     # server that crashed mid-run (None: never).
     fail_after: int | None = None
@@ -98,9 +100,14 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
     def do_GET(self) -> None:
+<<<<<<< HEAD
         if self.path in self.server.behaviour.pages:
             self._send(*self.server.behaviour.pages[self.path])
             return
+=======
+        with self.server.lock:
+            self.server.behaviour.get_paths.append(self.path)
+>>>>>>> mutation-survivors-5
         digests = self.server.behaviour.digests
         page = _SERVER_PAGES.get((self.server.behaviour.server, self.path.rstrip("/")))
         if page is not None:
