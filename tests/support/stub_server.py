@@ -100,14 +100,11 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
     def do_GET(self) -> None:
-<<<<<<< HEAD
+        with self.server.lock:
+            self.server.behaviour.get_paths.append(self.path)
         if self.path in self.server.behaviour.pages:
             self._send(*self.server.behaviour.pages[self.path])
             return
-=======
-        with self.server.lock:
-            self.server.behaviour.get_paths.append(self.path)
->>>>>>> mutation-survivors-5
         digests = self.server.behaviour.digests
         page = _SERVER_PAGES.get((self.server.behaviour.server, self.path.rstrip("/")))
         if page is not None:
