@@ -162,7 +162,11 @@ TARGETS = (
     Target(
         "protocol",
         "debatebench_eval/debate/protocol.py",
-        ("tests/debate/test_protocol.py", "tests/debate/test_solver.py"),
+        (
+            "tests/debate/test_protocol_rules.py",
+            "tests/debate/test_protocol.py",
+            "tests/debate/test_solver.py",
+        ),
     ),
     Target("stats", "debatebench_eval/validation/stats.py", ("tests/validation/test_stats.py",)),
     Target(
