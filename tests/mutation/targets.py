@@ -156,7 +156,11 @@ TARGETS = (
     Target(
         "solver (seed, budgets, completeness)",
         "debatebench_eval/debate/solver.py",
-        ("tests/debate/test_solver.py", "tests/judging/test_rules_at_their_layer.py"),
+        (
+            "tests/debate/test_solver_rules.py",
+            "tests/debate/test_solver.py",
+            "tests/judging/test_rules_at_their_layer.py",
+        ),
         functions=("sample_seed", "_speakers", "_take_turn", "_check_complete"),
     ),
     Target(
