@@ -157,13 +157,21 @@ TARGETS = (
     Target(
         "solver (seed, budgets, completeness)",
         "debatebench_eval/debate/solver.py",
-        ("tests/debate/test_solver.py", "tests/judging/test_rules_at_their_layer.py"),
+        (
+            "tests/debate/test_solver_rules.py",
+            "tests/debate/test_solver.py",
+            "tests/judging/test_rules_at_their_layer.py",
+        ),
         functions=("sample_seed", "_speakers", "_take_turn", "_check_complete"),
     ),
     Target(
         "protocol",
         "debatebench_eval/debate/protocol.py",
-        ("tests/debate/test_protocol.py", "tests/debate/test_solver.py"),
+        (
+            "tests/debate/test_protocol_rules.py",
+            "tests/debate/test_protocol.py",
+            "tests/debate/test_solver.py",
+        ),
     ),
     Target("stats", "debatebench_eval/validation/stats.py", ("tests/validation/test_stats.py",)),
     Target(
