@@ -9,8 +9,19 @@ import pytest
 from scipy.optimize import minimize
 from scipy.special import expit, logit
 
-from debatebench_eval.tournament.bradley_terry import ELO_PER_LOGIT, Games, elo, fit
+from debatebench_eval.tournament import bradley_terry as bt
+from debatebench_eval.tournament.bradley_terry import (
+    ELO_PER_LOGIT,
+    Array,
+    Fit,
+    Games,
+    _Design,
+    elo,
+    fit,
+)
 
+# Newton steps from a start far on the wrong side (computed once from this code).
+FAR_START_STEPS = 11
 # A ridge this small leaves the closed-form answers exact to 1e-6.
 TINY = 1e-9
 
@@ -161,3 +172,155 @@ def test_resamples_are_fitted_as_if_alone() -> None:
         alone = fit(data, weights[row : row + 1])
         assert np.allclose(batch.strengths[row], alone.strengths[0], atol=1e-9)
         assert np.allclose(warm.strengths[row], alone.strengths[0], atol=1e-9)
+
+
+def test_without_weights_there_is_one_fit_and_it_reports_its_newton_steps() -> None:
+    result = fit(games(record(8, 6)))
+    assert result.strengths.shape == (1, 2)
+    assert result.side.shape == (1,)
+    assert result.covariate is None
+    assert isinstance(result.iterations, int) and 1 < result.iterations < bt.MAX_ITERATIONS
+
+
+def test_a_covariate_fit_without_the_covariate_is_refused_in_words() -> None:
+    with pytest.raises(ValueError) as refused:
+        fit(games(record(8, 6)), covariate=True)
+    assert str(refused.value) == "a covariate fit needs games.z"
+
+
+def test_a_pairing_argued_several_times_on_one_motion_counts_every_debate() -> None:
+    # A is pro against B three times on motion 0 and wins 2; B is pro three
+    # times on motion 1 and wins 1: s_A - s_B + h = logit(2/3), s_B - s_A + h = logit(1/3).
+    rows = [(0, 1, 0, 1.0), (0, 1, 0, 1.0), (0, 1, 0, 0.0)]
+    rows += [(1, 0, 1, 1.0), (1, 0, 1, 0.0), (1, 0, 1, 0.0)]
+    result = fit(games(rows), ridge=TINY)
+    assert result.side[0] == pytest.approx(0.0, abs=1e-6)
+    gap = result.strengths[0, 0] - result.strengths[0, 1]
+    assert gap == pytest.approx(logit(2 / 3), abs=1e-6)
+
+
+@pytest.mark.parametrize("covariate", [False, True])
+def test_a_fit_started_at_its_answer_stops_after_one_step(covariate: bool) -> None:
+    data = random_games(6, covariate=covariate)
+    answer = fit(data, covariate=covariate)
+    again = fit(data, covariate=covariate, start=answer)
+    assert again.iterations == 1
+    assert np.allclose(again.strengths, answer.strengths, atol=1e-9)
+    assert np.allclose(again.side, answer.side, atol=1e-9)
+    if covariate:
+        assert again.covariate is not None and answer.covariate is not None
+        assert again.covariate[0] == pytest.approx(answer.covariate[0], abs=1e-9)
+
+
+def test_a_start_covariate_is_ignored_by_a_fit_without_one() -> None:
+    data = random_games(6)
+    answer = fit(data)
+    start = Fit(answer.strengths, answer.side, np.array([5.0]), answer.iterations)
+    assert fit(data, start=start).iterations == 1
+
+
+def test_a_start_far_on_the_wrong_side_still_reaches_the_answer() -> None:
+    # From s_A - s_B = -16 a full Newton step overshoots: the steps are halved
+    # until the penalised likelihood does not fall.
+    data = games(record(8, 6))
+    answer = fit(data)
+    far = Fit(np.array([[-8.0, 8.0]]), np.array([3.0]), None, 0)
+    result = fit(data, start=far)
+    assert np.allclose(result.strengths, answer.strengths, atol=1e-9)
+    assert result.side[0] == pytest.approx(answer.side[0], abs=1e-9)
+    assert result.iterations == FAR_START_STEPS
+
+
+def test_the_iteration_limit_stops_after_exactly_that_many_newton_steps(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # One Newton step from zero, by hand: p = 1/2 everywhere, so the gradient is
+    # wins - games/2 per design row and the negated Hessian games/4 x x'.
+    monkeypatch.setattr(bt, "MAX_ITERATIONS", 1)
+    ridge = 1e-3
+    result = fit(games(record(8, 6)), ridge=ridge)
+    rows = np.array([[1.0, -1.0, 1.0], [-1.0, 1.0, 1.0]])
+    grad = (np.array([8.0, 4.0]) - 10 / 2) @ rows
+    hess = 10 / 4 * rows.T @ rows + np.diag([ridge, ridge, 0.0])
+    step = np.linalg.solve(hess, grad)
+    assert result.iterations == 1
+    assert np.allclose(result.strengths[0], step[:2] - step[:2].mean(), atol=1e-12)
+    assert result.side[0] == pytest.approx(step[2], abs=1e-12)
+
+
+def test_strengths_are_reported_about_their_mean_even_at_the_iteration_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(bt, "MAX_ITERATIONS", 0)
+    start = Fit(np.array([[1.0, 3.0]]), np.array([0.5]), None, 0)
+    result = fit(games(record(8, 6)), start=start)
+    assert result.strengths.tolist() == [[-1.0, 1.0]]
+    assert result.side.tolist() == [0.5]
+
+
+def test_elo_defaults_to_1000_at_the_mean_of_each_row() -> None:
+    assert elo(np.array([-1.0, 1.0])).tolist() == pytest.approx(
+        [1000 - ELO_PER_LOGIT, 1000 + ELO_PER_LOGIT]
+    )
+    batch = np.array([[0.0, 1.0, 2.0], [4.0, 4.0, 7.0]])  # row means 1 and 5
+    expected = 1000 + ELO_PER_LOGIT * np.array([[-1.0, 0.0, 1.0], [-1.0, -1.0, 2.0]])
+    assert np.allclose(elo(batch), expected)
+    assert np.allclose(elo(batch, anchor=0), 1000 + ELO_PER_LOGIT * (batch - batch[:, [0]]))
+
+
+def design_case(covariate: bool) -> tuple[_Design, Array, Array]:
+    """Three models, two resamples weighted differently, parameters away from zero."""
+    data = random_games(7, models=3, motions=3, covariate=covariate)
+    weights = np.array([[2.0, 1.0, 3.0], [0.5, 0.0, 2.5]])
+    params = 3 + 1 + int(covariate)
+    theta = np.random.default_rng(8).normal(0, 0.7, (2, params))
+    penalty = np.r_[np.full(3, 0.3), 0.0, [0.2] if covariate else []]
+    return _Design(data, weights, covariate), theta, penalty
+
+
+@pytest.mark.parametrize("covariate", [False, True])
+def test_the_objective_is_the_penalised_log_likelihood_per_resample(covariate: bool) -> None:
+    model, theta, penalty = design_case(covariate)
+    data = random_games(7, models=3, motions=3, covariate=covariate)
+    weights = np.array([[2.0, 1.0, 3.0], [0.5, 0.0, 2.5]])
+    for row in range(2):
+        t = theta[row]
+        eta = t[data.pro] - t[data.con] + t[3]
+        if covariate:
+            assert data.z is not None
+            eta = eta + t[4] * data.z
+        w = weights[row, data.motion]
+        ll = np.sum(w * (data.y * np.log(expit(eta)) + (1 - data.y) * np.log(expit(-eta))))
+        expected = ll - 0.5 * np.sum(penalty * t**2)
+        assert model.objective(theta, penalty)[row] == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("covariate", [False, True])
+def test_the_derivatives_are_those_of_the_objective(covariate: bool) -> None:
+    model, theta, penalty = design_case(covariate)
+    grad, hess = model.derivatives(theta, penalty)
+    h = 1e-5
+    for i in range(theta.shape[1]):
+        up, down = theta.copy(), theta.copy()
+        up[:, i] += h
+        down[:, i] -= h
+        slope = (model.objective(up, penalty) - model.objective(down, penalty)) / (2 * h)
+        assert np.allclose(grad[:, i], slope, rtol=1e-6, atol=1e-6)
+        curvature = (model.derivatives(up, penalty)[0] - model.derivatives(down, penalty)[0]) / (
+            2 * h
+        )
+        assert np.allclose(hess[:, :, i], -curvature, rtol=1e-6, atol=1e-6)
+
+
+def test_each_resample_is_centred_on_its_own_mean_at_the_iteration_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # From an off-centre start far away, the two resamples' first steps are
+    # halved differently, so after one step their strengths' means differ.
+    monkeypatch.setattr(bt, "MAX_ITERATIONS", 1)
+    start = Fit(np.array([[-6.0, 10.0]]), np.array([3.0]), None, 0)
+    weights = np.array([[1.0] * 10, [0.05] * 10])
+    result = fit(games(record(8, 6)), weights, start=start)
+    assert result.iterations == 1
+    assert np.abs(result.strengths.sum(axis=1)).max() < 1e-12
+    assert result.strengths[0, 1] != pytest.approx(result.strengths[1, 1], abs=1.0)
