@@ -131,8 +131,9 @@ def human_ceiling_by_annotator(
 
 def position_taus(ratings: Sequence[Sequence[int]]) -> list[float]:
     """Tau-c of each rating position (column) against the mean of the other
-    positions, over all speeches; undefined positions are left out."""
-    if not ratings:
+    positions, over all speeches; undefined positions are left out (all of
+    them when a speech has one rating: there are no other positions)."""
+    if not ratings or len(ratings[0]) < 2:
         return []
     matrix = np.asarray(ratings, dtype=float)
     others = (matrix.sum(axis=1, keepdims=True) - matrix) / (matrix.shape[1] - 1)

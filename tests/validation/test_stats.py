@@ -15,15 +15,19 @@ import warnings
 from dataclasses import replace
 from functools import cache
 
+import numpy as np
 import pytest
+from scipy.stats import kendalltau  # type: ignore[import-untyped]
 
 from debatebench_eval.validation.stats import (
     Row,
     ValidationSummary,
+    _other_topic_ranks,
     annotator_taus,
     calibration,
     human_ceiling_by_annotator,
     human_ceiling_by_position,
+    position_taus,
     source_baseline,
     summarise,
     tau_b,
@@ -292,3 +296,190 @@ def test_as_metrics_is_flat_and_numeric() -> None:
     assert "bias_by_source" not in metrics
     assert all(isinstance(v, float) for v in metrics.values())
     assert sum(key.startswith("bias[") for key in metrics) == 8
+
+
+# Small hand-made data, computed afresh in each test: a summary cached by a
+# test module outlives a change to the statistics made after it was computed.
+GOLD = [1.5, 3.0, 3.4, 1.1, 1.6, 4.7, 1.3, 1.5, 4.8, 3.5, 2.5, 3.0, 3.7, 2.1, 1.6]
+GOLD += [4.2, 3.7, 3.0, 4.3, 3.2, 4.9, 1.8, 3.2, 2.9, 2.4, 3.4, 1.9, 4.2, 4.5, 1.5]
+PRED = [2, 3, 3, 1, 2, 4, 2, 2, 5, 3, 3, 3, 5, 1, 1, 4, 2, 3, 5, 3, 5, 2, 4, 3, 3, 2, 2, 5, 3, 2]
+
+
+def panel(uneven: bool = True) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
+    """30 speeches rated by annotators 1-3 each, and every other one also by 4
+    and 5: rows of 3 and of 5 ratings. Even: every row has 5 ratings, the
+    other rows' last two by annotators 6 and 7."""
+    rng = np.random.default_rng(5)
+    ratings: list[tuple[int, ...]] = []
+    labelers: list[tuple[int, ...]] = []
+    for i in range(30):
+        size = 5 if i % 2 or not uneven else 3
+        base = int(rng.integers(1, 5))
+        ratings.append(tuple(int(min(5, base + rng.integers(0, 2))) for _ in range(size)))
+        labelers.append((1, 2, 3, 4, 5)[:size] if i % 2 or uneven else (1, 2, 3, 6, 7))
+    return ratings, labelers
+
+
+def leave_one_out_tau(
+    ratings: list[tuple[int, ...]], labelers: list[tuple[int, ...]], annotator: int
+) -> float:
+    own: list[int] = []
+    others: list[float] = []
+    for row, ids in zip(ratings, labelers, strict=True):
+        for rating, who in zip(row, ids, strict=True):
+            if who == annotator:
+                own.append(rating)
+                others.append((sum(row) - rating) / (len(row) - 1))
+    return float(kendalltau(own, others, variant="c").statistic)
+
+
+def panel_rows() -> list[Row]:
+    ratings, labelers = panel(uneven=False)
+    return [
+        Row(
+            id=f"s{i:02d}",
+            score=PRED[i],
+            human_mean=GOLD[i],
+            source="ABC"[i % 3],
+            topic_id=i % 5,
+            ratings=ratings[i],
+            labelers=labelers[i],
+        )
+        for i in range(30)
+    ]
+
+
+def message(error: pytest.ExceptionInfo[ValueError]) -> str:
+    return str(error.value)
+
+
+def test_tau_matches_scipy_when_gold_has_two_values() -> None:
+    assert tau_c([1, 2, 3], [1.0, 1.0, 2.0]) == pytest.approx(8 / 9)
+    assert tau_b([1, 2, 3], [1.0, 1.0, 2.0]) == kendalltau([1, 2, 3], [1, 1, 2]).statistic
+    assert tau_c(PRED, GOLD) == kendalltau(PRED, GOLD, variant="c").statistic
+    assert tau_b(PRED, GOLD) == kendalltau(PRED, GOLD, variant="b").statistic
+    assert tau_c(PRED, GOLD) != tau_b(PRED, GOLD)
+
+
+def test_the_interval_is_exact_for_a_seed_and_defaults_to_1000_resamples_seed_0() -> None:
+    point = tau_c(PRED, GOLD)
+    low, high = tau_c_ci(PRED, GOLD)
+    assert (low, high) == tau_c_ci(PRED, GOLD, confidence=0.95, resamples=1000, seed=0)
+    assert (low, high) == (0.4740277777777778, 0.8306064814814814)
+    assert point is not None and low <= point <= high
+    assert tau_c_ci(PRED, GOLD, resamples=200, seed=3) == (0.5194444444444445, 0.8418055555555557)
+    with pytest.raises(ValueError) as error:
+        tau_c_ci([1, 2], [2.0, 2.0])
+    assert message(error) == "tau-c is undefined: one side has a single distinct value"
+
+
+def test_annotator_taus_count_an_annotator_with_exactly_min_speeches() -> None:
+    ratings, labelers = panel()
+    taus = annotator_taus(ratings, labelers)
+    assert list(taus) == [1, 2, 3]
+    for annotator, tau in taus.items():
+        assert tau == leave_one_out_tau(ratings, labelers, annotator)
+    assert annotator_taus(ratings, labelers, 31) == {}
+    assert list(annotator_taus(ratings, labelers, 15)) == [1, 2, 3, 4, 5]
+    assert annotator_taus(ratings, labelers, 15)[4] == leave_one_out_tau(ratings, labelers, 4)
+    ceiling = human_ceiling_by_annotator(ratings, labelers, 15)
+    assert ceiling == pytest.approx(sum(annotator_taus(ratings, labelers, 15).values()) / 5)
+    assert human_ceiling_by_annotator(ratings, labelers) == pytest.approx(sum(taus.values()) / 3)
+    with pytest.raises(ValueError) as error:
+        human_ceiling_by_annotator(ratings, labelers, 31)
+    assert message(error) == "no annotator has 31 rated speeches with a defined tau-c"
+
+
+def test_annotator_taus_refuse_ratings_and_ids_of_different_lengths() -> None:
+    ratings, labelers = panel()
+    with pytest.raises(ValueError):
+        annotator_taus(ratings, labelers[:-1])
+    with pytest.raises(ValueError):
+        annotator_taus(ratings, [*labelers[:-1], labelers[-1][:-1]])
+
+
+def test_position_taus_with_two_and_one_positions() -> None:
+    # With two positions each one's "others" is the other position itself.
+    assert position_taus([[1, 2], [2, 3], [3, 1]]) == [-1 / 3, -1 / 3]
+    assert human_ceiling_by_position([[1, 2], [2, 3], [3, 1]]) == pytest.approx(-1 / 3)
+    # One rating per speech has no other positions: no ceiling, no NaN.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert position_taus([[1], [2], [3]]) == []
+        with pytest.raises(ValueError) as error:
+            human_ceiling_by_position([[1], [2], [3]])
+    assert message(error) == "no rating position has a defined tau-c"
+    assert position_taus([]) == [] and position_taus([[1, 2]]) == []
+    with pytest.raises(ValueError) as error:
+        human_ceiling_by_position([[2, 2], [2, 2]])
+    assert message(error) == "no rating position has a defined tau-c"
+
+
+def test_a_source_seen_in_two_topics_takes_part_in_the_baseline() -> None:
+    gold = [4.0, 4.5, 1.0, 1.5]
+    assert source_baseline(gold, ["A", "A", "B", "B"], [1, 2, 1, 2]) == 1.0
+    with pytest.raises(ValueError):
+        source_baseline(gold, ["A", "A", "B", "B"], [1, 2, 1])
+    with pytest.raises(ValueError):
+        source_baseline(gold, ["A", "A", "B"], [1, 2, 1, 2])
+    # Its ranks refuse mismatched lengths themselves, not only through the baseline.
+    with pytest.raises(ValueError):
+        _other_topic_ranks(gold, ["A", "A", "B", "B"], [1, 2, 1])
+    assert _other_topic_ranks(gold, ["A", "A", "B", "B"], [1, 2, 1, 2]) == {
+        1: {"A": 1, "B": 0},
+        2: {"A": 1, "B": 0},
+    }
+
+
+def test_within_group_tau_and_calibration_refuse_mismatched_lengths_word_for_word() -> None:
+    for pred, gold, groups in (([1, 2], [1.0], ["x", "x"]), ([1, 2], [1.0, 2.0], ["x"])):
+        with pytest.raises(ValueError) as error:
+            within_group_tau(pred, gold, groups)
+        assert message(error) == "pred, gold and groups must have the same length"
+    expected = "calibration needs pred, gold and sources of one non-zero length"
+    for pred, gold, sources in (([], [], []), ([1], [1.0, 2.0], ["a"]), ([1], [1.0], [])):
+        with pytest.raises(ValueError) as error:
+            calibration(pred, gold, sources)
+        assert message(error) == expected
+
+
+def test_summarise_fills_every_figure_from_its_own_function() -> None:
+    rows = panel_rows()
+    summary = summarise(rows)
+    sources = [r.source for r in rows]
+    topics = [r.topic_id for r in rows]
+    assert summary == summarise(rows, resamples=1000, seed=0, min_speeches=30)
+    assert (summary.tau_c_low, summary.tau_c_high) == tau_c_ci(PRED, GOLD)
+    assert summary.tau_b == tau_b(PRED, GOLD)
+    baseline = source_baseline(GOLD, sources, topics)
+    assert baseline is not None and summary.source_baseline_tau_c == baseline
+    within_source = within_group_tau(PRED, GOLD, sources)
+    within_topic = within_group_tau(PRED, GOLD, topics)
+    assert within_source is not None and summary.within_source_tau == within_source
+    assert within_topic is not None and summary.within_topic_tau == within_topic
+    assert summary.judge_mean == sum(PRED) / 30
+    assert summary.human_mean == pytest.approx(sum(GOLD) / 30)
+    assert (summary.bias_by_source, summary.bias) == calibration(PRED, GOLD, sources)
+    ratings, labelers = panel(uneven=False)
+    assert summary.ceiling_by_annotator == human_ceiling_by_annotator(ratings, labelers)
+    assert summary.ceiling_annotators == 3
+    assert summary.ceiling_by_position == human_ceiling_by_position(ratings)
+    wide = summarise(rows, resamples=200, seed=3, min_speeches=15)
+    assert (wide.tau_c_low, wide.tau_c_high) == tau_c_ci(PRED, GOLD, resamples=200, seed=3)
+    assert wide.ceiling_annotators == 7
+    assert wide.ceiling_by_annotator == human_ceiling_by_annotator(ratings, labelers, 15)
+    assert summarise(rows, min_speeches=31).ceiling_by_annotator is None
+    with pytest.raises(ValueError) as error:
+        summarise([])
+    assert message(error) == "no speeches to summarise"
+
+
+def test_rows_sharing_an_id_give_one_interval_in_any_order() -> None:
+    rows = panel_rows()
+    # One speech scored twice, and an unparsed copy of another.
+    twice = [*rows, replace(rows[4], score=5), replace(rows[9], score=None)]
+    forward = summarise(twice, resamples=200)
+    backward = summarise(twice[::-1], resamples=200)
+    assert (forward.n, forward.n_scored) == (32, 31)
+    assert forward.tau_c_low is not None
+    assert (forward.tau_c_low, forward.tau_c_high) == (backward.tau_c_low, backward.tau_c_high)
