@@ -103,11 +103,14 @@ def annotator_taus(
 
     Only annotators with at least `min_speeches` ratings count (a tau-c over a
     handful of speeches is noise); one whose tau-c is undefined (a single
-    rating value throughout) is left out.
+    rating value throughout) is left out. A speech with one rating has no other
+    raters to compare with, so it counts for nobody.
     """
     own: dict[int, list[float]] = defaultdict(list)
     others: dict[int, list[float]] = defaultdict(list)
     for row, ids in zip(ratings, labelers, strict=True):
+        if len(row) < 2:
+            continue
         total = sum(row)
         for rating, annotator in zip(row, ids, strict=True):
             own[annotator].append(rating)

@@ -398,6 +398,15 @@ def test_annotator_taus_refuse_ratings_and_ids_of_different_lengths() -> None:
         annotator_taus(ratings, [*labelers[:-1], labelers[-1][:-1]])
 
 
+def test_annotator_taus_skip_a_speech_with_one_rating_and_count_one_with_two() -> None:
+    ratings, labelers = panel()
+    lone = [[4]] * 40  # first, so stopping at them would lose every later speech
+    taus = annotator_taus([*lone, *ratings], [*[[1]] * 40, *labelers])
+    assert taus == annotator_taus(ratings, labelers)
+    pairs = [row[:2] for row in ratings]  # 30 speeches rated by annotators 1 and 2 alone
+    assert list(annotator_taus(pairs, [(1, 2)] * len(pairs))) == [1, 2]
+
+
 def test_position_taus_with_two_and_one_positions() -> None:
     # With two positions each one's "others" is the other position itself.
     assert position_taus([[1, 2], [2, 3], [3, 1]]) == [-1 / 3, -1 / 3]
