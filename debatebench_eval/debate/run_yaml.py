@@ -179,9 +179,13 @@ def _url(value: Any, where: str) -> str:
         _ = parts.port  # raises on a malformed port
     except ValueError:
         parts = None
-    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+    # A stray space survives urlsplit but becomes %20 in every request path.
+    spaced = any(char.isspace() for char in value)
+    if spaced or parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
         raise ConfigError(
-            where, f"got {value!r}", "an http:// or https:// URL such as http://127.0.0.1:11434/v1"
+            where,
+            f"got {value!r}" + (", which holds a space" if spaced else ""),
+            "an http:// or https:// URL such as http://127.0.0.1:11434/v1",
         )
     return value
 

@@ -213,6 +213,11 @@ def test_run_yaml_models_become_roles_without_credentials(run_dir: Path) -> None
         ("    budget: 1500", "    budget: 0", r"teams\[1\]: budget: got 0"),
         ("    budget: 1500\n", "", r"teams\[1\].budget: missing"),
         ("http://127.0.0.1:8080/v1", "ftp://host", r"teams\[1\].base_url: got 'ftp://host'"),
+        (
+            "http://127.0.0.1:8080/v1",
+            "'http://127.0.0.1:8080/v1 '",
+            r"teams\[1\].base_url: got 'http://127.0.0.1:8080/v1 ', which holds a space",
+        ),
         ("    model: phi4-mini\n", "", r"teams\[1\]: model: missing"),
         ("teams/b.yaml", "teams/none.yaml", "none.yaml: team file not found"),
         (
