@@ -23,7 +23,7 @@ import httpx
 from inspect_ai.model import ChatMessage, Model
 
 from debatebench_eval.core.errors import DebateError, call_failure
-from debatebench_eval.servers.probe import model_base_url
+from debatebench_eval.servers.probe import http_client, model_base_url
 
 # Tokens a chat template adds around each message (ChatML, used by SmolLM2 and
 # Qwen, adds 5), and around the reply it opens; an allowance, not a count.
@@ -91,7 +91,7 @@ async def count_tokens(model: Model, text: str, timeout: float) -> int:
     candidates = (known,) if known else _ENDPOINTS
     key = getattr(model.api, "api_key", None)
     headers = {"Authorization": f"Bearer {key}"} if key else {}
-    async with httpx.AsyncClient(timeout=timeout, headers=headers) as client:
+    async with http_client(timeout, headers) as client:
         for endpoint in candidates:
             count = await _ask(client, root, endpoint, text, model.name)
             if count is not None:

@@ -5,7 +5,8 @@ OpenAI's `json_schema` response format (a 500 that Inspect retries as if it
 were transient) but takes `json_object` with a schema, which both llama.cpp
 servers enforce by grammar. Each server answers a few cheap GETs once per
 process: llama-cpp-python's OpenAPI page names it, llama.cpp's server has
-`/props`, Ollama has `/api/version`. A model with no URL is a hosted
+`/props`, Ollama has `/api/version`. Judges scoring at once wait for the
+first answer rather than each asking. A model with no URL is a hosted
 provider's (None); a server that answers none of them is `other`.
 """
 
@@ -17,7 +18,7 @@ from typing import Any, Literal
 import httpx
 from inspect_ai.model import Model
 
-from debatebench_eval.servers.probe import PROBE_TIMEOUT_S, model_base_url
+from debatebench_eval.servers.probe import PROBE_TIMEOUT_S, http_client, loop_lock, model_base_url
 
 ServerKind = Literal["llama-cpp-python", "llama.cpp", "ollama", "other"]
 # Servers that enforce a JSON schema given with `json_object` (by grammar).
@@ -32,12 +33,14 @@ async def server_kind(model: Model) -> ServerKind | None:
         return None
     root = url.rstrip("/").removesuffix("/v1")
     if root not in _known:
-        _known[root] = await _ask(root)
+        async with loop_lock(f"kind {root}"):
+            if root not in _known:
+                _known[root] = await _ask(root)
     return _known[root]
 
 
 async def _ask(root: str) -> ServerKind:
-    async with httpx.AsyncClient(timeout=PROBE_TIMEOUT_S) as client:
+    async with http_client(PROBE_TIMEOUT_S) as client:
         openapi, props, version = await asyncio.gather(
             _get_json(client, f"{root}/openapi.json"),
             _get_json(client, f"{root}/props"),

@@ -28,7 +28,12 @@ import platformdirs
 from inspect_ai.model import Model
 
 from debatebench_eval.core.resources import data_dir
-from debatebench_eval.servers.probe import PROBE_TIMEOUT_S, model_base_url
+from debatebench_eval.servers.probe import (
+    PROBE_TIMEOUT_S,
+    http_client,
+    loop_lock,
+    model_base_url,
+)
 from debatebench_eval.validation.speech_data import VENDORED_SHA256
 
 TRUST_DIR_VAR = "DEBATEBENCH_EVAL_TRUST_DIR"
@@ -162,7 +167,9 @@ async def judge_identity(model: Model) -> JudgeIdentity:
     """Who a judge model is, asked of its server once per process."""
     key = f"{model}@{model_base_url(model)}"
     if key not in _identities:
-        _identities[key] = await _ask_server(model)
+        async with loop_lock(f"identity {key}"):  # samples scored at once ask once
+            if key not in _identities:
+                _identities[key] = await _ask_server(model)
     return _identities[key]
 
 
@@ -171,7 +178,7 @@ async def _ask_server(model: Model) -> JudgeIdentity:
     url = model_base_url(model)
     if url is None or _hosted(model, url):
         return JudgeIdentity(provider, name, None)
-    async with httpx.AsyncClient(timeout=PROBE_TIMEOUT_S) as client:
+    async with http_client(PROBE_TIMEOUT_S) as client:
         listed = await _get_json(client, url.rstrip("/") + "/models")
         entry = _listed_entry(listed, model.name)
         tags = await _get_json(client, url.rstrip("/").removesuffix("/v1") + "/api/tags")

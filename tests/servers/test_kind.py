@@ -35,3 +35,15 @@ def test_the_answer_is_asked_once_per_server() -> None:
         asyncio.run(kind.server_kind(model))
     # The server is gone; the kind is remembered.
     assert asyncio.run(kind.server_kind(model)) == "llama.cpp"
+
+
+def test_judges_asking_at_once_send_one_set_of_questions() -> None:
+    behaviour = StubBehaviour(server="llama.cpp")
+    with StubServer(behaviour) as stub:
+        model = get_model("openai-api/local/m", base_url=stub.base_url, api_key="k")
+
+        async def twenty() -> list[kind.ServerKind | None]:
+            return await asyncio.gather(*(kind.server_kind(model) for _ in range(20)))
+
+        assert asyncio.run(twenty()) == ["llama.cpp"] * 20
+    assert sorted(behaviour.get_paths) == ["/api/version", "/openapi.json", "/props"]

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import ssl
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from inspect_ai.model import Model, get_model
@@ -172,3 +174,19 @@ def test_a_server_that_never_answers_holds_up_no_other_servers_probe(silent_url:
 
     with StubServer() as stub:
         asyncio.run(both(stub.base_url))
+
+
+def test_clients_for_server_pages_share_one_ssl_context(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Building a context reads the CA bundle (about 17 ms of CPU); the token count
+    asks for a client every turn, so a new context each time would cost every turn."""
+    built = []
+    original = ssl.create_default_context
+
+    def counted(*args: Any, **kwargs: Any) -> ssl.SSLContext:
+        built.append(1)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(ssl, "create_default_context", counted)
+    for _ in range(5):
+        asyncio.run(probe.http_client(1.0).aclose())
+    assert len(built) <= 1

@@ -298,6 +298,19 @@ def identities(behaviour: StubBehaviour, names: list[str], path: str = "/v1") ->
 
 
 @pytest.mark.usefixtures("fresh_identities")
+def test_samples_scored_at_once_ask_a_judges_server_once() -> None:
+    behaviour = StubBehaviour()
+    with StubServer(behaviour) as stub:
+        model = get_model("ollama/judge", base_url=stub.base_url, memoize=False)
+
+        async def twenty() -> list[JudgeIdentity]:
+            return await asyncio.gather(*(judge_identity(model) for _ in range(20)))
+
+        assert len(set(asyncio.run(twenty()))) == 1
+    assert sorted(behaviour.get_paths) == ["/api/tags", "/v1/models"]
+
+
+@pytest.mark.usefixtures("fresh_identities")
 def test_a_llama_cpp_judge_is_its_listed_entry_and_that_entrys_metadata() -> None:
     listed = [
         {"id": "other.gguf", "meta": {"n_params": 1}},
