@@ -190,3 +190,18 @@ def test_clients_for_server_pages_share_one_ssl_context(monkeypatch: pytest.Monk
     for _ in range(5):
         asyncio.run(probe.http_client(1.0).aclose())
     assert len(built) <= 1
+
+
+def test_a_page_client_takes_the_callers_timeout_and_headers_and_verifies_tls(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    made: list[dict[str, Any]] = []
+    monkeypatch.setattr(probe.httpx, "AsyncClient", lambda **kwargs: made.append(kwargs))
+    probe.http_client(2.5, {"Authorization": "Bearer k"})
+    probe.http_client(1.0)
+    context = probe._ssl_context()
+    assert made == [
+        {"timeout": 2.5, "headers": {"Authorization": "Bearer k"}, "verify": context},
+        {"timeout": 1.0, "headers": None, "verify": context},
+    ]
+    assert context.verify_mode == ssl.CERT_REQUIRED and context.check_hostname
