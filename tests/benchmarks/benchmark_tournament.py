@@ -3,17 +3,20 @@
 1. `debatebench-eval tournament run`: 6 models x 10 motions x 2 sides = 300 debates,
    lightning (4 speeches), judged by a panel of 2 with swap judging (4 rubric calls)
    and the fact-check (1 call): 2,700 model calls to a stub with 8 slots and a fixed
-   latency, `--max-connections 8`. The ideal time is max(calls x latency / slots,
+   latency, `--max-connections 8`; or `--shards N` processes at once, each
+   running its share of the pairs with the slots shared out (what a user with
+   N cores does when one process's CPU is the limit). The ideal time is max(calls x latency / slots,
    chain x latency), the chain being a debate's dependent calls (4 speeches, the
    rubric calls at once, the fact-check: 6). Printed: wall time, the time from the
    first request to the last reply (after startup) against the ideal, the harness's
-   CPU per model call (the command's user+sys time over the calls), and `rate` on
+   CPU per model call (the commands' user+sys time over the calls), and `rate` on
    the logs.
 2. The statistics of `rate` on 10,000 synthetic matchups (20,000 debates): the fit,
    the length-controlled fit, win rates, judge agreement, 1,000 bootstrap resamples;
    the plots timed apart.
 
-    python tests/benchmarks/benchmark_tournament.py [--latency 0.1] [--slots 8] [--skip-run]
+    python tests/benchmarks/benchmark_tournament.py [--latency 0.1] [--slots 8] [--shards 1]
+                                                    [--profile] [--skip-run]
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from harness_profile import WAITING, attribute, parse_raw, report
+
 from debatebench_eval.tournament.leaderboard import markdown
 from debatebench_eval.tournament.plots import draw_plots
 from debatebench_eval.tournament.standings import Options, standings
@@ -49,22 +54,47 @@ def machine() -> str:
     return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, load {load}"
 
 
-def run_tournament(latency: float, slots: int) -> None:
+def shard_commands(log_dir: Path, slots: int, shards: int) -> list[list[str]]:
+    """One `tournament run` per shard, the server's slots shared out between them."""
+    base = [str(BIN / "debatebench-eval"), "tournament", "run", "--models", ",".join(MODELS),
+            "--judges", "ollama/j1,ollama/j2", "--format", "lightning", "--limit", str(MOTIONS),
+            "--max-connections", str(max(1, slots // shards)), "--log-dir", str(log_dir),
+            "--display", "none"]  # fmt: skip
+    if shards == 1:
+        return [base]
+    return [[*base, "--shard", f"{k}/{shards}"] for k in range(1, shards + 1)]
+
+
+def run_shards(commands: list[list[str]], env: dict[str, str], profile: Path | None) -> None:
+    """Start every shard at once (as a user would on one machine) and wait for all;
+    with `profile`, the first shard runs under py-spy, its raw stacks written there."""
+    if profile is not None:
+        commands = [["py-spy", "record", "--rate", "100", "--format", "raw", "--full-filenames",
+                     "--output", str(profile), "--", *commands[0]], *commands[1:]]  # fmt: skip
+    processes = [
+        subprocess.Popen(c, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        for c in commands
+    ]
+    for process in processes:
+        _, err = process.communicate(timeout=1800)
+        if process.returncode:
+            sys.exit(f"a shard failed ({process.returncode}): {err.decode()[-2000:]}")
+
+
+def run_tournament(latency: float, slots: int, shards: int, profile: bool) -> None:
     behaviour = StubBehaviour(tag_speech=True, script=ranked_judge, fill_schemas=True,
                               latency_s=latency, slots=slots)  # fmt: skip
     with tempfile.TemporaryDirectory() as tmp, StubServer(behaviour) as stub:
         log_dir = Path(tmp) / "tourney"
         env = {**os.environ, "OLLAMA_BASE_URL": stub.base_url, "XDG_DATA_HOME": tmp}
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        before, stub_before = resource.getrusage(resource.RUSAGE_CHILDREN), time.process_time()
         start = time.perf_counter()
-        subprocess.run(
-            [str(BIN / "debatebench-eval"), "tournament", "run", "--models", ",".join(MODELS),
-             "--judges", "ollama/j1,ollama/j2", "--format", "lightning", "--limit", str(MOTIONS),
-             "--max-connections", str(slots), "--log-dir", str(log_dir), "--display", "none"],
-            check=True, capture_output=True, env=env, timeout=1800,
-        )  # fmt: skip
+        stacks = Path(tmp) / "profile.txt" if profile else None
+        run_shards(shard_commands(log_dir, slots, shards), env, stacks)
+        attribution = attribute(parse_raw(stacks.read_text().splitlines())) if stacks else None
         wall = time.perf_counter() - start
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        after, stub_cpu = resource.getrusage(resource.RUSAGE_CHILDREN), time.process_time()
+        stub_cpu -= stub_before  # this process is the stub's: it shares the cores
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         calls = len(behaviour.request_times)
         busy = max(e for _, e in behaviour.request_times) - min(
@@ -79,20 +109,31 @@ def run_tournament(latency: float, slots: int) -> None:
     debates = board["counts"]["scored"]
     print(
         f"tournament run: {len(MODELS)} models x {MOTIONS} motions x 2 sides, {debates} debates "
-        f"scored, {calls} model calls; stub {slots} slots, {latency * 1000:.0f} ms a call"
-    )
+        f"scored, {calls} model calls; stub {slots} slots, {latency * 1000:.0f} ms a call; "
+        + (f"{shards} shards at once, --max-connections {max(1, slots // shards)} each"
+           if shards > 1 else f"one process, --max-connections {slots}")
+    )  # fmt: skip
     print(
         f"  wall {wall:.1f} s; first request to last reply {busy:.1f} s; ideal {ideal:.2f} s; "
         f"busy/ideal {busy / ideal:.2f} (target <= 1.25); startup and summary {wall - busy:.1f} s"
     )
     print(
         f"  harness CPU {cpu:.1f} s = {cpu / calls * 1000:.1f} ms per model call "
-        "(the command's user+sys time, Inspect included)"
+        f"(the commands' user+sys time, Inspect included); the stub server's CPU {stub_cpu:.1f} s"
     )
     print(
         f"  rate on these logs: {rated:.1f} s wall (command start, reading 15 logs, "
         "1,000 resamples, plots)"
     )
+    if attribution is not None:
+        print("  profile of the (first) tournament process under py-spy, 100 Hz:")
+        run_share = attribution.run_samples / (
+            sum(attribution.phases.values()) - attribution.phases[WAITING]
+        )
+        # Per-call figures only for one process: with shards, `cpu` is all of them.
+        per_call = cpu / calls * 1000 * run_share if shards == 1 else None
+        for line in report(attribution, per_call):
+            print(f"    {line}")
 
 
 def rate_at_scale(models: int, motions: int) -> None:
@@ -124,11 +165,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--latency", type=float, default=0.1)
     parser.add_argument("--slots", type=int, default=8)
+    parser.add_argument("--shards", type=int, default=1, help="tournament processes at once")
+    parser.add_argument("--profile", action="store_true", help="run under py-spy (slower)")
     parser.add_argument("--skip-run", action="store_true")
     args = parser.parse_args()
     print(f"machine: {machine()}")
     if not args.skip_run:
-        run_tournament(args.latency, args.slots)
+        run_tournament(args.latency, args.slots, args.shards, args.profile)
     rate_at_scale(20, 53)
     rate_at_scale(10, 222)
     print(f"machine after: {machine()}")
