@@ -214,14 +214,15 @@ def main() -> None:
     print(text)
     if args.limit is None or args.save:
         subset = f"-first{args.limit}" if args.limit else ""
+        # Not Path.with_suffix: a model name such as qwen2.5-coder has a dot in it.
         out = ROOT / "results" / "benchmarks" / f"deliberation-{args.name}{subset}"
-        out.with_suffix(".json").write_text(
+        Path(f"{out}.json").write_text(
             json.dumps(
                 {"settings": vars(args) | {"gguf": str(args.gguf)}, "results": results}, indent=2
             )
             + "\n"
         )
-        out.with_suffix(".txt").write_text(text + "\n")
+        Path(f"{out}.txt").write_text(text + "\n")
 
 
 if __name__ == "__main__":
