@@ -218,7 +218,11 @@ def main() -> None:
         out = ROOT / "results" / "benchmarks" / f"deliberation-{args.name}{subset}"
         Path(f"{out}.json").write_text(
             json.dumps(
-                {"settings": vars(args) | {"gguf": str(args.gguf)}, "results": results}, indent=2
+                {
+                    "settings": vars(args) | {"gguf": args.gguf and args.gguf.name},
+                    "results": results,
+                },
+                indent=2,
             )
             + "\n"
         )
