@@ -54,11 +54,11 @@ def machine() -> str:
     return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, load {load}"
 
 
-def shard_commands(log_dir: Path, slots: int, shards: int) -> list[list[str]]:
-    """One `tournament run` per shard, the server's slots shared out between them."""
+def shard_commands(log_dir: Path, connections: int, shards: int) -> list[list[str]]:
+    """One `tournament run` per shard, the client connections shared out between them."""
     base = [str(BIN / "debatebench-eval"), "tournament", "run", "--models", ",".join(MODELS),
             "--judges", "ollama/j1,ollama/j2", "--format", "lightning", "--limit", str(MOTIONS),
-            "--max-connections", str(max(1, slots // shards)), "--log-dir", str(log_dir),
+            "--max-connections", str(max(1, connections // shards)), "--log-dir", str(log_dir),
             "--display", "none"]  # fmt: skip
     if shards == 1:
         return [base]
@@ -81,7 +81,9 @@ def run_shards(commands: list[list[str]], env: dict[str, str], profile: Path | N
             sys.exit(f"a shard failed ({process.returncode}): {err.decode()[-2000:]}")
 
 
-def run_tournament(latency: float, slots: int, shards: int, profile: bool) -> None:
+def run_tournament(
+    latency: float, slots: int, shards: int, profile: bool, connections: int
+) -> None:
     behaviour = StubBehaviour(tag_speech=True, script=ranked_judge, fill_schemas=True,
                               latency_s=latency, slots=slots)  # fmt: skip
     with tempfile.TemporaryDirectory() as tmp, StubServer(behaviour) as stub:
@@ -90,7 +92,7 @@ def run_tournament(latency: float, slots: int, shards: int, profile: bool) -> No
         before, stub_before = resource.getrusage(resource.RUSAGE_CHILDREN), time.process_time()
         start = time.perf_counter()
         stacks = Path(tmp) / "profile.txt" if profile else None
-        run_shards(shard_commands(log_dir, slots, shards), env, stacks)
+        run_shards(shard_commands(log_dir, connections, shards), env, stacks)
         attribution = attribute(parse_raw(stacks.read_text().splitlines())) if stacks else None
         wall = time.perf_counter() - start
         after, stub_cpu = resource.getrusage(resource.RUSAGE_CHILDREN), time.process_time()
@@ -101,6 +103,9 @@ def run_tournament(latency: float, slots: int, shards: int, profile: bool) -> No
             b for b, _ in behaviour.request_times
         )
         ideal = max(calls * latency / slots, CHAIN * latency)
+        # Requests inside the stub on average (waiting for a slot included): under
+        # the slots means the server sat idle while the client was busy elsewhere.
+        held = sum(end - begin for begin, end in behaviour.request_times) / busy
         start = time.perf_counter()
         subprocess.run([str(BIN / "debatebench-eval"), "tournament", "rate", str(log_dir)],
                        check=True, capture_output=True, timeout=600)  # fmt: skip
@@ -110,13 +115,14 @@ def run_tournament(latency: float, slots: int, shards: int, profile: bool) -> No
     print(
         f"tournament run: {len(MODELS)} models x {MOTIONS} motions x 2 sides, {debates} debates "
         f"scored, {calls} model calls; stub {slots} slots, {latency * 1000:.0f} ms a call; "
-        + (f"{shards} shards at once, --max-connections {max(1, slots // shards)} each"
-           if shards > 1 else f"one process, --max-connections {slots}")
+        + (f"{shards} shards at once, --max-connections {max(1, connections // shards)} each"
+           if shards > 1 else f"one process, --max-connections {connections}")
     )  # fmt: skip
     print(
         f"  wall {wall:.1f} s; first request to last reply {busy:.1f} s; ideal {ideal:.2f} s; "
         f"busy/ideal {busy / ideal:.2f} (target <= 1.25); startup and summary {wall - busy:.1f} s"
     )
+    print(f"  requests in the stub on average: {held:.2f} (its slots: {slots})")
     print(
         f"  harness CPU {cpu:.1f} s = {cpu / calls * 1000:.1f} ms per model call "
         f"(the commands' user+sys time, Inspect included); the stub server's CPU {stub_cpu:.1f} s"
@@ -166,12 +172,14 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0.1)
     parser.add_argument("--slots", type=int, default=8)
     parser.add_argument("--shards", type=int, default=1, help="tournament processes at once")
+    parser.add_argument("--connections", type=int, help="client connections (default: slots)")
     parser.add_argument("--profile", action="store_true", help="run under py-spy (slower)")
     parser.add_argument("--skip-run", action="store_true")
     args = parser.parse_args()
     print(f"machine: {machine()}")
     if not args.skip_run:
-        run_tournament(args.latency, args.slots, args.shards, args.profile)
+        connections = args.connections or args.slots
+        run_tournament(args.latency, args.slots, args.shards, args.profile, connections)
     rate_at_scale(20, 53)
     rate_at_scale(10, 222)
     print(f"machine after: {machine()}")
