@@ -25,6 +25,8 @@ from inspect_ai.model import (
 from debatebench_eval.core.errors import call_failure
 from debatebench_eval.judging.options import JsonModeRefused, judge_config, resolve_json_mode
 from debatebench_eval.servers.calls import without_reasoning
+from debatebench_eval.servers.kind import server_kind
+from debatebench_eval.servers.schema_forms import server_schema
 
 T = TypeVar("T")
 Check = Callable[[Any], tuple[T | None, list[str]]]
@@ -168,14 +170,16 @@ async def ask_judge(
     extra: GenerateConfig | None = None,
 ) -> Exchange[T]:
     """One judge's structured request: its JSON mode settled for its server first
-    (`auto` asks the server), then `ask_json`. A mode the server is known to refuse
-    ends the exchange before any call, with the reason. `extra` settings (a cache
-    policy, say) are merged over the judge's own."""
+    (`auto` asks the server), then `ask_json`. The schema goes in the strongest form
+    the judge's server enforces (`servers.schema_forms`). A mode the server is known
+    to refuse ends the exchange before any call, with the reason. `extra` settings
+    (a cache policy, say) are merged over the judge's own."""
     try:
         resolved = await resolve_json_mode(judge, mode)
     except JsonModeRefused as exc:
         return Exchange(model=str(judge), error=str(exc), json_mode=mode)
-    config = judge_config(judge, budget, seed, schema, name, resolved)
+    sent = server_schema(schema, await server_kind(judge)) if resolved != "false" else schema
+    config = judge_config(judge, budget, seed, sent, name, resolved)
     if extra is not None:
         config = config.merge(extra)
     exchange = await ask_json(judge, messages, config, check, repair_template)
