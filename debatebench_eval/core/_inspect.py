@@ -4,28 +4,63 @@ These names are not exported by `inspect_ai` but the project needs them: the
 clean-error exception the CLI prints without a traceback, the registry calls
 behind the `debatebench/` aliases, the eval-level generate config (which
 Inspect gives only to the main model), the file access Inspect uses for log
-folders (local or any fsspec URL), and the identity eval_set gives a task
-(which decides what a tournament resumes). tests/test_registry.py fails loudly if
-an Inspect release moves any of them.
+folders (local or any fsspec URL), the identity eval_set gives a task
+(which decides what a tournament resumes), and the generate cache's entries
+with the running eval's task id (the crucible stores a call only once its reply
+passed its checks, under the one id `inspect eval-retry` keeps).
+tests/test_registry.py fails loudly if an Inspect release moves any of them.
 """
 
 from __future__ import annotations
 
+from inspect_ai._control.eval_state import get_eval_state
 from inspect_ai._eval.evalset import TASK_IDENTIFIER_VERSION, task_identifier
 from inspect_ai._util.error import PrerequisiteError
 from inspect_ai._util.file import file, filesystem
 from inspect_ai._util.registry import RegistryInfo, registry_add, registry_info, registry_lookup
+from inspect_ai.event import Event
+from inspect_ai.log import transcript
+from inspect_ai.log._samples import sample_active
+from inspect_ai.model._cache import CacheEntry, cache_fetch, cache_store
 from inspect_ai.model._generate_config import active_generate_config
 
 __all__ = [
     "TASK_IDENTIFIER_VERSION",
+    "CacheEntry",
     "PrerequisiteError",
     "RegistryInfo",
     "active_generate_config",
+    "cache_fetch",
+    "cache_store",
     "file",
     "filesystem",
+    "get_eval_state",
+    "record_event",
     "registry_add",
     "registry_info",
     "registry_lookup",
+    "resumable_run_id",
+    "sample_active",
     "task_identifier",
 ]
+
+
+def resumable_run_id() -> str | None:
+    """The running eval's task id, or None outside a running sample.
+
+    Inspect gives every fresh `inspect eval` a new task id and keeps it on
+    `inspect eval-retry` (and when an eval set resumes a task), so it names one
+    run across its resumes and no other run. The sample knows only its
+    attempt's eval id; the process's eval registry maps that to the task id.
+    """
+    active = sample_active()
+    if active is None:
+        return None
+    state = get_eval_state(active.eval_id)
+    return state.task_id if state is not None and state.task_id else None
+
+
+def record_event(event: Event) -> None:
+    """Add an event to the running sample's transcript (a replayed model call,
+    shown as Inspect shows its own cache reads)."""
+    transcript()._event(event)

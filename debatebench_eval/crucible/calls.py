@@ -2,9 +2,10 @@
 
 Calls go through `judging.structured.ask_judge` (the JSON mode settled per
 server, one repair re-ask naming the problems), sides and judges alike. Each
-call's cost and repairs land in the record. With `resume_cache` every call of
-the debate carries an Inspect cache policy, so `inspect eval-retry` replays the
-calls a crashed sample had finished and goes live at the one that failed.
+call's cost, repairs and failure land in the record. With `resume_cache` every
+call of the debate goes through the run's `resume.ResumeCache`, so `inspect
+eval-retry` replays the calls a crashed sample had finished and goes live at
+the one that failed; a call that failed is never stored, so the resume asks it again.
 """
 
 from __future__ import annotations
@@ -12,20 +13,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from inspect_ai.model import CachePolicy, ChatMessage, GenerateConfig, Model
+from inspect_ai.model import ChatMessage, Model
 
 from debatebench_eval.core.errors import DebateError
 from debatebench_eval.crucible.record import CallRecord, CrucibleRecord
+from debatebench_eval.crucible.resume import ResumeCache
 from debatebench_eval.debate.record import TurnUsage
 from debatebench_eval.judging.structured import Check, Exchange, ask_judge
 from debatebench_eval.servers.replies import check_budget
 
 T = TypeVar("T")
-CACHE_EXPIRY = "1W"
-
-
-def cache_policy(run_key: str) -> CachePolicy:
-    return CachePolicy(expiry=CACHE_EXPIRY, scopes={"crucible": run_key})
 
 
 @dataclass(frozen=True)
@@ -45,7 +42,7 @@ class Caller:
     """How a sample's calls are made: JSON mode, cache, and where they are recorded."""
 
     mode: str
-    cache: CachePolicy | None = None
+    cache: ResumeCache | None = None
     record: CrucibleRecord | None = None
 
     async def exchange(
@@ -58,8 +55,9 @@ class Caller:
     ) -> Exchange[T]:
         """One structured call; the outcome (and its cost) recorded. Never raised, except
         that a debater's server returning more than its budget is refused (ServerError,
-        `servers.replies.check_budget`) after the call is recorded."""
-        extra = GenerateConfig(cache=self.cache) if self.cache is not None else None
+        `servers.replies.check_budget`) after the call is recorded. Only an exchange
+        that passed its checks and its budget is kept for a resume."""
+        attempt = self.cache.attempt() if self.cache is not None else None
         exchange = await ask_judge(
             model,
             messages,
@@ -70,13 +68,21 @@ class Caller:
             mode=self.mode,
             check=check,
             repair_template=repair,
-            extra=extra,
+            generate=attempt.generate if attempt is not None else None,
         )
-        if self.record is not None:
-            self.record.calls = [*self.record.calls, call_record(request, exchange)]
-        if request.enforce_budget:
-            for output in exchange.outputs:
-                check_budget(model, request.budget, output, f"{request.stage}, {request.actor}")
+        failure = exchange.failure
+        try:
+            if request.enforce_budget:
+                for output in exchange.outputs:
+                    check_budget(model, request.budget, output, f"{request.stage}, {request.actor}")
+        except Exception as exc:
+            failure = str(exc)
+            raise
+        finally:
+            if self.record is not None:
+                self.record.calls = [*self.record.calls, call_record(request, exchange, failure)]
+            if attempt is not None:
+                attempt.settle(accepted=failure is None)
         return exchange
 
     async def require(
@@ -95,7 +101,7 @@ class Caller:
         return exchange.result
 
 
-def call_record(request: Request, exchange: Exchange[Any]) -> CallRecord:
+def call_record(request: Request, exchange: Exchange[Any], failure: str | None) -> CallRecord:
     usage = TurnUsage()
     for item in (output.usage for output in exchange.outputs):
         if item is not None:
@@ -115,4 +121,5 @@ def call_record(request: Request, exchange: Exchange[Any]) -> CallRecord:
         repairs=exchange.repairs,
         json_mode=exchange.json_mode,
         problems=[p for p in exchange.problems if p],
+        failure=failure,
     )

@@ -20,7 +20,8 @@ SIDES = ("pro", "con")
 
 
 class CallRecord(BaseModel):
-    """One structured call made during the debate: its cost and its repairs."""
+    """One structured call made during the debate: its cost, its repairs, and why it
+    failed when it did (a partial run's report names what ran and what stopped it)."""
 
     stage: str
     actor: str  # "pro", "con" or "judge"
@@ -31,6 +32,7 @@ class CallRecord(BaseModel):
     repairs: int = 0
     json_mode: str | None = None
     problems: list[list[str]] = Field(default_factory=list)
+    failure: str | None = None
 
 
 class Search(BaseModel):

@@ -21,11 +21,12 @@ from inspect_ai.util import span
 from debatebench_eval.core._inspect import active_generate_config
 from debatebench_eval.core.errors import DebateError
 from debatebench_eval.crucible import display
-from debatebench_eval.crucible.calls import Caller, cache_policy
+from debatebench_eval.crucible.calls import Caller
 from debatebench_eval.crucible.convergence import should_stop
 from debatebench_eval.crucible.corpus import Corpus
 from debatebench_eval.crucible.options import DebateOptions, ScoringOptions
 from debatebench_eval.crucible.record import SIDES, CrucibleRecord, CrucibleRun
+from debatebench_eval.crucible.resume import ResumeCache
 from debatebench_eval.crucible.rounds import SWAP, round_plan
 from debatebench_eval.crucible.stages import Session
 from debatebench_eval.debate.solver import sample_seed
@@ -73,7 +74,8 @@ def crucible_seed(
     base: int | None, sample_id: str | int, epoch: int, topic_sha: str, corpus_sha: str
 ) -> tuple[int, str]:
     """The sample's seed: from --seed / -T seed when given, else from the topic's content,
-    so an `eval-retry` of a crashed topic asks the same calls and finds them cached."""
+    so an `eval-retry` of a crashed topic asks the same calls and finds them cached
+    (only a resume of the same run finds them: `resume.ResumeCache`)."""
     if base is not None:
         return sample_seed(base, sample_id, epoch)
     digest = hashlib.sha256(f"{topic_sha}:{corpus_sha}:{epoch}".encode()).digest()
@@ -116,7 +118,9 @@ def crucible_solver(runs: dict[str, TopicRun]) -> Solver:
         seed = record.run.seed
         cache = None
         if options.resume_cache:
-            cache = cache_policy(f"{record.run.topic_sha256[:16]}:{seed}")
+            cache = ResumeCache.for_sample(
+                str(state.sample_id), state.epoch, record.run.topic_sha256, seed
+            )
         session = Session(
             record=record,
             corpus=corpus,

@@ -92,8 +92,9 @@ def crucible(
             the topic's content, so a retry replays finished calls from the cache.
         timeout: Seconds to wait for one reply (default 600).
         probe: Check each model server answers before the first call (default true).
-        resume_cache: Cache every debate call so `inspect eval-retry` resumes a crashed
-            topic where it stopped (default true; false: every call live).
+        resume_cache: Keep every debate call that passed its checks so `inspect eval-retry`
+            of this run resumes a crashed topic where it stopped (default true; a fresh
+            `inspect eval` always asks the model; false: every call live, even on retry).
         judges: Panel readings, each with its own anonymisation seed; the judge role's
             models are used in turn (1-9, default 3, or scoring.judge_count).
         judge_quorum: Valid readings needed (default: all).

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -30,6 +30,8 @@ from debatebench_eval.servers.schema_forms import server_schema
 
 T = TypeVar("T")
 Check = Callable[[Any], tuple[T | None, list[str]]]
+# How one call is made: (model, messages, config) -> output; `model.generate` by default.
+Generator = Callable[[Model, list[ChatMessage], GenerateConfig], Awaitable[ModelOutput]]
 
 _FENCE = re.compile(r"^```[a-zA-Z]*\s*\n?(.*?)\n?```$", re.DOTALL)
 
@@ -103,18 +105,24 @@ async def ask_json(
     check: Check[T],
     repair_template: str,
     repairs: int = 1,
+    generate: Generator | None = None,
 ) -> Exchange[T]:
     """Generate, parse and check; on problems re-ask up to `repairs` times.
 
     A failed call (server down, timeout after Inspect's own retries) ends the
     exchange with its error instead of raising, so the debate already recorded
     in the sample is kept and can be re-judged later with `inspect score`.
+    `generate` makes each call instead of `model.generate` (a caller that caches
+    only what passed its check, say).
     """
     exchange: Exchange[T] = Exchange(model=str(model))
     conversation = list(messages)
     for attempt in range(repairs + 1):
         try:
-            output = await model.generate(conversation, config=config)
+            if generate is None:
+                output = await model.generate(conversation, config=config)
+            else:
+                output = await generate(model, conversation, config)
         except Exception as exc:  # any provider error ends this judge's turn
             exchange.error = call_failure(exc) + _format_hint(call_failure(exc))
             return exchange
@@ -168,12 +176,13 @@ async def ask_judge(
     check: Check[T],
     repair_template: str,
     extra: GenerateConfig | None = None,
+    generate: Generator | None = None,
 ) -> Exchange[T]:
     """One judge's structured request: its JSON mode settled for its server first
     (`auto` asks the server), then `ask_json`. The schema goes in the strongest form
     the judge's server enforces (`servers.schema_forms`). A mode the server is known
     to refuse ends the exchange before any call, with the reason. `extra` settings
-    (a cache policy, say) are merged over the judge's own."""
+    (a cache policy, say) are merged over the judge's own; `generate`, as in `ask_json`."""
     try:
         resolved = await resolve_json_mode(judge, mode)
     except JsonModeRefused as exc:
@@ -182,6 +191,6 @@ async def ask_judge(
     config = judge_config(judge, budget, seed, sent, name, resolved)
     if extra is not None:
         config = config.merge(extra)
-    exchange = await ask_json(judge, messages, config, check, repair_template)
+    exchange = await ask_json(judge, messages, config, check, repair_template, generate=generate)
     exchange.json_mode = resolved
     return exchange
