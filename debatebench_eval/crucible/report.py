@@ -16,7 +16,7 @@ from typing import Any
 from debatebench_eval.crucible.display import cell
 from debatebench_eval.crucible.log_reader import CrucibleSample, read_samples
 from debatebench_eval.crucible.record import SIDES, Claim, CrucibleRecord
-from debatebench_eval.crucible.report_text import claims_table
+from debatebench_eval.crucible.report_text import claims_table, conflicts_reached, progress
 
 LIMITS = (
     "Scores are relative: they compare the claims made here, within this corpus and this "
@@ -67,19 +67,24 @@ def final_report(sample: CrucibleSample) -> str:
 def _unfinished(sample: CrucibleSample, meta: dict[str, Any]) -> str:
     """A debate that failed: where it stopped, what it had recorded, and its limits."""
     record = sample.record
-    done = (
-        f"The last stage completed was '{record.stage}'."
-        if record.stage
-        else "No stage was completed."
-    )
     parts = [
         _heading(sample),
-        f"## Where it stopped\n\n{done} Nothing was scored: a partial debate never is. "
-        "`inspect eval-retry LOG` resumes it, replaying the finished calls from the cache.",
+        f"## Where it stopped\n\n{progress(record)}\n\nNothing was scored: a partial debate "
+        f"never is. {_resume_hint(record)}",
     ]
     if record.claims:
         parts += [_evidence(record), _unverified(record)]
     return "\n\n".join([*parts, _limitations(sample, meta)]) + "\n"
+
+
+def _resume_hint(record: CrucibleRecord) -> str:
+    cached = record.run is None or record.run.options.get("resume_cache", True)
+    if not cached:
+        return "`inspect eval-retry LOG` runs it again from the start (`resume_cache` was off)."
+    return (
+        "`inspect eval-retry LOG` resumes it, replaying the finished calls from the cache "
+        "and asking the failed one again."
+    )
 
 
 def _heading(sample: CrucibleSample) -> str:
@@ -178,6 +183,9 @@ def _unverified(record: CrucibleRecord) -> str:
 def _conflict_list(record: CrucibleRecord) -> str:
     if record.skipped:
         return record.skipped
+    if not conflicts_reached(record):
+        last = f"after '{record.stage}'" if record.stage else "during its first stage"
+        return f"Not reached: the debate stopped {last}, before the conflicts were sought."
     if not record.conflicts:
         return f"None identified: {record.conflicts_note or 'no reason recorded'}"
     return "\n".join(
@@ -297,7 +305,7 @@ def run_facts(sample: CrucibleSample, meta: dict[str, Any]) -> list[str]:
     if sample.replayed:
         facts.append(
             f"{sample.replayed} of {sample.calls} model calls were replayed from "
-            "Inspect's cache (a resumed or repeated run), not generated again."
+            "Inspect's cache (a resumed run), not generated again."
         )
     return facts
 

@@ -1,7 +1,8 @@
-"""Markdown views of a scored crucible: the score's explanation and the report's sections.
+"""Markdown views of a crucible: the score's explanation and the report's sections.
 
 Shared by the scorer (the explanation the viewer shows) and the report
-command (final_report.md, conflicts.md), so both describe a run the same way.
+command (final_report.md, conflicts.md), so both describe a run the same way,
+a partial one included (what ran, where it stopped).
 """
 
 from __future__ import annotations
@@ -11,6 +12,10 @@ from typing import Any
 from debatebench_eval.crucible.display import cell
 from debatebench_eval.crucible.prompts import judge_prompts
 from debatebench_eval.crucible.record import SIDES, Claim, CrucibleRecord
+
+# The record's stage markers (set by the solver as each stage ends) before the
+# conflicts were found: a record still at one of them never reached that stage.
+BEFORE_CONFLICTS = ("", "neutralized", "proposed")
 
 SHORT = {
     "factuality": "fact",
@@ -54,3 +59,34 @@ def _row(claim: Claim, scored: dict[str, Any] | None, dims: list[str]) -> str:
     else:
         values = [f"{scored['weighted_total']:.2f}"] + [f"{scored['medians'][d]:g}" for d in dims]
     return f"| {claim.id} | {mark} | " + " | ".join(values) + " |"
+
+
+def progress(record: CrucibleRecord) -> str:
+    """Where a partial debate stopped: its last completed stage, the calls that
+    finished (by stage, with who made them) and the call that failed."""
+    done: dict[str, list[str]] = {}
+    failed = []
+    for call in record.calls:
+        if call.failure is None:
+            actors = done.setdefault(call.stage, [])
+            actors += [] if call.actor in actors else [call.actor]
+        else:
+            failed.append(f"{call.stage}, {call.actor}")
+    stage = (
+        f"The last stage completed was '{record.stage}'."
+        if record.stage
+        else "It stopped during its first stage."
+    )
+    ran = (
+        "Calls that finished: "
+        + "; ".join(f"{name} ({', '.join(actors)})" for name, actors in done.items())
+        + "."
+        if done
+        else "No call finished."
+    )
+    stopped = f" The call that failed: {'; '.join(failed)}." if failed else ""
+    return f"{stage} {ran}{stopped}"
+
+
+def conflicts_reached(record: CrucibleRecord) -> bool:
+    return record.complete or record.stage not in BEFORE_CONFLICTS

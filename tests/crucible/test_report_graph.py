@@ -142,3 +142,39 @@ def test_a_debate_that_failed_gets_a_short_report_that_says_where_it_stopped(
     assert "## Evidence and its verification" in report and "## Verdict" not in report
     assert report.rstrip().split("\n")[-1].startswith("- ")  # ends in its limitations
     assert "## Limitations" in report
+
+
+def test_a_debate_that_failed_in_its_first_stage_names_the_calls_that_ran(
+    run_crucible: Run, tmp_path: Path
+) -> None:
+    def broken(system: str, prompt: str, schema: dict[str, Any]) -> str:
+        return "not json"
+
+    overrides = {"crucible_claims": replace(broken, side="con", times=9)}
+    log = run_crucible(CrucibleScript(Behaviour(overrides=overrides)))
+    error = (log.samples or [])[0].error
+    assert error is not None and "propose: claims, con" in error.message
+    report, conflicts = (p.read_text("utf-8") for p in write_reports(log.location, tmp_path))
+    stopped = report.split("## Where it stopped\n\n", 1)[1].split("\n\n", 1)[0]
+    assert stopped.startswith("It stopped during its first stage. Calls that finished: ")
+    assert "propose: queries (" in stopped and "propose: claims (pro)" in stopped
+    assert stopped.endswith("The call that failed: propose: claims, con.")
+    assert "No stage was completed" not in report
+    assert "asking the failed one again" in report
+    assert "None identified" not in conflicts
+    assert "Not reached: the debate stopped during its first stage" in conflicts
+
+
+def test_conflicts_md_says_the_stage_was_not_reached_after_the_claims(
+    run_crucible: Run, tmp_path: Path
+) -> None:
+    def broken(system: str, prompt: str, schema: dict[str, Any]) -> str:
+        return "not json"
+
+    log = run_crucible(
+        CrucibleScript(Behaviour(overrides={"crucible_conflicts": replace(broken, times=9)}))
+    )
+    report, conflicts = (p.read_text("utf-8") for p in write_reports(log.location, tmp_path))
+    assert "The last stage completed was 'proposed'." in report
+    assert "The call that failed: conflicts, judge." in report
+    assert "Not reached: the debate stopped after 'proposed'" in conflicts
