@@ -3,9 +3,12 @@ the real `ollama/` provider, a loopback stub server answering as scripted sides 
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
+import threading
 from pathlib import Path
+from typing import Any
 
 import networkx as nx
 import pytest
@@ -15,7 +18,7 @@ from inspect_ai.log import list_eval_logs, read_eval_log
 from debatebench_eval.crucible.record import CrucibleRecord
 
 from support.commands import INSPECT, only_log, run
-from support.crucible_replies import Behaviour, wire_responder
+from support.crucible_replies import Behaviour, replace, wire_responder
 from support.stub_server import StubBehaviour, StubServer
 
 DEMO = [
@@ -39,8 +42,9 @@ def private_caches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "inspect-cache"))
 
 
-def scripted(**switches: object) -> StubBehaviour:
-    return StubBehaviour(script=wire_responder(Behaviour()), **switches)  # type: ignore[arg-type]
+def scripted(behaviour: Behaviour | None = None, **switches: object) -> StubBehaviour:
+    responder = wire_responder(behaviour or Behaviour())
+    return StubBehaviour(script=responder, **switches)  # type: ignore[arg-type]
 
 
 def schema_names(requests: list[dict]) -> list[str]:  # type: ignore[type-arg]
@@ -105,6 +109,81 @@ def test_eval_retry_resumes_a_crashed_topic_where_it_stopped(tmp_path: Path) -> 
     assert resumed[0] == "crucible_turn"
     replayed = [e for e in sample.events if isinstance(e, ModelEvent) and e.cache == "read"]
     assert len(replayed) == 5
+
+
+def replayed_calls(sample: Any) -> int:
+    return sum(isinstance(e, ModelEvent) and e.cache == "read" for e in sample.events)
+
+
+def test_a_second_fresh_run_of_the_same_topic_asks_the_server_again(tmp_path: Path) -> None:
+    with StubServer(scripted()) as stub:
+        first = run(DEMO, stub.base_url, tmp_path / "first")
+        asked_first = len(stub.behaviour.requests)
+        second = run(DEMO, stub.base_url, tmp_path / "second")
+        asked_second = len(stub.behaviour.requests) - asked_first
+    assert first.returncode == 0 and second.returncode == 0, second.stderr
+    assert asked_second == asked_first > 0  # nothing replayed from the first run
+    assert replayed_calls((only_log(tmp_path / "second").samples or [])[0]) == 0
+
+
+def test_eval_retry_asks_again_the_call_that_failed_on_a_bad_reply(tmp_path: Path) -> None:
+    # CON's claims are not JSON, and neither is their repair: the topic fails there.
+    def broken(system: str, prompt: str, schema: dict[str, Any]) -> str:
+        return "not json"
+
+    bad = Behaviour(overrides={"crucible_claims": replace(broken, side="con", times=2)})
+    with StubServer(scripted(bad)) as stub:
+        port = stub.port
+        run(DEMO, stub.base_url, tmp_path / "first")
+    first = only_log(tmp_path / "first")
+    sample = (first.samples or [])[0]
+    assert sample.error is not None and "propose: claims, con" in sample.error.message
+    with StubServer(scripted(), port=port) as again:
+        retried = run(["eval-retry", str(first.location)], again.base_url, tmp_path / "retry")
+        resumed = again.behaviour.requests
+    assert retried.returncode == 0, retried.stderr
+    log = only_log(tmp_path / "retry")
+    sample = (log.samples or [])[0]
+    assert log.status == "success" and sample.store_as(CrucibleRecord).complete
+    # The failed claims are asked again (the bad reply was never kept); the queries
+    # and PRO's claims, which passed, are replayed.
+    claims = [r for r in resumed if schema_names([r]) == ["crucible_claims"]]
+    assert len(claims) == 1 and "CON advocate" in json.dumps(claims[0]["messages"][0])
+    assert "crucible_queries" not in schema_names(resumed)
+    assert replayed_calls(sample) == 3
+
+
+def test_eval_retry_resumes_a_killed_run_replaying_its_finished_calls(tmp_path: Path) -> None:
+    # The run is killed (SIGKILL) while its first turn of round 1 is being answered.
+    reached, release = threading.Event(), threading.Event()
+    answer = wire_responder(Behaviour())
+
+    def hold_the_first_turn(request: dict[str, Any]) -> str | None:
+        if schema_names([request]) == ["crucible_turn"]:
+            reached.set()
+            release.wait(timeout=120)
+        return answer(request)
+
+    with StubServer(StubBehaviour(script=hold_the_first_turn)) as stub:
+        port = stub.port
+        process = run(DEMO, stub.base_url, tmp_path / "first", wait=False)
+        try:
+            assert reached.wait(timeout=300), "the run never reached round 1"
+            process.kill()
+            process.communicate(timeout=60)
+        finally:
+            release.set()
+    first = only_log(tmp_path / "first")
+    assert first.status == "started"  # killed: the log was never finished
+    with StubServer(scripted(), port=port) as again:
+        retried = run(["eval-retry", str(first.location)], again.base_url, tmp_path / "retry")
+        resumed = schema_names(again.behaviour.requests)
+    assert retried.returncode == 0, retried.stderr
+    log = only_log(tmp_path / "retry")
+    sample = (log.samples or [])[0]
+    assert log.status == "success" and sample.store_as(CrucibleRecord).complete
+    assert not set(resumed) & set(BEFORE_ROUND_ONE) and resumed[0] == "crucible_turn"
+    assert replayed_calls(sample) == 5
 
 
 def test_inspect_score_rejudges_a_saved_crucible(tmp_path: Path) -> None:
