@@ -9,9 +9,12 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
+from inspect_ai import Task, eval
+from inspect_ai.dataset import Sample
 from inspect_ai.event import ModelEvent
 from inspect_ai.log import EvalLog
 from inspect_ai.model import (
@@ -21,8 +24,10 @@ from inspect_ai.model import (
     GenerateConfig,
     ModelOutput,
 )
+from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import Store
 
+from debatebench_eval.core._inspect import resumable_run_id
 from debatebench_eval.core.errors import ServerError
 from debatebench_eval.crucible.calls import Caller, Request
 from debatebench_eval.crucible.record import CrucibleRecord
@@ -58,6 +63,28 @@ def test_a_fresh_run_of_the_same_topic_asks_the_model_again(
 
 def test_outside_a_running_eval_there_is_no_run_to_resume() -> None:
     assert ResumeCache.for_sample("topic", 1, "ab" * 32, 7) is None
+
+
+@solver
+def note_the_run() -> Solver:
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        state.metadata["run"] = resumable_run_id()
+        return state
+
+    return solve
+
+
+def test_the_run_id_is_the_task_id_inspect_keeps_on_retry_and_new_for_each_eval(
+    tmp_path: Path,
+) -> None:
+    # eval-retry passes the original log's task_id on (PreviousTask(id=task_id)).
+    def once() -> tuple[str, object]:
+        task = Task(dataset=[Sample(input="x", id="s")], solver=note_the_run())
+        log = eval(task, model=Script("main").model(), display="none", log_dir=str(tmp_path))[0]
+        return log.eval.task_id, (log.samples or [])[0].metadata["run"]
+
+    (first_id, first_run), (second_id, second_run) = once(), once()
+    assert first_run == first_id and second_run == second_id and first_id != second_id
 
 
 class Judge:
