@@ -214,7 +214,7 @@ def test_a_workspace_without_a_table_or_with_stops_as_heurema_does(
         "architect", "skeptic",
     ]  # fmt: skip
     table(root, "default", ["architect"])
-    assert [s.id for s in _plan(tmp_path).seats][0] == "architect"
+    assert _plan(tmp_path).seats[0].id == "architect"
     # A named shipped table is a choice, not a fallback.
     (root / "tables" / "default.yml").unlink()
     assert [s.id for s in _plan(tmp_path, table="default").seats][:2] == ["proposer", "skeptic"]
