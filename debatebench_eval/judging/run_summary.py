@@ -23,10 +23,16 @@ import math
 import re
 import sys
 from collections import defaultdict
+from collections.abc import Sequence
 from typing import Any
 
 from inspect_ai.hooks import Hooks, RunEnd, hooks
-from inspect_ai.log import EvalLog, EvalSampleSummary, read_eval_log_sample_summaries_async
+from inspect_ai.log import (
+    EvalLog,
+    EvalSampleSummary,
+    read_eval_log_sample_summaries,
+    read_eval_log_sample_summaries_async,
+)
 from inspect_ai.scorer import Score
 
 from debatebench_eval.validation.speech_scorer import row_of
@@ -96,6 +102,18 @@ def nothing_scored(total: int) -> str:
     )
 
 
+def nothing_scored_in(locations: list[str]) -> str | None:
+    """A command's last line when no sample of these logs was scored (None when one
+    was): its own commands exit non-zero on it, as a run that judged nothing failed."""
+    scored, total = 0, 0
+    for location in locations:
+        counted = scored_samples(read_eval_log_sample_summaries(location))
+        scored, total = scored + counted[0], total + counted[1]
+    if scored or not total:
+        return None
+    return f"nothing was scored: 0 of {total} samples (each reason is listed above)"
+
+
 def scored_samples(samples: list[EvalSampleSummary]) -> tuple[int, int]:
     """How many samples their main scorer scored, of how many."""
     scorer = main_scorer(samples)
@@ -110,10 +128,12 @@ def scored_samples(samples: list[EvalSampleSummary]) -> tuple[int, int]:
     return scored, len(samples)
 
 
-def main_scorer(samples: list[EvalSampleSummary]) -> str | None:
+def main_scorer(samples: list[EvalSampleSummary], declared: Sequence[str] = ()) -> str | None:
     """The scorer whose score is the sample's verdict: the rubric in a debate's log,
-    else the first that judges (not one that only counts)."""
-    names = list(dict.fromkeys(name for s in samples for name in (s.scores or {})))
+    else the first that judges (not one that only counts). `declared`: the log's
+    scorers, which name it even when every sample failed before scoring."""
+    found = (name for s in samples for name in (s.scores or {}))
+    names = list(dict.fromkeys([*declared, *found]))
     if DEBATE_SCORER in names:
         return DEBATE_SCORER
     return next((name for name in names if name not in ALWAYS_SCORED), None)
@@ -121,7 +141,8 @@ def main_scorer(samples: list[EvalSampleSummary]) -> str | None:
 
 def summary_lines(log: EvalLog, samples: list[EvalSampleSummary]) -> list[str]:
     """What one log's samples came to: a debate log's debates, else its problems."""
-    if main_scorer(samples) == DEBATE_SCORER:
+    declared = [scorer.name.split("/")[-1] for scorer in log.eval.scorers or []]
+    if main_scorer(samples, declared) == DEBATE_SCORER:
         lines = debate_lines(samples) + unscored_lines(samples, skip=DEBATE_SCORER)
     else:
         lines = problem_lines(samples)
@@ -197,8 +218,8 @@ def unscored_lines(samples: list[EvalSampleSummary], skip: str | None = None) ->
 def undefined_lines(log: EvalLog, samples: list[EvalSampleSummary]) -> list[str]:
     """A judge validation's figures that these speeches leave undefined, and why,
     grouped by reason (the terminal table leaves them out)."""
-    scores = [s.scores["speech_rating"] for s in samples if "speech_rating" in (s.scores or {})]
-    if not scores or log.results is None:
+    rated = [(s.id, score) for s in samples if (score := (s.scores or {}).get("speech_rating"))]
+    if not rated or log.results is None:
         return []
     shown = {
         name: metric.value
@@ -208,7 +229,7 @@ def undefined_lines(log: EvalLog, samples: list[EvalSampleSummary]) -> list[str]
     }
     undefined = [f for f in FIGURES if not _defined(shown.get(f))]
     try:
-        rows = [row_of(score, s.id) for s, score in zip(samples, scores, strict=False)]
+        rows = [row_of(score, sample_id) for sample_id, score in rated]
     except (KeyError, TypeError, ValueError):  # a summary without its speech's data
         return []
     grouped: dict[str, list[str]] = defaultdict(list)

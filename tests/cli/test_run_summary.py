@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from debatebench_eval.cli.main import QUICKSTART_ARGS, _again
+from debatebench_eval.cli.main import QUICKSTART_ARGS, _again, _judged
 from debatebench_eval.judging.run_summary import WIDTH, shorten, verdict_line
 
 from support.commands import run_inspect
@@ -21,7 +21,9 @@ DEBATE = ["eval", "debatebench/debate", "--model", "ollama/stub", "--limit", "2"
 
 
 @pytest.mark.parametrize("display", ["none", "plain"])
-def test_unscored_debates_are_listed_with_their_reasons(display: str, tmp_path: Path) -> None:
+def test_unscored_debates_are_listed_with_their_reasons(
+    display: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     with StubServer() as stub:  # its speech is no judgment: both debates go unscored
         result = run_inspect(DEBATE, stub.base_url, tmp_path, display)
     err = result.stderr
@@ -35,6 +37,12 @@ def test_unscored_debates_are_listed_with_their_reasons(display: str, tmp_path: 
         "debatebench: NOTHING WAS SCORED: 0 of 2 samples of this run were scored "
         "(each reason is above)"
     )
+    # The project's own commands exit 1 on such a run, saying so last.
+    assert _judged(str(tmp_path), set()) == 1
+    assert capsys.readouterr().out.rstrip().splitlines()[-1] == (
+        "debatebench-eval quickstart: nothing was scored: 0 of 2 samples (each reason is "
+        "listed above); the debate itself is in the log"
+    )
 
 
 def test_each_scored_debate_gets_its_winner_margin_tier_and_trust(tmp_path: Path) -> None:
@@ -47,6 +55,7 @@ def test_each_scored_debate_gets_its_winner_margin_tier_and_trust(tmp_path: Path
         "judge identity unverifiable"
     ) in err
     assert "NOTHING" not in err and "Headline" not in result.stdout + err
+    assert _judged(str(tmp_path), set()) == 0
     # A figure one judge cannot give (agreement) is not a `nan` row of the table.
     assert "panel_alpha" not in result.stdout and "win_rate" in result.stdout
 
