@@ -224,6 +224,7 @@ def _run_quickstart(args: argparse.Namespace) -> int:
         "eval", f"{ALIAS_PREFIX}/debate", "--model", f"ollama/{MODEL_ALIAS}",
         "--log-dir", args.log_dir, *QUICKSTART_ARGS,
     ]  # fmt: skip
+    before = _log_names(args.log_dir)
     try:
         with embedded_server() as base_url:
             print(f"embedded model server at {base_url}; running:")
@@ -237,7 +238,27 @@ def _run_quickstart(args: argparse.Namespace) -> int:
     if code == 0:
         print(f"done: 'inspect view --log-dir {args.log_dir}' shows the debate")
     print(_again(eval_args))
+    if code == 0:
+        return _judged(args.log_dir, before)
     return code
+
+
+def _log_names(log_dir: str) -> set[str]:
+    from inspect_ai.log import list_eval_logs
+
+    return {info.name for info in list_eval_logs(log_dir)} if Path(log_dir).is_dir() else set()
+
+
+def _judged(log_dir: str, before: set[str]) -> int:
+    """1, saying so last, when the run's debate was not scored: a debate that no judge
+    scored is not a quickstart that worked."""
+    from debatebench_eval.judging.run_summary import nothing_scored_in
+
+    nothing = nothing_scored_in(sorted(_log_names(log_dir) - before))
+    if nothing is None:
+        return 0
+    print(f"debatebench-eval quickstart: {nothing}; the debate itself is in the log")
+    return 1
 
 
 def _again(eval_args: list[str]) -> str:

@@ -6,9 +6,11 @@ resumes, or grows) the tournament as one Inspect eval set. `rate` reads the
 logs of one or more folders and writes the leaderboard and its plots.
 
 Exit codes: 0 every debate of the run is settled (scored or, when the judges
-gave no usable verdict, unscored); 1 some debates failed or are missing (run
-the same command again to resume); 2 bad input, or a server that does not
-answer: nothing ran.
+gave no usable verdict, unscored) and at least one was scored; 1 some debates
+failed or are missing (run the same command again to resume), or none was
+scored (the last line says so; `rate` would have nothing to rate; `rate`
+itself exits 1 then, saying why and what to run); 2 bad input, or a server
+that does not answer: nothing ran.
 """
 
 from __future__ import annotations
@@ -188,6 +190,11 @@ def _summary(log_dir: str, pairs: Pairs) -> int:
         print(f"  ... and {len(unsettled) - _LISTED} more")
     if unsettled:
         print("run the same command again to resume: finished debates are kept")
+    if not counts["scored"] and logs.results:
+        print(f"nothing was scored: 0 of {len(logs.results)} debates; the judges' reasons are "
+              "listed above, under each pair's log")  # fmt: skip
+        return 1
+    if unsettled:
         return 1
     print(f"done: debatebench-eval tournament rate {log_dir}")
     return 0
@@ -206,4 +213,35 @@ def _rate(args: argparse.Namespace) -> int:
         return 2
     for path in written:
         print(path)
+    nothing = _nothing_rated(written[0])
+    if nothing:
+        print(f"debatebench-eval tournament rate: {nothing}", file=sys.stderr)
+        return 1
     return 0
+
+
+def _nothing_rated(board_path: str) -> str | None:
+    """Why the leaderboard just written rates no model, and what to run (None when it
+    rates some)."""
+    import json
+
+    from debatebench_eval.core._inspect import file
+
+    with file(board_path, "r") as handle:
+        counts = json.load(handle)["counts"]
+    if counts["eligible_matchups"]:
+        return None
+    found = ", ".join(f"{counts[s]} {s}" for s in ("scored", "unscored", "error", "missing"))
+    why = (
+        f"nothing is rated: no matchup has both its debates (sides exchanged) scored; "
+        f"of {counts['scheduled']} scheduled debates: {found}"
+    )
+    if counts["error"] or counts["missing"]:
+        return f"{why}; run the same `debatebench-eval tournament run` again to finish them"
+    if counts["unscored"]:
+        return (
+            f"{why}; the judges gave no usable verdict (each reason is in leaderboard.md): "
+            "re-judge the logs with `inspect score LOG --scorer debatebench/rubric "
+            "--model-role judge=...` or run again with other --judges"
+        )
+    return f"{why}; run `debatebench-eval tournament run` with this --log-dir first"

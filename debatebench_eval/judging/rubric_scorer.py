@@ -13,7 +13,7 @@ from typing import Any
 
 from inspect_ai.log import transcript
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser, Model
-from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
+from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 from inspect_ai.util import span
 
@@ -22,7 +22,7 @@ from debatebench_eval.judging import score_schema as schema
 from debatebench_eval.judging.blind import Orientation, blind_orientation, view_fields
 from debatebench_eval.judging.explain import rubric_explanation
 from debatebench_eval.judging.gate import check_quorum, guard, judge_trust
-from debatebench_eval.judging.metrics import model_win_rate, panel_alpha
+from debatebench_eval.judging.metrics import KEY_METRICS, model_win_rate, panel_alpha
 from debatebench_eval.judging.options import (
     JudgeOptions,
     judge_models,
@@ -49,7 +49,7 @@ from debatebench_eval.judging.verdict import (
 Reading = Exchange[dict[str, SideJudgment]]
 
 
-@scorer(metrics=[{"*": [mean(), stderr()]}, model_win_rate(), panel_alpha()])
+@scorer(metrics=[KEY_METRICS, model_win_rate(), panel_alpha()])
 def rubric(
     rubric: str | None = None,
     swap_judging: bool = True,

@@ -14,6 +14,7 @@ from inspect_ai.scorer import Scorer
 
 from debatebench_eval.core import arguments as arg
 from debatebench_eval.judging.fact_check import FACT_CHECK_KEYS, fact_check
+from debatebench_eval.judging.metrics import HEADLINE_KEY
 from debatebench_eval.judging.options import judge_options
 from debatebench_eval.judging.rubric_scorer import rubric
 from debatebench_eval.judging.score_schema import rubric_keys
@@ -21,7 +22,7 @@ from debatebench_eval.judging.score_schema import rubric_keys
 # What a debate log's listing shows first: how often the `pro` role's model won
 # (both sides pooled in a paired run: the head-to-head result; with one model
 # on both sides, the side bias).
-HEADLINE_METRIC = HeadlineMetric(scorer="rubric", score="pro_role_win", metric="mean")
+HEADLINE_METRIC = HeadlineMetric(scorer="rubric", score=HEADLINE_KEY, metric="mean")
 
 
 @dataclass(frozen=True)

@@ -4,23 +4,27 @@ A selector `ns/name` is an exact id; a short name is the root persona of
 that id, else the one persona with that short name (several: an error
 listing their ids). Selectors resolve among the user's personas first and
 fall back to the shipped ones. The panel is `with` (order kept), else the
-named table's, else the `default` table's; the synthesizer is `synth`, else
+named table's, else the `default` table's: a found workspace's own (none is an
+error, as in heurema), the shipped one only when no workspace was found, which
+the run then says. The synthesizer is `synth`, else
 the table's `synth`, else the persona the selector `synthesizer` finds
 (it must have role synthesizer).
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from debatebench_eval.core import arguments as arg
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.protocols.personas import Persona, valid_segment
 from debatebench_eval.protocols.tables import Table
-from debatebench_eval.protocols.workspace import Index, Layer
+from debatebench_eval.protocols.workspace import WORKSPACE_MARKER, Index, Layer
 
 DEFAULT_TABLE = "default"
 SYNTHESIZER = "synthesizer"
+logger = logging.getLogger(__name__)
 
 
 class NotFound(ConfigError):
@@ -77,24 +81,52 @@ def _resolve_in(layer: Layer, selector: str, label: str) -> Persona:
 
 
 def select_table(index: Index, name: str | None, has_with: bool) -> Table | None:
-    """The named table, else `default` (heurema reads its synth even with `with`)."""
+    """The named table, else `default` (heurema reads its synth even with `with`).
+
+    A found workspace is read as heurema reads it: its own `tables/default.yml`
+    or nothing, so a workspace whose panel cannot be selected stops here rather
+    than seating the shipped personas in place of its own. The shipped default
+    table seats the panel only when no workspace was found at all.
+    """
     if name is not None:
-        if not valid_segment(name):
-            raise ConfigError(
-                arg.label("table"), f"invalid table name {name!r}", "letters, digits, - and _"
-            )
-        table = index.table(name)
-        if table is None:
-            raise ConfigError(
-                arg.label("table"), f"no table {name!r}", f"one of {', '.join(index.table_names())}"
-            )
-        return table
-    table = index.table(DEFAULT_TABLE)
+        return _named_table(index, name)
+    if not index.has_workspace:
+        return _shipped_default(index, has_with)
+    table = index.user.tables.get(DEFAULT_TABLE)
     if table is None and not has_with:
         raise ConfigError(
             arg.label("table"),
-            "no table given and no tables/default.yml",
-            f"{arg.label('table')}=NAME or {arg.label('with')}=a,b",
+            f"no table given, and the workspace ({index.workspace_folders()}) has no "
+            "tables/default.yml",
+            f"a default table (tables/default.yml), a named table ({arg.label('table')}=NAME) "
+            f"or a panel ({arg.label('with')}=a,b), as heurema does",
+        )
+    return table
+
+
+def _named_table(index: Index, name: str) -> Table:
+    if not valid_segment(name):
+        raise ConfigError(
+            arg.label("table"), f"invalid table name {name!r}", "letters, digits, - and _"
+        )
+    table = index.table(name)
+    if table is None:
+        raise ConfigError(
+            arg.label("table"), f"no table {name!r}", f"one of {', '.join(index.table_names())}"
+        )
+    return table
+
+
+def _shipped_default(index: Index, has_with: bool) -> Table | None:
+    """The shipped default table, said aloud when it seats the panel: with no
+    workspace found, none of the user's own personas take part."""
+    table = index.bundled.tables.get(DEFAULT_TABLE)
+    if table is not None and not has_with:
+        logger.warning(
+            "no workspace found (no .heurema/debate/ or %s here or above): the panel is "
+            "the shipped default table (%s); `debatebench-eval init` makes one of your own",
+            WORKSPACE_MARKER,
+            ", ".join(table.panel),
         )
     return table
 

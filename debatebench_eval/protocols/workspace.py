@@ -48,6 +48,14 @@ class Index:
     bundled: Layer
     roots: tuple[Root, ...]
 
+    @property
+    def has_workspace(self) -> bool:
+        """Whether a user's workspace was found (or given): its files then decide."""
+        return any(root.kind != "bundled" for root in self.roots)
+
+    def workspace_folders(self) -> str:
+        return ", ".join(str(root.path) for root in self.roots if root.kind != "bundled")
+
     def table(self, name: str) -> Table | None:
         return self.user.tables.get(name) or self.bundled.tables.get(name)
 

@@ -29,6 +29,7 @@ from inspect_ai.log import (
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.debate.protocol import SIDES
 from debatebench_eval.debate.record import DebateRecord
+from debatebench_eval.judging.run_summary import shorten
 from debatebench_eval.judging.verdict import mean_scores, totals
 from debatebench_eval.tournament.manifest import Manifest, check_same_tournament, read_manifest
 from debatebench_eval.tournament.results import DebateResult, JudgeView, SideStats
@@ -283,5 +284,7 @@ def _side_stats(record: DebateRecord) -> dict[str, SideStats]:
 
 
 def _first(message: str) -> str:
+    """The message's first line, shortened from its middle: the clause that says what
+    to change (`lower -T judge_budget`) comes last and is kept."""
     line = message.strip().splitlines()[0] if message.strip() else "no message"
-    return line if len(line) <= _REASON_CHARS else line[: _REASON_CHARS - 1] + "…"
+    return shorten(line, _REASON_CHARS)

@@ -16,7 +16,7 @@ from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric
 from inspect_ai.solver import TaskState
 
 from debatebench_eval.servers.calls import without_reasoning
-from debatebench_eval.validation.stats import Row, summarise
+from debatebench_eval.validation.stats import NO_SPEECHES, Row, summarise
 from debatebench_eval.validation.trust import judge_identity
 
 _SCORE = re.compile(r"<score>\s*\[?\s*([1-5])\s*\]?\s*</score>", re.IGNORECASE)
@@ -30,9 +30,16 @@ def parse_rating(reply: str) -> int | None:
 
 @metric
 def validation_stats() -> Metric:
-    """Tau-c with its CI, tau-b, parse rate, ceilings, source baseline and calibration."""
+    """Tau-c with its CI, tau-b, parse rate, ceilings, source baseline and calibration,
+    over whatever speeches were rated; a figure they leave undefined is left out.
 
-    def compute(scores: list[SampleScore]) -> dict[str, float]:
+    Inspect computes a run's metrics once before any speech is scored, for its
+    progress display: with none, only the headline is reported (undefined), so
+    the metric neither raises nor leaves the headline missing."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float | None]:
+        if not scores:
+            return dict(NO_SPEECHES)
         return summarise([row_of(s.score, s.sample_id) for s in scores]).as_metrics()
 
     return compute

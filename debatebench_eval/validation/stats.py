@@ -277,19 +277,78 @@ class ValidationSummary:
     ceiling_annotators: int
     ceiling_by_position: float | None
 
-    def as_metrics(self) -> dict[str, float]:
-        """Flat numeric figures (NaN for None), per-source bias as `bias[SOURCE]`; the
-        headline figures first, as the viewer shows the first few."""
-        metrics: dict[str, float] = {}
+    def as_metrics(self) -> dict[str, float | None]:
+        """Flat numeric figures, per-source bias as `bias[SOURCE]`; the headline
+        figures first, as the viewer shows the first few. An undefined figure is
+        None, which Inspect leaves out of its results (no `nan` row in the terminal
+        table; `why_undefined` says why it is missing), except tau-c, the log's
+        headline, which is always there (NaN when undefined)."""
+        metrics: dict[str, float | None] = {}
         for name in _HEADLINE_FIRST + tuple(f.name for f in fields(self)):
             value = getattr(self, name)
             if name != "bias_by_source" and name not in metrics:
-                metrics[name] = math.nan if value is None else float(value)
+                metrics[name] = None if value is None else float(value)
+        metrics[HEADLINE] = _or_nan(metrics[HEADLINE])
         metrics.update({f"bias[{s}]": b for s, b in self.bias_by_source.items()})
         return metrics
 
 
-_HEADLINE_FIRST = ("tau_c", "tau_c_low", "tau_c_high", "tau_b", "source_baseline_tau_c")
+HEADLINE = "tau_c"
+# Every figure of a summary by name (per-source bias aside), as its metrics name them.
+FIGURES = tuple(f.name for f in fields(ValidationSummary) if f.name != "bias_by_source")
+_HEADLINE_FIRST = (HEADLINE, "tau_c_low", "tau_c_high", "tau_b", "source_baseline_tau_c")
+# What a summary of no speech at all reports: only the headline, undefined (Inspect
+# computes a run's metrics once before any sample is scored).
+NO_SPEECHES: dict[str, float | None] = {HEADLINE: math.nan}
+
+
+def _or_nan(value: float | None) -> float:
+    return math.nan if value is None else value
+
+
+# The judge's own figures: undefined together when its ratings cannot be ranked.
+_JUDGE_FIGURES = (
+    "tau_c", "tau_c_low", "tau_c_high", "tau_b", "within_source_tau", "within_topic_tau",
+)  # fmt: skip
+_MEANS = ("judge_mean", "human_mean", "bias")
+
+
+def why_undefined(
+    undefined: Sequence[str], rows: Sequence[Row], min_speeches: int = 30
+) -> dict[str, str]:
+    """Why each figure named is undefined for these speeches, in words a reader can act
+    on; cheap (no statistic is recomputed), so a run's end can say it."""
+    scored = [row.score for row in rows if row.score is not None]
+    distinct = sorted(set(scored))
+    reasons: dict[str, str] = {}
+    for name in undefined:
+        reasons[name] = _why(name, len(rows), scored, distinct, min_speeches)
+    return reasons
+
+
+def _why(name: str, n: int, scored: list[float], distinct: list[float], min_speeches: int) -> str:
+    if not scored and (name in _JUDGE_FIGURES or name in _MEANS or name == "source_baseline_tau_c"):
+        return f"none of the {n} speeches was rated (no reply held a score from 1 to 5)"
+    if name in _JUDGE_FIGURES and len(distinct) == 1:
+        return (
+            f"the judge gave all {len(scored)} rated speeches the same score ({distinct[0]:g}): "
+            "a constant ranks nothing"
+        )
+    if name in ("tau_c_low", "tau_c_high"):
+        return (
+            "some bootstrap resamples held one distinct score (too few, or too nearly "
+            "constant, ratings): no interval rather than one over the lucky resamples"
+        )
+    if name in ("within_source_tau", "within_topic_tau"):
+        group = "source" if name == "within_source_tau" else "topic"
+        return f"no {group} has two distinct judge scores and two distinct human means"
+    if name == "source_baseline_tau_c":
+        return "no source of the rated speeches appears in two or more topics"
+    if name == "ceiling_by_annotator":
+        return f"no annotator rated {min_speeches} or more of these {n} speeches"
+    if name == "ceiling_by_position":
+        return "no rating position has a defined tau-c (a speech with one rating has no others)"
+    return "too few rated speeches"
 
 
 def _ceilings(rows: Sequence[Row], min_speeches: int) -> tuple[float | None, int, float | None]:

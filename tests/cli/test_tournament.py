@@ -234,3 +234,27 @@ def test_a_folder_holding_another_tournament_is_refused(
     assert sorted(p.name for p in log_dir.iterdir()) == before  # nothing lost or written
     code, err = run_main(capsys, "rate", str(tmp_path / "nowhere"))
     assert code == 2 and "no tournament.json in it" in err
+
+
+def test_a_tournament_with_nothing_scored_fails_and_rate_says_why(tmp_path: Path) -> None:
+    log_dir = tmp_path / "tourney"
+    with StubServer(StubBehaviour(tag_speech=True)) as stub:  # speech is no verdict
+        run = tournament(stub, tmp_path, log_dir, "--models", "ollama/m1,ollama/m2",
+                         "--limit", "1")  # fmt: skip
+    assert run.returncode == 1, run.stderr
+    assert "debates: 0 scored, 2 unscored, 0 error, 0 missing" in run.stdout
+    assert run.stdout.rstrip().splitlines()[-1] == (
+        "nothing was scored: 0 of 2 debates; the judges' reasons are listed above, under "
+        "each pair's log"
+    )
+    assert "tournament rate" not in run.stdout  # nothing to rate: it is not offered
+    rate = subprocess.run([COMMAND, "tournament", "rate", str(log_dir), "--no-plots"],
+                          capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert rate.returncode == 1
+    assert rate.stderr.strip() == (
+        "debatebench-eval tournament rate: nothing is rated: no matchup has both its debates "
+        "(sides exchanged) scored; of 2 scheduled debates: 0 scored, 2 unscored, 0 error, 0 "
+        "missing; the judges gave no usable verdict (each reason is in leaderboard.md): "
+        "re-judge the logs with `inspect score LOG --scorer debatebench/rubric "
+        "--model-role judge=...` or run again with other --judges"
+    )

@@ -28,6 +28,7 @@ from support.deliberation import (
     objecting,
     persona,
     system_text,
+    table,
     workspace,
 )
 from support.scripted import Script, output
@@ -307,6 +308,7 @@ def test_roles_bind_personas_by_id_and_final_step(tmp_path: Path, in_tmp: Path) 
 def test_persona_models_are_used_unless_turned_off(tmp_path: Path, in_tmp: Path) -> None:
     ws = workspace(in_tmp)
     persona(ws, "proposer", model="smoke", backend="echo")
+    table(ws, "default", ["proposer", "skeptic"])  # a workspace's panel is its own
     record = record_of(
         run(panel(task="T"), tmp_path, replying(lambda m, c: f"main\n\n{DONE}").model())
     )

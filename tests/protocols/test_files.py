@@ -142,7 +142,7 @@ def test_user_files_replace_the_shipped_ones_of_the_same_id(tmp_path: Path) -> N
     persona(ws, "skeptic", body="My own skeptic.")
     index = load_index(discover_roots(ws))
     assert index.shadowed() == ["persona skeptic"]
-    plan = build_plan(load_protocol("panel"), Options(), ws)
+    plan = build_plan(load_protocol("panel"), Options(with_=["proposer", "skeptic"]), ws)
     assert [seat.persona.system for seat in plan.seats][1] == "My own skeptic."
 
 
@@ -166,7 +166,7 @@ def test_selection_precedence_and_short_names(tmp_path: Path) -> None:
 def test_a_namespaced_synthesizer_is_the_default_when_it_is_the_only_one(tmp_path: Path) -> None:
     ws = workspace(tmp_path)
     persona(ws, "judges/synthesizer", role="synthesizer")
-    assert _plan(ws).final_seat.id == "judges/synthesizer"
+    assert _plan(ws, with_=["proposer"]).final_seat.id == "judges/synthesizer"
 
 
 @pytest.mark.parametrize(
@@ -189,9 +189,52 @@ def test_selection_errors(tmp_path: Path, options: dict[str, object], says: str)
     ws = workspace(tmp_path)
     persona(ws, "a/security")
     persona(ws, "b/security")
+    table(ws, "default", ["proposer", "skeptic"])
     with pytest.raises(ConfigError) as caught:
         _plan(ws, **options)
     assert says in str(caught.value), str(caught.value)
+
+
+@pytest.mark.parametrize("kind", ["heurema", "workspace"])
+def test_a_workspace_without_a_table_or_with_stops_as_heurema_does(
+    tmp_path: Path, kind: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    root = tmp_path / ".heurema" / "debate" if kind == "heurema" else workspace(tmp_path)
+    persona(root, "architect")
+    persona(root, "skeptic")
+    with pytest.raises(ConfigError) as caught:
+        _plan(tmp_path)
+    assert str(caught.value) == (
+        f"-T table: no table given, and the workspace ({root}) has no tables/default.yml; "
+        "expected a default table (tables/default.yml), a named table (-T table=NAME) or a "
+        "panel (-T with=a,b), as heurema does."
+    )
+    # The workspace's own personas are never swapped for the shipped pair.
+    assert [s.id for s in _plan(tmp_path, with_=["architect", "skeptic"]).seats][:2] == [
+        "architect", "skeptic",
+    ]  # fmt: skip
+    table(root, "default", ["architect"])
+    assert _plan(tmp_path).seats[0].id == "architect"
+    # A named shipped table is a choice, not a fallback.
+    (root / "tables" / "default.yml").unlink()
+    assert [s.id for s in _plan(tmp_path, table="default").seats][:2] == ["proposer", "skeptic"]
+    assert "shipped default table" not in caplog.text
+
+
+def test_with_no_workspace_at_all_the_shipped_pair_runs_and_the_run_says_so(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level("WARNING"):
+        plan = _plan(tmp_path)
+    assert [s.id for s in plan.seats] == ["proposer", "skeptic", "synthesizer"]
+    assert (
+        "no workspace found (no .heurema/debate/ or debatebench-workspace.yml here or above): "
+        "the panel is the shipped default table (proposer, skeptic)"
+    ) in caplog.text
+    caplog.clear()
+    with caplog.at_level("WARNING"):
+        _plan(tmp_path, with_=["skeptic"])
+    assert caplog.text == ""  # the user chose the panel
 
 
 @pytest.mark.parametrize(

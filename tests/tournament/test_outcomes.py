@@ -64,7 +64,7 @@ def test_judge_agreement_is_the_panel_alpha_the_logs_report(played: Path) -> Non
             scores.append(SampleScore(score=sample.scores["rubric"]))
     scored = [r for r in read_tournament([str(played)]).results if r.status == "scored"]
     ours = judge_agreement(scored, ["ollama/j1", "ollama/j2"])["alpha"]
-    assert ours == pytest.approx(panel_alpha()(scores))
+    assert ours == pytest.approx(panel_alpha()(scores)["panel_alpha"])  # type: ignore[index]
 
 
 def test_an_unscored_debate_excludes_its_matchup_and_is_listed(

@@ -33,6 +33,7 @@ from debatebench_eval.validation.stats import (
     tau_b,
     tau_c,
     tau_c_ci,
+    why_undefined,
     within_group_tau,
 )
 
@@ -160,8 +161,30 @@ def test_a_constant_judge_has_no_tau_and_reports_nan() -> None:
     assert summary.tau_c_low is None and summary.tau_c_high is None
     assert summary.within_source_tau is None and summary.distinct_values == 1
     metrics = summary.as_metrics()
-    assert math.isnan(metrics["tau_c"]) and math.isnan(metrics["tau_c_low"])
+    # The headline stays (NaN); the other undefined figures are left out (None).
+    assert math.isnan(metrics["tau_c"]) and metrics["tau_c_low"] is None  # type: ignore[arg-type]
     assert metrics["parse_rate"] == 1.0
+    undefined = [name for name, value in metrics.items() if value is None or value != value]
+    assert why_undefined(undefined, rows) == {
+        **{
+            name: "the judge gave all 60 rated speeches the same score (3): a constant ranks "
+            "nothing"
+            for name in ("tau_c", "tau_c_low", "tau_c_high", "tau_b", "within_source_tau",
+                         "within_topic_tau")
+        },
+        "source_baseline_tau_c": "no source of the rated speeches appears in two or more topics",
+        "ceiling_by_annotator": "no annotator rated 30 or more of these 60 speeches",
+    }  # fmt: skip
+
+
+def test_with_nothing_rated_every_judge_figure_says_so() -> None:
+    rows = [replace(r, score=None) for r in qwen_rows()[:8]]
+    metrics = summarise(rows).as_metrics()
+    assert metrics["parse_rate"] == 0.0 and metrics["bias"] is None
+    reasons = why_undefined(["tau_c", "judge_mean", "source_baseline_tau_c"], rows)
+    assert set(reasons.values()) == {
+        "none of the 8 speeches was rated (no reply held a score from 1 to 5)"
+    }
 
 
 def test_unparsed_rows_lower_the_parse_rate_and_are_left_out() -> None:
@@ -284,7 +307,7 @@ def test_small_subsets_have_no_annotator_ceiling() -> None:
     assert summary.ceiling_by_annotator is None and summary.ceiling_annotators == 0
     with pytest.raises(ValueError, match="30 rated speeches"):
         human_ceiling_by_annotator([r.ratings for r in rows], [r.labelers for r in rows])
-    assert math.isnan(summary.as_metrics()["ceiling_by_annotator"])
+    assert summary.as_metrics()["ceiling_by_annotator"] is None
     with pytest.raises(ValueError, match="no speeches"):
         summarise([])
 
