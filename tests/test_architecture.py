@@ -49,6 +49,7 @@ MODULES = {
     "debatebench_eval.debate.speech": "solvers",
     "debatebench_eval.debate.pairing": "solvers",
     "debatebench_eval.debate.solver": "solvers",
+    "debatebench_eval.debate.context_plan": "solvers",
     "debatebench_eval.debate.turn_stats": "solvers",
     "debatebench_eval.debate.task": "tasks",
     **{f"debatebench_eval.judging.{name}": "rules" for name in _JUDGING_RULES},

@@ -179,7 +179,7 @@ def _summary(log_dir: str, pairs: Pairs) -> int:
     for result in unsettled[:_LISTED]:
         side = " (sides exchanged)" if result.swapped else ""
         print(f"  {result.status}: {result.pro} (pro) vs {result.con} (con) on "
-              f"{result.motion}{side}: {plain_text(result.reason)}")  # fmt: skip
+              f"{result.motion}{side}: {plain_text(str(result.reason))}")  # fmt: skip
     if len(unsettled) > _LISTED:
         print(f"  ... and {len(unsettled) - _LISTED} more")
     if unsettled:

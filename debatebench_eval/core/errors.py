@@ -96,14 +96,8 @@ def _is_style_tag(tag: str) -> bool:
 def error_text(error: BaseException | str) -> str:
     """An error as a command prints it: plain text, credentials cut out of its
     URLs, and what to do when it is a missing key for a local server."""
-    if isinstance(error, str):
-        text = plain_text(error)
-    elif isinstance(error, PrerequisiteError) and not isinstance(error.message, str):
-        text = _rendered(error.message)
-    elif isinstance(error, PrerequisiteError):
-        text = plain_text(error.message)
-    else:
-        text = plain_text(str(error))
+    message = error.message if isinstance(error, PrerequisiteError) else str(error)
+    text = plain_text(message) if isinstance(message, str) else _rendered(message)
     text = without_userinfo(text.strip())
     hint = local_key_hint(text)
     return f"{text}\n{hint}" if hint else text
