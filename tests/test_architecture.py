@@ -35,7 +35,7 @@ _CRUCIBLE_RULES = (
     "blindview", "conflicts", "rounds", "convergence", "neutralize", "panel", "audit",
     "outcome", "display", "report_text", "viewer", "replies",
 )  # fmt: skip
-_CRUCIBLE_SOLVERS = ("calls", "stages", "solver", "scorer")
+_CRUCIBLE_SOLVERS = ("calls", "context_plan", "stages", "solver", "scorer")
 _PROTOCOL_RULES = (
     "spec", "personas", "tables", "workspace", "selection", "models", "plan", "record",
     "signals", "visibility", "decision", "prompts", "answers", "display", "echo", "scaffold",

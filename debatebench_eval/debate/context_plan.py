@@ -72,10 +72,18 @@ async def check_debate_fits(
 ) -> None:
     """Raise DebateError, before any call, if a turn or a judge call of the debate
     cannot fit its model's context at the budgets set."""
+    await check_plan(planned_calls(plan, judges, judging), plan.settings.context_window, timeout)
+
+
+def planned_calls(
+    plan: DebatePlan, judges: list[Model], judging: JudgedCalls | None
+) -> list[PlannedCall]:
+    """Every call of the debate at its worst: the turns in speaking order, then the
+    judges' (none when `judging` is None)."""
     calls, turns = _turn_calls(plan)
     if judging is not None:
         calls += _judge_calls(plan, turns, judges, judging)
-    await check_plan(calls, plan.settings.context_window, timeout)
+    return calls
 
 
 def _turn_calls(plan: DebatePlan) -> tuple[list[PlannedCall], list[Turn]]:
@@ -146,33 +154,29 @@ def _judge_calls(
     (both orientations of a reading are the same length: one is planned)."""
     record = DebateRecord(store=Store(), run=plan.run, turns=turns, passages=plan.passages)
     orientation = blind_orientation(plan.run.seed)
-    rubric = judging.options.rubric
     asks = [
-        (f"rubric: {judge}", judge, rubric_messages(record, orientation, rubric))
+        (f"the rubric's reading by judge {judge}", judge,
+         rubric_messages(record, orientation, judging.options.rubric))
         for judge in judges
-    ]
+    ]  # fmt: skip
     if judging.fact_check and judges:
-        asks.append(
-            (
-                f"the fact-check by judge {judges[0]}",
-                judges[0],
-                fact_check_messages(record, orientation),
-            )
-        )
-    calls = []
-    for where, judge, sent in asks:
-        messages, unwritten = _filled(sent, turns)
-        calls.append(
-            PlannedCall(
-                where=where,
-                model=judge,
-                messages=messages,
-                budget=judging.options.judge_budget,
-                option="-T judge_budget",
-                unwritten=unwritten,
-            )
-        )
-    return calls
+        fact_check = fact_check_messages(record, orientation)
+        asks.append((f"the fact-check by judge {judges[0]}", judges[0], fact_check))
+    return [_judge_call(where, judge, sent, turns, judging) for where, judge, sent in asks]
+
+
+def _judge_call(
+    where: str, judge: Model, sent: list[ChatMessage], turns: list[Turn], judging: JudgedCalls
+) -> PlannedCall:
+    messages, unwritten = _filled(sent, turns)
+    return PlannedCall(
+        where=where,
+        model=judge,
+        messages=messages,
+        budget=judging.options.judge_budget,
+        option="-T judge_budget",
+        unwritten=unwritten,
+    )
 
 
 def _filled(messages: Sequence[ChatMessage], turns: list[Turn]) -> tuple[list[ChatMessage], int]:

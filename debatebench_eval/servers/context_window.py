@@ -129,8 +129,9 @@ async def _need(call: PlannedCall, given: int | None, timeout: float) -> _Need |
 
 
 def _overflow_message(over: list[_Need], planned: int) -> str:
-    worst = max(over, key=lambda need: need.total - need.window)
-    call = worst.call
+    """The first call that cannot fit, in figures, and how many others cannot."""
+    first = over[0]
+    call = first.call
     least = "at least " if call.floor else ""
     known = "part of its prompt" if call.floor else "its prompt as known now"
     unwritten = (
@@ -138,14 +139,18 @@ def _overflow_message(over: list[_Need], planned: int) -> str:
         if call.unwritten
         else ""
     )
+    worst = max(over, key=lambda need: need.total - need.window)
+    worse = (
+        f" (the most, {worst.call.where}, needs about {worst.total})" if worst is not first else ""
+    )
     options = " or ".join(dict.fromkeys(need.call.option for need in over))
     return (
         f"{call.where} cannot fit the context window: at worst it needs {least}about "
-        f"{worst.total} tokens, and the window is {worst.window} ({worst.source}). This is "
-        f"an estimate, made before any call: {worst.prompt} tokens for {known} (counted by "
-        f"the server's tokenizer){unwritten}, {worst.template} for the chat template and "
+        f"{first.total} tokens, and the window is {first.window} ({first.source}). This is "
+        f"an estimate, made before any call: {first.prompt} tokens for {known} (counted by "
+        f"the server's tokenizer){unwritten}, {first.template} for the chat template and "
         f"the call's budget of {call.budget}. {len(over)} of {planned} planned calls do not "
-        f"fit, so nothing was called: lower {options}, or shorten the phases"
+        f"fit{worse}, so nothing was called: lower {options}, or shorten the phases"
     )
 
 
@@ -200,7 +205,7 @@ async def check_fits(
     """Raise DebateError if the messages plus `budget` need more than `window` tokens."""
     text = "\n".join(message.text for message in messages)
     try:
-        prompt = await count_tokens(model, text, timeout)
+        prompt = await _count_once(model, text, timeout)
     except DebateError as exc:
         raise DebateError(f"{where}: {exc}") from exc
     template = TEMPLATE_TOKENS_PER_MESSAGE * len(messages) + TEMPLATE_TOKENS_FOR_REPLY
