@@ -144,13 +144,16 @@ def _overflow_message(over: list[_Need], planned: int) -> str:
         f" (the most, {worst.call.where}, needs about {worst.total})" if worst is not first else ""
     )
     options = " or ".join(dict.fromkeys(need.call.option for need in over))
+    # Fewer phases mean fewer earlier turns in a prompt: a help only where there are some.
+    if any(need.call.unwritten for need in over):
+        options += ", or shorten the phases"
     return (
         f"{call.where} cannot fit the context window: at worst it needs {least}about "
         f"{first.total} tokens, and the window is {first.window} ({first.source}). This is "
         f"an estimate, made before any call: {first.prompt} tokens for {known} (counted by "
         f"the server's tokenizer){unwritten}, {first.template} for the chat template and "
         f"the call's budget of {call.budget}. {len(over)} of {planned} planned calls do not "
-        f"fit{worse}, so nothing was called: lower {options}, or shorten the phases"
+        f"fit{worse}, so nothing was called: lower {options}"
     )
 
 
@@ -205,7 +208,7 @@ async def check_fits(
     """Raise DebateError if the messages plus `budget` need more than `window` tokens."""
     text = "\n".join(message.text for message in messages)
     try:
-        prompt = await _count_once(model, text, timeout)
+        prompt = await count_tokens(model, text, timeout)
     except DebateError as exc:
         raise DebateError(f"{where}: {exc}") from exc
     template = TEMPLATE_TOKENS_PER_MESSAGE * len(messages) + TEMPLATE_TOKENS_FOR_REPLY

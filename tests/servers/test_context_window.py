@@ -38,8 +38,8 @@ def test_every_turn_is_counted_and_a_fitting_debate_runs(tmp_path: Path, server:
     assert sample.error is None and sample.store_as(DebateRecord).complete
     counts = stub.behaviour.count_requests
     # Before the first turn, one per planned call (4 turns, the judge's reading); then
-    # one per turn before its call, but the first turn's prompt was just counted.
-    assert len(counts) == 5 + 3
+    # one per turn, before its call.
+    assert len(counts) == 5 + 4
     # Counted with the debater's own model, carrying its key.
     assert {c["model"] for c in counts} == {"stub"}
     assert {c["authorization"] for c in counts} == {"Bearer the-key"}
