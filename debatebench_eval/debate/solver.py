@@ -131,8 +131,8 @@ def debate_solver(
             left out is refused before any model call.
         judge_quorum: The rubric's quorum, refused before any model call when the
             judge role has fewer models.
-        judged: What the judging scorers will ask, so that their calls are checked
-            against the context with the turns' before the first turn.
+        judged: What the judging scorers will ask of each debate: their calls are
+            checked against the context, with the turns', before the first turn.
     """
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:

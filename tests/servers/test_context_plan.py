@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from inspect_ai.model import get_model
 
+from debatebench_eval.crucible.context_plan import skeleton
 from debatebench_eval.debate.config import DebateSettings
 from debatebench_eval.debate.context_plan import DebatePlan, JudgedCalls, planned_calls
 from debatebench_eval.debate.motions import single_motion
@@ -174,3 +175,9 @@ def test_an_opponents_prep_is_not_in_a_turn_but_every_turn_is_in_the_judges() ->
         assert judge_call.option == "-T judge_budget"
     text = "\n".join(m.text for m in rubric.messages)
     assert "unwritten turn" not in text and "Side A" in text
+
+
+def test_a_crucible_calls_floor_is_its_templates_fixed_words() -> None:
+    """What a crucible call is planned with: never more than it sends."""
+    template = "File {count} claims from {hits} as {{json}}."
+    assert skeleton(template) == "File  claims from  as {json}."
