@@ -23,9 +23,10 @@ from support.scripted import Script
 @pytest.fixture(autouse=True)
 def fresh_server_memory() -> Iterator[None]:
     """What the process remembers of model servers (reachable, kind, tokenizer path,
-    judge identity) is per test: one test's server must not vouch for another's."""
+    reported context, token counts, judge identity) is per test: one test's server
+    must not vouch for another's."""
     memories = (probe._reachable, probe._locks, kind._known, context_window._known,
-                trust._identities)  # fmt: skip
+                context_window._reported, context_window._counts, trust._identities)  # fmt: skip
     for memory in memories:
         memory.clear()
     yield

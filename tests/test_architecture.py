@@ -35,7 +35,7 @@ _CRUCIBLE_RULES = (
     "blindview", "conflicts", "rounds", "convergence", "neutralize", "panel", "audit",
     "outcome", "display", "report_text", "viewer", "replies",
 )  # fmt: skip
-_CRUCIBLE_SOLVERS = ("calls", "resume", "stages", "solver", "scorer")
+_CRUCIBLE_SOLVERS = ("calls", "context_plan", "resume", "stages", "solver", "scorer")
 _PROTOCOL_RULES = (
     "spec", "personas", "tables", "workspace", "selection", "models", "plan", "record",
     "signals", "visibility", "decision", "prompts", "answers", "display", "echo", "scaffold",
@@ -49,6 +49,7 @@ MODULES = {
     "debatebench_eval.debate.speech": "solvers",
     "debatebench_eval.debate.pairing": "solvers",
     "debatebench_eval.debate.solver": "solvers",
+    "debatebench_eval.debate.context_plan": "solvers",
     "debatebench_eval.debate.turn_stats": "solvers",
     "debatebench_eval.debate.task": "tasks",
     **{f"debatebench_eval.judging.{name}": "rules" for name in _JUDGING_RULES},

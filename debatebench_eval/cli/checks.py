@@ -7,9 +7,9 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
+from debatebench_eval.core.errors import print_error
 from debatebench_eval.validation.check_reader import check_of
 
 
@@ -26,7 +26,7 @@ def run_trust(args: argparse.Namespace) -> int:
     try:
         record = check_record(args.log)
     except NotAValidationLog as exc:
-        print(f"debatebench-eval trust: {exc}", file=sys.stderr)
+        print_error("trust", exc)
         return 2
     path = save_check_record(record, Path(args.out) if args.out else user_trust_dir())
     judge, figures = record.judge, record.figures
@@ -57,7 +57,7 @@ def run_report(args: argparse.Namespace) -> int:
     try:
         written = write_check_report(log_file(args.log), Path(args.out))
     except NotAValidationLog as exc:
-        print(f"debatebench-eval report: {exc}", file=sys.stderr)
+        print_error("report", exc)
         return 2
     for path in written:
         print(path)

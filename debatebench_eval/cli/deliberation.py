@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.core.errors import ConfigError, print_error
 
 EXPORT_FORMATS = ("debatebench", "heurema", "ar-debate")
 # Where each format goes when -o is not given: ar-debate's skill writes
@@ -46,7 +46,7 @@ def run_new(args: argparse.Namespace) -> int:
     try:
         path = new_persona(Path.cwd(), args.name, args.role)
     except ConfigError as exc:
-        print(f"debatebench-eval new: {exc}", file=sys.stderr)
+        print_error("new", exc)
         return 2
     print(f"created {path}")
     return 0

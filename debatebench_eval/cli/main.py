@@ -18,6 +18,7 @@ from debatebench_eval._registry import ALIAS_PREFIX, SCORERS, SOLVERS, TASKS
 from debatebench_eval.cli import deliberation
 from debatebench_eval.cli.tournament import add_tournament_parser
 from debatebench_eval.core._inspect import registry_info
+from debatebench_eval.core.errors import print_error
 
 
 def _listing() -> str:
@@ -126,7 +127,7 @@ def _run_export(args: argparse.Namespace) -> int:
 
     log = log_file(args.log)
     if not log.is_file():
-        print(f"debatebench-eval export: log file not found: {log}", file=sys.stderr)
+        print_error("export", f"log file not found: {log}")
         return 2
     if args.format != "debatebench":
         return deliberation.run_export(args, log)
@@ -148,7 +149,7 @@ def _run_index(args: argparse.Namespace) -> int:
     try:
         index = PoolIndex.open(Path(args.pool), shared=not args.corpus)
     except ConfigError as exc:
-        print(f"debatebench-eval index: {exc}", file=sys.stderr)
+        print_error("index", exc)
         return 2
     print(f"{len(index.offsets):,} rows, {len(index.topic_ids):,} topics, "
           f"ready in {time.perf_counter() - start:.1f} s")  # fmt: skip
@@ -173,7 +174,7 @@ def _run_trust(args: argparse.Namespace) -> int:
     try:
         record = trust_record(args.log, limits)  # a path or a file: URI
     except NotAValidationLog as exc:
-        print(f"debatebench-eval trust: {exc}", file=sys.stderr)
+        print_error("trust", exc)
         return 2
     path = save_record(record, Path(args.out) if args.out else user_trust_dir())
     print("\n".join(summary_lines(record)))
@@ -193,7 +194,7 @@ def _run_report(args: argparse.Namespace) -> int:
     try:
         written = write_report(log_file(args.log), Path(args.out))
     except NotAValidationLog as exc:
-        print(f"debatebench-eval report: {exc}", file=sys.stderr)
+        print_error("report", exc)
         return 2
     for path in written:
         print(path)
@@ -233,7 +234,7 @@ def _run_quickstart(args: argparse.Namespace) -> int:
             inspect = str(Path(sys.executable).parent / "inspect")
             code = subprocess.run([inspect, *eval_args], env=env).returncode
     except ServerError as exc:
-        print(f"debatebench-eval quickstart: {exc}", file=sys.stderr)
+        print_error("quickstart", exc)
         return 2
     if code == 0:
         print(f"done: 'inspect view --log-dir {args.log_dir}' shows the debate")

@@ -19,7 +19,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from debatebench_eval.core.errors import ConfigError, ServerError
+from debatebench_eval.core.errors import ConfigError, ServerError, plain_text, print_error
 
 if TYPE_CHECKING:  # the tournament modules load numpy and Inspect: only when used
     from debatebench_eval.tournament.manifest import Manifest
@@ -86,14 +86,11 @@ def _run(args: argparse.Namespace) -> int:
 
     try:
         return _run_checked(args)
-    except ConfigError as exc:
-        print(f"debatebench-eval tournament run: {exc}", file=sys.stderr)
-        return 2
     except ServerError as exc:
-        print(f"debatebench-eval tournament run: {exc}; nothing ran", file=sys.stderr)
+        print_error("tournament run", exc, after="; nothing ran")
         return 2
-    except PrerequisiteError as exc:
-        print(f"debatebench-eval tournament run: {exc.message}", file=sys.stderr)
+    except PrerequisiteError as exc:  # a ConfigError, or Inspect's own (a missing key)
+        print_error("tournament run", exc)
         return 2
 
 
@@ -185,7 +182,7 @@ def _summary(log_dir: str, pairs: Pairs) -> int:
     for result in unsettled[:_LISTED]:
         side = " (sides exchanged)" if result.swapped else ""
         print(f"  {result.status}: {result.pro} (pro) vs {result.con} (con) on "
-              f"{result.motion}{side}: {result.reason}")  # fmt: skip
+              f"{result.motion}{side}: {plain_text(str(result.reason))}")  # fmt: skip
     if len(unsettled) > _LISTED:
         print(f"  ... and {len(unsettled) - _LISTED} more")
     if unsettled:
@@ -209,7 +206,7 @@ def _rate(args: argparse.Namespace) -> int:
             resamples=args.resamples, seed=args.seed, plots=not args.no_plots,
         )  # fmt: skip
     except ConfigError as exc:
-        print(f"debatebench-eval tournament rate: {exc}", file=sys.stderr)
+        print_error("tournament rate", exc)
         return 2
     for path in written:
         print(path)

@@ -2,17 +2,29 @@
 
 A `ConfigError` names where the bad value came from (a file, a key, a task
 argument), what was found and what was expected, and prints as one message
-without a traceback.
+without a traceback. Every error a command prints goes through `error_text`:
+Inspect writes its own errors in rich markup (`[bold][blue]KEY[/blue][/bold]`),
+which is rendered to plain text there, with a hint when the error is a missing
+API key for a local server.
 """
 
 from __future__ import annotations
 
+import io
 import json
+import re
 import sys
 from types import TracebackType
 
+from rich.console import Console
+from rich.errors import StyleSyntaxError
+from rich.style import Style
+
 from debatebench_eval.core._inspect import PrerequisiteError
-from debatebench_eval.core.credentials import without_userinfo
+from debatebench_eval.core.credentials import local_key_hint, without_userinfo
+
+# A rich markup tag as rich reads one, with the backslashes that may escape it.
+_TAG = re.compile(r"(\\*)\[([a-z#/@][^\[\]]*)\]")
 
 
 class ConfigError(PrerequisiteError):
@@ -52,21 +64,75 @@ def call_failure(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc or 'no detail'}{under}"
 
 
-def report_config_errors_on_stderr() -> None:
-    """Print a ConfigError that ends the `inspect` command on stderr, in every display mode.
+def plain_text(text: str) -> str:
+    """The text with rich markup tags removed and escaped brackets unescaped.
 
-    Inspect renders a PrerequisiteError through its console, which writes to
-    stdout and is silenced entirely by `--display none`: the run exits 1 with
-    the reason lost, exactly where CI runs it. Installed once, by the registry,
-    after Inspect's own hook; every other exception goes on to that hook.
+    Only a tag that names a style goes: a bracketed word that is not one
+    (`[withheld]`, a passage id) is text, and stays.
+    """
+
+    def replace(match: re.Match[str]) -> str:
+        slashes, tag = match.group(1), match.group(2)
+        if len(slashes) % 2:  # an escaped bracket is a literal one
+            return f"{slashes[:-1]}[{tag}]"
+        return slashes if _is_style_tag(tag) else match.group(0)
+
+    return _TAG.sub(replace, text)
+
+
+def _is_style_tag(tag: str) -> bool:
+    name = tag.removeprefix("/").strip()
+    if not name:
+        return tag == "/"  # `[/]` closes the last tag
+    if name.split()[0] == "link":  # `[link URL]`, closed by `[/link]`
+        return True
+    try:
+        Style.parse(name)
+    except StyleSyntaxError:
+        return False
+    return True
+
+
+def error_text(error: BaseException | str) -> str:
+    """An error as a command prints it: plain text, credentials cut out of its
+    URLs, and what to do when it is a missing key for a local server."""
+    message = error.message if isinstance(error, PrerequisiteError) else str(error)
+    text = plain_text(message) if isinstance(message, str) else _rendered(message)
+    text = without_userinfo(text.strip())
+    hint = local_key_hint(text)
+    return f"{text}\n{hint}" if hint else text
+
+
+def _rendered(renderable: object) -> str:
+    """A rich renderable (a table, a panel) as plain text."""
+    buffer = io.StringIO()
+    Console(file=buffer, no_color=True, color_system=None, width=100).print(renderable)
+    return buffer.getvalue()
+
+
+def print_error(command: str, error: BaseException | str, after: str = "") -> None:
+    """The one way a `debatebench-eval` command reports an error: on stderr,
+    after the command's name, as plain text."""
+    print(f"debatebench-eval {command}: {error_text(error)}{after}", file=sys.stderr, flush=True)
+
+
+def report_config_errors_on_stderr() -> None:
+    """Print a PrerequisiteError that ends the `inspect` command on stderr, in every
+    display mode, as plain text.
+
+    Inspect renders a PrerequisiteError (its own, such as a missing API key,
+    and every ConfigError) through its console, which writes to stdout and is
+    silenced entirely by `--display none`: the run exits 1 with the reason
+    lost, exactly where CI runs it. Installed once, by the registry, after
+    Inspect's own hook; every other exception goes on to that hook.
     """
     previous = sys.excepthook
     if getattr(previous, "_reports_config_errors", False):
         return
 
     def hook(kind: type[BaseException], error: BaseException, trace: TracebackType | None) -> None:
-        if isinstance(error, ConfigError):
-            print(f"\n{error}\n", file=sys.stderr, flush=True)
+        if isinstance(error, PrerequisiteError):
+            print(f"\n{error_text(error)}\n", file=sys.stderr, flush=True)
         else:
             previous(kind, error, trace)
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
+
+from debatebench_eval.core.errors import print_error
 
 DEFAULT_OUT = "crucible"
 
@@ -51,7 +52,7 @@ def _write(action: str, write: Any) -> int:
     try:
         written = write()
     except NotACrucibleLog as exc:
-        print(f"debatebench-eval crucible {action}: {exc}", file=sys.stderr)
+        print_error(f"crucible {action}", exc)
         return 2
     for path in written:
         print(path)

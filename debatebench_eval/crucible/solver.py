@@ -22,6 +22,7 @@ from debatebench_eval.core._inspect import active_generate_config
 from debatebench_eval.core.errors import DebateError
 from debatebench_eval.crucible import display
 from debatebench_eval.crucible.calls import Caller
+from debatebench_eval.crucible.context_plan import check_crucible_fits
 from debatebench_eval.crucible.convergence import should_stop
 from debatebench_eval.crucible.corpus import Corpus
 from debatebench_eval.crucible.options import DebateOptions, ScoringOptions
@@ -64,6 +65,11 @@ def scoring_models(judges: list[Model], meta_judge: bool) -> list[Model]:
     if meta_judge and model_roles().get(META_JUDGE_ROLE) is not None:
         return [*judges, meta_judge_model(judges)]
     return judges
+
+
+def _distinct(models: list[Model]) -> list[Model]:
+    """Each model once (the meta-judge is the first judge unless its role is bound)."""
+    return list({id(model): model for model in models}.values())
 
 
 def _server(model: Model) -> dict[str, Any]:
@@ -113,8 +119,10 @@ def crucible_solver(runs: dict[str, TopicRun]) -> Solver:
                 (META_JUDGE_ROLE, meta),
             ]:
                 await ensure_reachable(model, role)
+        crucible_run = _run(state, run, sides, judges, meta)
+        await check_crucible_fits(crucible_run, sides, _distinct([*judges, meta]), options, scoring)
         record = state.store_as(CrucibleRecord)
-        record.run = _run(state, run, sides, judges, meta)
+        record.run = crucible_run
         seed = record.run.seed
         cache = None
         if options.resume_cache:

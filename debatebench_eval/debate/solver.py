@@ -19,6 +19,7 @@ from inspect_ai.util import span
 from debatebench_eval.core._inspect import active_generate_config
 from debatebench_eval.core.errors import DebateError
 from debatebench_eval.debate.config import DebateSettings
+from debatebench_eval.debate.context_plan import DebatePlan, JudgedCalls, check_debate_fits
 from debatebench_eval.debate.display import evidence_heading, transcript_markdown, turn_heading
 from debatebench_eval.debate.motions import Motion
 from debatebench_eval.debate.pairing import check_twin_selected
@@ -32,7 +33,7 @@ from debatebench_eval.debate.record import (
     Turn,
     turn_id,
 )
-from debatebench_eval.debate.speech import Speaker, speak
+from debatebench_eval.debate.speech import Speaker, speak, turn_budget
 from debatebench_eval.judging.gate import check_quorum, guard, judge_trust
 from debatebench_eval.judging.options import JUDGE_ROLE, judge_models
 from debatebench_eval.prep.citations import with_citations
@@ -116,6 +117,7 @@ def debate_solver(
     require_validated_judge: bool = False,
     pairing: str | None = None,
     judge_quorum: int | None = None,
+    judged: JudgedCalls | None = None,
 ) -> Solver:
     """Run one complete debate per sample and record it in the DebateRecord store.
 
@@ -129,6 +131,8 @@ def debate_solver(
             left out is refused before any model call.
         judge_quorum: The rubric's quorum, refused before any model call when the
             judge role has fewer models.
+        judged: What the judging scorers will ask of each debate: their calls are
+            checked against the context, with the turns', before the first turn.
     """
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
@@ -168,6 +172,8 @@ def debate_solver(
             state.messages += [
                 ChatMessageUser(content=evidence_heading(side, passages)) for side in SIDES
             ]
+        plan = DebatePlan(settings, speakers, orders, run, passages, state.sample_id, state.epoch)
+        await check_debate_fits(plan, judges, judged, settings.timeout)
         turns: list[Turn] = []
         for phase_index, (phase, order) in enumerate(zip(settings.phases, orders, strict=True)):
             async with span(f"{phase_index + 1}. {phase}", type="phase"):
@@ -225,7 +231,7 @@ async def _take_turn(
         order=position,
         motion=debate.run.motion,
         prompt=phase_prompt(phase, debate.turns, speaker.side, debate.passages),
-        budget=prep_budget if phase.is_prep and prep_budget else speaker.budget,
+        budget=turn_budget(speaker, phase, prep_budget),
         seed=seed,
         retries=settings.empty_retries,
         turn_id=turn_id(state.sample_id, state.epoch, phase_index, speaker.side),

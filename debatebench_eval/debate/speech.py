@@ -16,7 +16,10 @@ from debatebench_eval.servers.context_window import check_fits
 from debatebench_eval.servers.replies import BUDGET_TOLERANCE, generate_reply
 from debatebench_eval.servers.replies import reply_text as speech_text
 
-__all__ = ["BUDGET_TOLERANCE", "Speaker", "speak", "speech_text"]
+__all__ = [
+    "BUDGET_TOLERANCE", "Speaker", "speak", "speech_text", "turn_budget", "turn_messages",
+    "turn_where",
+]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -28,6 +31,24 @@ class Speaker:
     budget: int
     # Tokens the model's server can hold; None: not checked before a call.
     context_window: int | None = None
+
+
+def turn_budget(speaker: Speaker, phase: Phase, prep_budget: int | None) -> int:
+    """A turn's completion-token cap: the prep budget in prep, else the side's."""
+    return prep_budget if phase.is_prep and prep_budget else speaker.budget
+
+
+def turn_where(speaker: Speaker, phase: Phase, phase_index: int) -> str:
+    """How a turn is named in its errors."""
+    return f"phase {phase_index} ({phase}), side {speaker.side} ({speaker.model})"
+
+
+def turn_messages(speaker: Speaker, motion: str, prompt: str) -> list[ChatMessage]:
+    """What a turn's call sends: the side's system prompt, then the turn's prompt."""
+    return [
+        ChatMessageSystem(content=system_prompt(speaker.team, speaker.side, motion)),
+        ChatMessageUser(content=prompt),
+    ]
 
 
 async def speak(
@@ -44,11 +65,8 @@ async def speak(
     turn_id: str,
 ) -> Turn:
     """Generate one turn, retrying an empty reply; fail naming phase and side."""
-    where = f"phase {phase_index} ({phase}), side {speaker.side} ({speaker.model})"
-    messages: list[ChatMessage] = [
-        ChatMessageSystem(content=system_prompt(speaker.team, speaker.side, motion)),
-        ChatMessageUser(content=prompt),
-    ]
+    where = turn_where(speaker, phase, phase_index)
+    messages = turn_messages(speaker, motion, prompt)
     if speaker.context_window is not None:
         timeout = call_config(speaker.model, budget, seed).timeout or DEFAULT_TIMEOUT
         await check_fits(speaker.model, messages, budget, speaker.context_window, where, timeout)

@@ -25,6 +25,7 @@ from debatebench_eval.debate.config import (
     resolve_motions,
     role_model_spec,
 )
+from debatebench_eval.debate.context_plan import JudgedCalls
 from debatebench_eval.debate.pairing import PAIRING_KEY, SWAPPED_SUFFIX, new_pairing_token
 from debatebench_eval.debate.protocol import parse_phases
 from debatebench_eval.debate.run_yaml import parse_run_yaml
@@ -124,9 +125,11 @@ def debate(
         sources: Shared evidence pools for prep: args-me, debatesum (from
             DEBATEBENCH_SOURCES_DIR), example (shipped), or .jsonl paths.
         prep_budget: Completion-token cap of each side's prep call (required with prep).
-        context_window: Tokens the debaters' model server holds; each turn's prompt is
-            counted by the server (llama.cpp's) and a turn that cannot fit with its
-            budget fails before the call. Default: not checked.
+        context_window: Tokens each model server holds. Before the first turn, every
+            call (each turn, the judge's and the fact-check's) is checked at its budget
+            against it, its prompt counted by the server (llama.cpp's) with the turns not
+            yet spoken at their budgets; each turn is counted again before its call.
+            Default: the context a llama.cpp server reports, else not checked.
         topic_match: Which pool rows are candidates for prep: words (the default: a row
             whose topic shares a word with the motion's topic, as debatebench matches) or
             exact (a row whose topic equals it, ignoring case and spacing).
@@ -169,6 +172,7 @@ def debate(
             require_validated_judge=arg.as_bool("require_validated_judge", require_validated_judge),
             pairing=pairing,
             judge_quorum=arg.as_int("judge_quorum", judge_quorum),
+            judged=JudgedCalls(judging.options, judging.fact_check),
         ),
         scorer=[*judging.scorers, turn_stats()],
         model_roles=roles or None,

@@ -13,7 +13,7 @@ from dataclasses import asdict
 from typing import Any
 
 from inspect_ai.log import transcript
-from inspect_ai.model import ChatMessageSystem, ChatMessageUser, Model
+from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, Model
 from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
 from inspect_ai.util import span
@@ -74,10 +74,9 @@ def fact_check(
 
     async def ask(judge: Model, record: DebateRecord, orientation: Orientation) -> Exchange[Ledger]:
         assert record.run is not None
-        prompt = prompts.prompt.format(**view_fields(record, orientation), shape=REPLY_SHAPE)
         return await ask_judge(
             judge,
-            [ChatMessageSystem(content=prompts.system), ChatMessageUser(content=prompt)],
+            fact_check_messages(record, orientation),
             budget=budget,
             seed=record.run.seed,
             schema=reply_schema(),
@@ -123,6 +122,13 @@ def fact_check(
         )
 
     return score
+
+
+def fact_check_messages(record: DebateRecord, orientation: Orientation) -> list[ChatMessage]:
+    """What the fact-check sends the judge (the debate's context check plans it too)."""
+    prompts = fact_check_prompts()
+    prompt = prompts.prompt.format(**view_fields(record, orientation), shape=REPLY_SHAPE)
+    return [ChatMessageSystem(content=prompts.system), ChatMessageUser(content=prompt)]
 
 
 def ledger_value(claims: list[Claim], repairs: int) -> dict[str, float]:

@@ -12,7 +12,7 @@ import asyncio
 from typing import Any
 
 from inspect_ai.log import transcript
-from inspect_ai.model import ChatMessageSystem, ChatMessageUser, Model
+from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, Model
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 from inspect_ai.util import span
@@ -29,6 +29,7 @@ from debatebench_eval.judging.options import (
     scorer_options,
 )
 from debatebench_eval.judging.rubric import (
+    Rubric,
     SideJudgment,
     check_judgment,
     reply_schema,
@@ -137,12 +138,9 @@ async def _ask_rubric(
 ) -> Reading:
     assert record.run is not None
     rubric = options.rubric
-    prompt = rubric.prompt.format(
-        **view_fields(record, orientation), rubric=rubric_text(rubric), shape=reply_shape(rubric)
-    )
     return await ask_judge(
         judge,
-        [ChatMessageSystem(content=rubric.system), ChatMessageUser(content=prompt)],
+        rubric_messages(record, orientation, rubric),
         budget=options.judge_budget,
         seed=record.run.seed,
         schema=reply_schema(rubric),
@@ -151,6 +149,16 @@ async def _ask_rubric(
         check=lambda reply: _checked(reply, options),
         repair_template=rubric.repair,
     )
+
+
+def rubric_messages(
+    record: DebateRecord, orientation: Orientation, rubric: Rubric
+) -> list[ChatMessage]:
+    """What one rubric reading sends the judge (the debate's context check plans it too)."""
+    prompt = rubric.prompt.format(
+        **view_fields(record, orientation), rubric=rubric_text(rubric), shape=reply_shape(rubric)
+    )
+    return [ChatMessageSystem(content=rubric.system), ChatMessageUser(content=prompt)]
 
 
 def _checked(reply: Any, options: JudgeOptions) -> tuple[dict[str, SideJudgment] | None, list[str]]:

@@ -15,7 +15,7 @@ from inspect_ai.scorer import Scorer
 from debatebench_eval.core import arguments as arg
 from debatebench_eval.judging.fact_check import FACT_CHECK_KEYS, fact_check
 from debatebench_eval.judging.metrics import HEADLINE_KEY
-from debatebench_eval.judging.options import judge_options
+from debatebench_eval.judging.options import JudgeOptions, judge_options
 from debatebench_eval.judging.rubric_scorer import rubric
 from debatebench_eval.judging.score_schema import rubric_keys
 
@@ -27,10 +27,13 @@ HEADLINE_METRIC = HeadlineMetric(scorer="rubric", score=HEADLINE_KEY, metric="me
 
 @dataclass(frozen=True)
 class Judging:
-    """A task's judging scorers, and the keys of each one's score (for the viewer)."""
+    """A task's judging scorers, and the keys of each one's score (for the viewer);
+    with the checked options and whether the fact-check runs (for the context check)."""
 
     scorers: list[Scorer]
     score_keys: dict[str, tuple[str, ...]]
+    options: JudgeOptions
+    fact_check: bool
 
 
 def judging_scorers(
@@ -56,4 +59,4 @@ def judging_scorers(
                 require_validated_judge=options.get("require_validated_judge", False),
             )
         )
-    return Judging(scorers, keys)
+    return Judging(scorers, keys, checked_options, run_fact_check)

@@ -99,8 +99,8 @@ def test_a_turn_that_cannot_fit_the_real_context_fails_before_the_call(
     sample = (log.samples or [])[0]
     assert sample.error is not None and not sample.scores
     message = sample.error.message
-    assert "tokens by the server's tokenizer" in message and "the budget (4000)" in message
-    assert f"context window of {CONTEXT_TOKENS}" in message
+    assert "counted by the server's tokenizer" in message and "budget of 4000" in message
+    assert f"the window is {CONTEXT_TOKENS} (-T context_window)" in message
     assert not sample.store_as(DebateRecord).turns
 
 

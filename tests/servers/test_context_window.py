@@ -1,6 +1,7 @@
 """The context-window check: each turn's prompt is counted by the model server's
 tokenizer before the call, and a turn that cannot fit with its budget fails
-without reaching the model."""
+without reaching the model (before the first turn, by the plan of every call:
+tests/servers/test_context_plan.py)."""
 
 from __future__ import annotations
 
@@ -31,12 +32,14 @@ def failure(tmp_path: Path) -> str:
 @pytest.mark.parametrize("server", ["llama-cpp-python", "llama.cpp"])
 def test_every_turn_is_counted_and_a_fitting_debate_runs(tmp_path: Path, server: str) -> None:
     with StubServer(StubBehaviour(tokenizer=server)) as stub:
-        run([*DEBATE, "-M", "api_key=the-key", "-T", "context_window=4096", "-T", "budget=60"],
-            stub.base_url, tmp_path)  # fmt: skip
+        run([*DEBATE, "-M", "api_key=the-key", "-T", "context_window=4096", "-T", "budget=60",
+             "-T", "judge_budget=1000"], stub.base_url, tmp_path)  # fmt: skip
     sample = (only_log(tmp_path).samples or [])[0]
     assert sample.error is None and sample.store_as(DebateRecord).complete
     counts = stub.behaviour.count_requests
-    assert len(counts) == 4  # one count per turn, before its call
+    # Before the first turn, one per planned call (4 turns, the judge's reading); then
+    # one per turn, before its call.
+    assert len(counts) == 5 + 4
     # Counted with the debater's own model, carrying its key.
     assert {c["model"] for c in counts} == {"stub"}
     assert {c["authorization"] for c in counts} == {"Bearer the-key"}
@@ -46,8 +49,9 @@ def test_a_turn_that_cannot_fit_fails_before_the_call(tmp_path: Path) -> None:
     with StubServer(StubBehaviour(tokenizer="llama-cpp-python")) as stub:
         run([*DEBATE, "-T", "context_window=300", "-T", "budget=250"], stub.base_url, tmp_path)
     message = failure(tmp_path)
-    assert "phase 0 (opening:short), side pro" in message
-    assert "the budget (250) need" in message and "context window of 300" in message
+    assert "phase 0 (opening:short), side pro (ollama/stub) cannot fit" in message
+    assert "the call's budget of 250" in message
+    assert "the window is 300 (-T context_window)" in message
     assert chat_requests(stub.behaviour) == []  # the model was never asked
 
 
