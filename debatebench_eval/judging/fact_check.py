@@ -80,7 +80,7 @@ def fact_check(
             [ChatMessageSystem(content=prompts.system), ChatMessageUser(content=prompt)],
             budget=budget,
             seed=record.run.seed,
-            schema=reply_schema(),
+            schema=reply_schema(record),
             name="ledger",
             mode=mode,
             check=lambda reply: check_fact_check(reply, record, orientation),

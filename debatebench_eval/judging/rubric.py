@@ -1,9 +1,11 @@
 """The rubric: its dimensions and templates, and strict checking of a judge's reply.
 
-Plain functions over plain data. A reply is either fully valid (every
-dimension of both sides scored with an integer in range and justified) or it
-is a list of problems, each naming the exact field and what was wrong; a
-partial reply is never used.
+Plain functions over plain data. The judge's reply is one typed model built
+per rubric (`reply_model`): the schema sent to the server and the check of
+the reply both come from it. A reply is either fully valid (every dimension
+of both sides scored with an integer in range and justified) or it is a list
+of problems, each naming the exact field, the value found and what was
+expected; a partial reply is never used.
 """
 
 from __future__ import annotations
@@ -16,7 +18,17 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from pydantic import create_model
+
 from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.core.reply_model import (
+    Prose,
+    ReplyModel,
+    check_reply,
+    one_of,
+    whole_number,
+)
+from debatebench_eval.core.reply_model import reply_schema as schema_of
 from debatebench_eval.core.resources import data_file
 from debatebench_eval.core.yamlio import load_yaml
 
@@ -37,7 +49,6 @@ MARGIN_SCALE = 100
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 # pro_<name> must not collide with the score's own per-side keys.
 _RESERVED = ("total", "win", "role_win", "stance_violation", STANCE_KEY)
-_WORDY = re.compile(r"[^\W_]")
 _RUBRIC_KEYS = {
     "name", "version", "tiebreak", "ledger", "evidence", "dimensions", "system", "prompt", "repair",
 }  # fmt: skip
@@ -224,145 +235,63 @@ def reply_shape(rubric: Rubric) -> str:
     return "{\n" + ",\n".join(lines) + "\n}"
 
 
-def reply_schema(rubric: Rubric) -> dict[str, Any]:
-    """The same shape as a JSON Schema, for providers with structured output."""
+def reply_model(rubric: Rubric) -> type[ReplyModel]:
+    """The judge's reply for this rubric as one typed model: both sides, every
+    dimension with its own 0..max whole-number score and a justification, the
+    ledger dimension's hit ledger, and each side's stance.
 
-    def dimension(d: Dimension) -> dict[str, Any]:
-        props: dict[str, Any] = {
-            "score": {"type": "integer", "minimum": 0, "maximum": d.max},
-            "justification": {"type": "string"},
+    Everything the reply must satisfy is carried by the model and so by the
+    schema sent: no rule of the rubric reply is left to the checker alone
+    beyond what `Prose` refuses (a shown placeholder or "..." copied back).
+    """
+    return _reply_model(rubric)
+
+
+@cache
+def _reply_model(rubric: Rubric) -> type[ReplyModel]:
+    entry = create_model(
+        "HitLedgerEntry",
+        __base__=ReplyModel,
+        point=(Prose, ...),
+        status=(one_of(LEDGER_STATUSES), ...),
+    )
+
+    def dimension(d: Dimension) -> type[ReplyModel]:
+        fields: dict[str, Any] = {
+            "score": (whole_number(0, d.max), ...),
+            "justification": (Prose, ...),
         }
         if d.name == rubric.ledger:
-            props["hit_ledger"] = {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "point": {"type": "string"},
-                        "status": {"type": "string", "enum": list(LEDGER_STATUSES)},
-                    },
-                    "required": ["point", "status"],
-                    "additionalProperties": False,
-                },
-            }
-        return _object(props)
+            fields["hit_ledger"] = (list[entry], ...)  # type: ignore[valid-type]
+        return create_model(f"Score_{d.name}", __base__=ReplyModel, **fields)
 
-    stance = {"type": "string", "enum": list(STANCES)}
-    side = _object({**{d.name: dimension(d) for d in rubric.dimensions}, STANCE_KEY: stance})
-    return _object({REPLY_KEYS[label]: side for label in SIDE_LABELS})
+    side_fields: dict[str, Any] = {d.name: (dimension(d), ...) for d in rubric.dimensions}
+    side_fields[STANCE_KEY] = (one_of(STANCES), ...)
+    side = create_model("SideReading", __base__=ReplyModel, **side_fields)
+    sides: dict[str, Any] = {key: (side, ...) for key in REPLY_KEYS.values()}
+    return create_model("RubricReading", __base__=ReplyModel, **sides)
 
 
-def _object(props: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "properties": props,
-        "required": list(props),
-        "additionalProperties": False,
-    }
+def reply_schema(rubric: Rubric) -> dict[str, Any]:
+    """The reply model as a JSON Schema, for servers that constrain replies by one."""
+    return schema_of(reply_model(rubric))
 
 
 def check_judgment(reply: Any, rubric: Rubric) -> tuple[dict[str, SideJudgment], list[str]]:
-    """Both sides' judgments keyed by label A/B, or the problems (then nothing)."""
-    if not isinstance(reply, dict):
-        return {}, [f"the reply is {_kind(reply)} in JSON, not an object"]
-    problems = [
-        f'unexpected key "{key}" at the top level (only side_a and side_b)'
-        for key in reply
-        if key not in REPLY_KEYS.values()
-    ]
-    judgments: dict[str, SideJudgment] = {}
-    for label in SIDE_LABELS:
-        key = REPLY_KEYS[label]
-        if key not in reply:
-            problems.append(f'"{key}" is missing')
-            continue
-        judgment, side_problems = _check_side(reply[key], key, rubric)
-        problems.extend(side_problems)
-        if judgment is not None:
-            judgments[label] = judgment
-    return ({}, problems) if problems else (judgments, [])
+    """Both sides' judgments keyed by label A/B, or every problem (then nothing)."""
+    checked, problems = check_reply(reply_model(rubric))(reply)
+    if checked is None:
+        return {}, problems
+    return {label: _side(getattr(checked, REPLY_KEYS[label]), rubric) for label in SIDE_LABELS}, []
 
 
-def _check_side(value: Any, at: str, rubric: Rubric) -> tuple[SideJudgment | None, list[str]]:
-    if not isinstance(value, dict):
-        return None, [f'"{at}" is {_kind(value)}, not an object']
-    problems = [
-        f'"{at}.{key}" is not a dimension of this rubric'
-        for key in value
-        if key not in (*rubric.names, STANCE_KEY)
-    ]
-    stance = value.get(STANCE_KEY)
-    if stance not in STANCES:
-        problems.append(f'"{at}.{STANCE_KEY}" is {stance!r}; expected one of {", ".join(STANCES)}')
-    scores: dict[str, DimensionScore] = {}
+def _side(side: Any, rubric: Rubric) -> SideJudgment:
+    scores = {
+        d.name: DimensionScore(getattr(side, d.name).score, getattr(side, d.name).justification)
+        for d in rubric.dimensions
+    }
     ledger: tuple[LedgerEntry, ...] = ()
-    for d in rubric.dimensions:
-        here = f"{at}.{d.name}"
-        if d.name not in value:
-            problems.append(f'"{here}" is missing')
-            continue
-        entry = value[d.name]
-        if not isinstance(entry, dict):
-            problems.append(
-                f'"{here}" is {_kind(entry)}, not an object with score and justification'
-            )
-            continue
-        allowed = {"score", "justification"} | (
-            {"hit_ledger"} if d.name == rubric.ledger else set()
-        )
-        problems += [f'unexpected key "{here}.{key}"' for key in entry if key not in allowed]
-        score, found = _check_score(entry, here, d.max)
-        problems.extend(found)
-        text = entry.get("justification")
-        if not isinstance(text, str) or not _WORDY.search(text):
-            # "..." copied from the requested shape is no justification either.
-            problems.append(f'"{here}.justification" is missing or empty')
-        if d.name == rubric.ledger:
-            ledger, found = _check_ledger(entry.get("hit_ledger"), f"{here}.hit_ledger")
-            problems.extend(found)
-        if score is not None and isinstance(text, str) and _WORDY.search(text):
-            scores[d.name] = DimensionScore(score, text.strip())
-    if problems:
-        return None, problems
-    return SideJudgment(scores, ledger, str(stance)), []
-
-
-def _check_score(entry: dict[str, Any], here: str, top: int) -> tuple[int | None, list[str]]:
-    if "score" not in entry:
-        return None, [f'"{here}.score" is missing']
-    score = entry["score"]
-    if isinstance(score, bool) or not isinstance(score, int):
-        return None, [f'"{here}.score" is {score!r}; it must be a whole number from 0 to {top}']
-    if not 0 <= score <= top:
-        return None, [f'"{here}.score" is {score}, outside 0 to {top}']
-    return score, []
-
-
-def _check_ledger(value: Any, here: str) -> tuple[tuple[LedgerEntry, ...], list[str]]:
-    if not isinstance(value, list):
-        return (), [f'"{here}" is missing or not a list']
-    entries: list[LedgerEntry] = []
-    problems: list[str] = []
-    for index, item in enumerate(value):
-        at = f"{here}[{index}]"
-        if not isinstance(item, dict):
-            problems.append(f'"{at}" is {_kind(item)}, not an object with point and status')
-            continue
-        point, status = item.get("point"), item.get("status")
-        if not isinstance(point, str) or not point.strip():
-            problems.append(f'"{at}.point" is missing or empty')
-        if status not in LEDGER_STATUSES:
-            problems.append(
-                f'"{at}.status" is {status!r}; expected one of {", ".join(LEDGER_STATUSES)}'
-            )
-        if isinstance(point, str) and point.strip() and status in LEDGER_STATUSES:
-            entries.append(LedgerEntry(point.strip(), str(status)))
-    return tuple(entries), problems
-
-
-def _kind(value: Any) -> str:
-    """The JSON type of a value, with its article, for problem messages."""
-    names = {dict: "an object", list: "an array", str: "a string", type(None): "null"}
-    if isinstance(value, bool):
-        return "a boolean"
-    return names.get(type(value), "a number")
+    if rubric.ledger is not None:
+        entries = getattr(side, rubric.ledger).hit_ledger
+        ledger = tuple(LedgerEntry(e.point, e.status) for e in entries)
+    return SideJudgment(scores, ledger, str(getattr(side, STANCE_KEY)))
