@@ -48,10 +48,21 @@ TEXT_MIN_LENGTH = 3
 # `\s` (an "unknown escape" there, so the whole grammar fails to parse), and
 # no `"`, backslash or control character anywhere, since the grammar writes
 # the string's characters raw and one of those would end or break the JSON.
+_TEXT_FIRST = r'[^<. "\\\x00-\x1f]'
 _TEXT_CHAR = r'[^"\\\x00-\x1f]'
-TEXT_PATTERN = rf'^[^<. "\\\x00-\x1f]{_TEXT_CHAR}{{{TEXT_MIN_LENGTH - 1},}}$'
+
+
+def text_pattern(max_length: int | None = None, *, empty: bool = False) -> str:
+    """The text pattern, with at most `max_length` characters if given, and
+    matching "" as well if `empty`."""
+    top = "" if max_length is None else str(max_length - 1)
+    body = f"{_TEXT_FIRST}{_TEXT_CHAR}{{{TEXT_MIN_LENGTH - 1},{top}}}"
+    return f"^({body})?$" if empty else f"^{body}$"
+
+
+TEXT_PATTERN = text_pattern()
 # The same, or nothing (a reason that is "" when it is not needed).
-TEXT_OR_EMPTY_PATTERN = rf'^([^<. "\\\x00-\x1f]{_TEXT_CHAR}{{{TEXT_MIN_LENGTH - 1},}})?$'
+TEXT_OR_EMPTY_PATTERN = text_pattern(empty=True)
 PLACEHOLDERS_KEY = "placeholders"
 
 
@@ -79,25 +90,40 @@ def _normal(text: str) -> str:
     return " ".join(text.strip().strip("<>").lower().split())
 
 
-# Free text a model writes: at least a few characters with a word in them.
-Prose = Annotated[
-    str,
-    Field(min_length=TEXT_MIN_LENGTH, json_schema_extra={"pattern": TEXT_PATTERN}),
-    AfterValidator(_prose),
-]
+def prose(max_length: int | None = None) -> Any:
+    """Free text a model writes: at least a few characters with a word in them,
+    and at most `max_length` if given (a bound the grammar keeps a small model
+    to, so its reply fits its budget)."""
+    return Annotated[
+        str,
+        Field(
+            min_length=TEXT_MIN_LENGTH,
+            max_length=max_length,
+            json_schema_extra={"pattern": text_pattern(max_length)},
+        ),
+        AfterValidator(_prose),
+    ]
+
+
+def prose_or_empty(max_length: int | None = None) -> Any:
+    """Text that is "" where nothing needs saying, else `prose(max_length)` (the
+    caller's own rule says when it must be given)."""
+    return Annotated[
+        str,
+        Field(
+            max_length=max_length,
+            json_schema_extra={"pattern": text_pattern(max_length, empty=True)},
+        ),
+        AfterValidator(_prose_or_empty),
+    ]
 
 
 def _prose_or_empty(value: str, info: ValidationInfo) -> str:
     return "" if not value.strip() else _prose(value, info)
 
 
-# Text that is "" where nothing needs saying, else Prose (checked by the caller's
-# own rule for when it must be given).
-ProseOrEmpty = Annotated[
-    str,
-    Field(json_schema_extra={"pattern": TEXT_OR_EMPTY_PATTERN}),
-    AfterValidator(_prose_or_empty),
-]
+Prose = prose()
+ProseOrEmpty = prose_or_empty()
 
 
 def whole_number(low: int, high: int) -> Any:

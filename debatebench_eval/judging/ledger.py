@@ -33,11 +33,11 @@ from pydantic_core import PydanticCustomError
 from rapidfuzz import fuzz
 
 from debatebench_eval.core.reply_model import (
-    Prose,
-    ProseOrEmpty,
     ReplyModel,
     check_reply,
     one_of,
+    prose,
+    prose_or_empty,
 )
 from debatebench_eval.core.reply_model import reply_schema as schema_of
 from debatebench_eval.core.resources import data_file
@@ -46,7 +46,7 @@ from debatebench_eval.core.yamlio import load_yaml
 from debatebench_eval.debate.protocol import SIDES
 from debatebench_eval.debate.record import DebateRecord
 from debatebench_eval.judging.blind import Orientation
-from debatebench_eval.judging.rubric import SIDE_LABELS
+from debatebench_eval.judging.rubric import SIDE_LABELS, TEXT_MAX_CHARS
 
 VERDICTS = ("supported", "contradicted", "unsupported", "not_checkable")
 # partial_ratio of the normalised quote against the normalised cited text, 0-100.
@@ -141,17 +141,18 @@ def claims_model(record: DebateRecord) -> type[ReplyModel]:
     """
     turns = tuple(turn.id for turn in record.turns)
     cited = (*turns, *(passage.id for passage in record.passages))
+    quote = Annotated[str, Field(max_length=TEXT_MAX_CHARS)]
     citation = create_model(
-        "Citation", __base__=ReplyModel, id=(_cited_id(cited), ...), quote=(str, ...)
+        "Citation", __base__=ReplyModel, id=(_cited_id(cited), ...), quote=(quote, ...)
     )
     claim = create_model(
         "Claim",
         __base__=ReplyModel,
         turn=(_turn_id(turns), ...),
-        claim=(Prose, ...),
+        claim=(prose(TEXT_MAX_CHARS), ...),
         verdict=(one_of(VERDICTS), ...),
         citations=(list[citation], ...),  # type: ignore[valid-type]
-        reason=(Prose, ...),
+        reason=(prose(TEXT_MAX_CHARS), ...),
     )
     most = MAX_CLAIMS_PER_TURN * max(len(turns), 1)
     claims = Annotated[list[claim], Field(max_length=most)]  # type: ignore[valid-type]
@@ -167,7 +168,9 @@ def reply_model(record: DebateRecord) -> type[ReplyModel]:
     to): a side with a listed claim gives "" as its reason, and a side with
     none gives a reason of at least MIN_REASON_WORDS words.
     """
-    reasons: dict[str, Any] = {label: (ProseOrEmpty, ...) for label in SIDE_LABELS}
+    reasons: dict[str, Any] = {
+        label: (prose_or_empty(TEXT_MAX_CHARS), ...) for label in SIDE_LABELS
+    }
     no_claims = create_model("NoClaims", __base__=ReplyModel, **reasons)
     return create_model("FactCheck", __base__=claims_model(record), no_claims=(no_claims, ...))
 

@@ -16,16 +16,16 @@ import string
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import create_model
+from pydantic import Field, create_model
 
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.reply_model import (
-    Prose,
     ReplyModel,
     check_reply,
     one_of,
+    prose,
     whole_number,
 )
 from debatebench_eval.core.reply_model import reply_schema as schema_of
@@ -44,6 +44,10 @@ STANCE_TEXT = (
     "you cannot tell."
 )
 SIDE_LABELS = ("A", "B")
+# A justification is one or two sentences, a ledger point a phrase; the longest
+# in the recorded judges' replies (results/regression) is 215 characters.
+TEXT_MAX_CHARS = 300
+LEDGER_MAX_POINTS = 10
 REPLY_KEYS = {"A": "side_a", "B": "side_b"}
 MARGIN_SCALE = 100
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -241,8 +245,10 @@ def reply_model(rubric: Rubric) -> type[ReplyModel]:
     ledger dimension's hit ledger, and each side's stance.
 
     Everything the reply must satisfy is carried by the model and so by the
-    schema sent: no rule of the rubric reply is left to the checker alone
-    beyond what `Prose` refuses (a shown placeholder or "..." copied back).
+    schema sent, texts at most TEXT_MAX_CHARS long ("a one- or two-sentence
+    justification") and at most LEDGER_MAX_POINTS ledger points, so that a
+    grammar-held reply fits its budget. Left to the checker alone: a text that
+    is "..." or a placeholder copied back (`Prose`).
     """
     return _reply_model(rubric)
 
@@ -252,17 +258,18 @@ def _reply_model(rubric: Rubric) -> type[ReplyModel]:
     entry = create_model(
         "HitLedgerEntry",
         __base__=ReplyModel,
-        point=(Prose, ...),
+        point=(prose(TEXT_MAX_CHARS), ...),
         status=(one_of(LEDGER_STATUSES), ...),
     )
 
     def dimension(d: Dimension) -> type[ReplyModel]:
         fields: dict[str, Any] = {
             "score": (whole_number(0, d.max), ...),
-            "justification": (Prose, ...),
+            "justification": (prose(TEXT_MAX_CHARS), ...),
         }
         if d.name == rubric.ledger:
-            fields["hit_ledger"] = (list[entry], ...)  # type: ignore[valid-type]
+            points = Annotated[list[entry], Field(max_length=LEDGER_MAX_POINTS)]  # type: ignore[valid-type]
+            fields["hit_ledger"] = (points, ...)
         return create_model(f"Score_{d.name}", __base__=ReplyModel, **fields)
 
     side_fields: dict[str, Any] = {d.name: (dimension(d), ...) for d in rubric.dimensions}

@@ -10,7 +10,7 @@ import pytest
 from inspect_ai.model import GenerateConfig, ModelOutput
 from inspect_ai.util import Store
 
-from debatebench_eval.core.reply_model import TEXT_OR_EMPTY_PATTERN, TEXT_PATTERN
+from debatebench_eval.core.reply_model import text_pattern
 from debatebench_eval.debate.record import DebateRecord, Passage, Turn, TurnUsage
 from debatebench_eval.judging.blind import Orientation
 from debatebench_eval.judging.fact_check import FACT_CHECK_KEYS
@@ -432,7 +432,7 @@ def test_the_fact_check_schema_carries_the_records_ids_verdicts_and_count() -> N
     assert schema["properties"]["claims"]["maxItems"] == 2 * MAX_CLAIMS_PER_TURN
     assert set(schema["properties"]["no_claims"]["required"]) == {"A", "B"}
     for text in (claim_schema["claim"], claim_schema["reason"]):
-        assert text["pattern"] == TEXT_PATTERN and text["minLength"] == 3
+        assert text["pattern"] == text_pattern(300) and text["minLength"] == 3
     assert schema["properties"]["no_claims"]["properties"]["A"]["pattern"] == (
-        TEXT_OR_EMPTY_PATTERN
+        text_pattern(300, empty=True)
     )

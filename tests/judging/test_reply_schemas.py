@@ -14,11 +14,18 @@ from inspect_ai.model import get_model
 from inspect_ai.util import JSONSchema, Store
 from inspect_ai.util._json import json_schema_dump
 
-from debatebench_eval.core.reply_model import TEXT_PATTERN
+from debatebench_eval.core.reply_model import TEXT_PATTERN, text_pattern
 from debatebench_eval.debate.record import DebateRecord, Passage, Turn, TurnUsage
 from debatebench_eval.judging import ledger
 from debatebench_eval.judging.options import judge_config
-from debatebench_eval.judging.rubric import LEDGER_STATUSES, STANCES, default_rubric, reply_schema
+from debatebench_eval.judging.rubric import (
+    LEDGER_MAX_POINTS,
+    LEDGER_STATUSES,
+    STANCES,
+    TEXT_MAX_CHARS,
+    default_rubric,
+    reply_schema,
+)
 from debatebench_eval.servers.kind import ServerKind
 from debatebench_eval.servers.schema_forms import server_schema
 
@@ -30,6 +37,8 @@ KINDS: list[ServerKind | None] = ["llama-cpp-python", "llama.cpp", "ollama", "ot
 # Kinds whose converter (llama.cpp's common/json-schema-to-grammar.cpp) enforces
 # integer minimum/maximum: ranges stay bounds there; elsewhere they go as an enum.
 BOUNDS_KEPT = ("llama.cpp", "ollama")
+# Judge texts: a word first, 3 to TEXT_MAX_CHARS characters, in the pattern itself.
+JUDGE_TEXT = text_pattern(TEXT_MAX_CHARS)
 
 
 def nodes(schema: Any) -> Iterator[dict[str, Any]]:
@@ -79,11 +88,13 @@ def test_the_rubric_schema_sent_carries_each_range_and_enum(kind: ServerKind | N
             else:
                 assert score["enum"] == list(range(top + 1)), (kind, name)
             justification = side["properties"][name]["properties"]["justification"]
-            assert justification["pattern"] == TEXT_PATTERN
+            assert justification["pattern"] == JUDGE_TEXT
         assert side["properties"]["stance"]["enum"] == list(STANCES)
-        entry = side["properties"]["rebuttal_effectiveness"]["properties"]["hit_ledger"]["items"]
+        hit_ledger = side["properties"]["rebuttal_effectiveness"]["properties"]["hit_ledger"]
+        assert hit_ledger["maxItems"] == LEDGER_MAX_POINTS
+        entry = hit_ledger["items"]
         assert entry["properties"]["status"]["enum"] == list(LEDGER_STATUSES)
-        assert entry["properties"]["point"]["pattern"] == TEXT_PATTERN
+        assert entry["properties"]["point"]["pattern"] == JUDGE_TEXT
     for node in nodes(sent):
         if "properties" in node:
             assert node["required"] == list(node["properties"])
@@ -105,7 +116,9 @@ def test_the_fact_check_schema_sent_carries_its_ids_verdicts_and_count(
         "P1",
     ]
     assert claim["verdict"]["enum"] == list(ledger.VERDICTS)
-    assert claim["claim"]["pattern"] == claim["reason"]["pattern"] == TEXT_PATTERN
+    assert claim["claim"]["pattern"] == claim["reason"]["pattern"] == JUDGE_TEXT
+    quote = claim["citations"]["items"]["properties"]["quote"]
+    assert quote.get("maxLength") == (TEXT_MAX_CHARS if kind not in ("other", None) else None)
     assert list(claims["items"]["required"]) == ["turn", "claim", "verdict", "citations", "reason"]
     assert sent["properties"]["no_claims"]["required"] == ["A", "B"]
 
@@ -115,7 +128,7 @@ def test_hosted_and_other_servers_get_nothing_openai_strict_refuses(kind: str | 
     for schema in (reply_schema(RUBRIC), ledger.reply_schema(record())):
         sent = server_schema(schema, kind)  # type: ignore[arg-type]
         assert not [n for n in nodes(sent) if {"minLength", "maxLength"} & set(n)]
-        assert any(n.get("pattern") == TEXT_PATTERN for n in nodes(sent))  # length kept in it
+        assert any(n.get("pattern") == JUDGE_TEXT for n in nodes(sent))  # lengths kept in it
 
 
 def test_grammar_servers_keep_lengths_and_number_ranges_go_as_enums_there() -> None:

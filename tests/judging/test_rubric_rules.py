@@ -119,7 +119,14 @@ MALFORMED = [
     ("a shape's placeholder as justification", _mutate("side_b.clarity.justification", "<why>"),
      ['"side_b.clarity.justification" is \'<why>\'; it is a placeholder from the reply shape, '
       'not an answer']),
+    ("a justification of more than two sentences' length",
+     _mutate("side_a.clarity.justification", "Clear. " * 43),
+     ['"side_a.clarity.justification" is ' + repr("Clear. " * 43)[:77] + '...; expected at '
+      'most 300 characters']),
     ("ledger missing", _mutate(_LEDGER, KeyError), [f'"{_LEDGER}" is missing']),
+    ("more ledger points than a side could make",
+     _mutate(_LEDGER, [{"point": f"point {n}", "status": "open"} for n in range(11)]),
+     [f'"{_LEDGER}" is an array of 11; expected at most 10 item(s)']),
     ("ledger not a list", _mutate(_LEDGER, "none"),
      [f'"{_LEDGER}" is \'none\'; expected an array']),
     ("ledger bad status", _mutate(_LEDGER, [{"point": "cost claim", "status": "won"}]),
