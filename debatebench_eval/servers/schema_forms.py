@@ -18,17 +18,19 @@ is sent in a form the server keeps (each established from the server's source):
   same form; Inspect's Ollama provider would strip `pattern`, lengths and
   ranges from a response schema, so `judging.options.judge_config` sends
   Ollama the schema itself.
-- In both converters a string's `pattern` wins over its `minLength`, so text
-  patterns carry their minimum length themselves (`core.reply_model`).
+- In both converters a string's `pattern` wins over its `minLength` and
+  `maxLength`, so text patterns carry their lengths themselves
+  (`core.reply_model.text_pattern`).
 - Hosted providers (no server URL) and other servers get Inspect's structured
   output with `strict` on. OpenAI's strict mode accepts `enum`, `pattern`,
   `minimum`/`maximum` and `minItems`/`maxItems` and refuses `minLength`/
   `maxLength` (the keywords pydantic-ai strips for OpenAI strict mode), so the
   lengths are dropped (the pattern keeps them). Inspect's `JSONSchema` has no
   `minItems`/`maxItems` and its OpenAI-compatible and Anthropic providers
-  strip `pattern`, lengths and ranges, so ranges also go as an `enum`, the
-  one form every provider passes on; counts reach those servers only through
-  the prompt and the check.
+  strip `pattern`, lengths and ranges, so integer ranges also go as an
+  `enum`, the one form every provider passes on (number ranges keep their
+  bounds, which OpenAI enforces); counts reach those servers only through the
+  prompt and the check.
 
 The check of the reply (`core.reply_model.check_reply`) keeps every rule in
 any case: a server that ignores one only costs a repair re-ask.
