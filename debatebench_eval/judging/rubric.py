@@ -48,6 +48,33 @@ SIDE_LABELS = ("A", "B")
 # in the recorded judges' replies (results/regression) is 215 characters.
 TEXT_MAX_CHARS = 300
 LEDGER_MAX_POINTS = 10
+# A reply held to its schema by a grammar cannot stop early: if its texts at
+# their longest do not fit the judge budget it is cut off, unusable. So the
+# bounds shrink with the budget, at CHARS_PER_TOKEN (a low estimate for English
+# in JSON: the embedded judge wrote 3.9) and FIELD_CHARS for each text field's
+# key and punctuation, never below MIN_TEXT_CHARS or one ledger point per
+# LEDGER_POINT_TOKENS of budget.
+CHARS_PER_TOKEN = 3
+FIELD_CHARS = 70
+MIN_TEXT_CHARS = 40
+LEDGER_POINT_TOKENS = 400
+
+
+def text_bound(budget: int | None, fields: int) -> int:
+    """The most characters each of `fields` texts may have to fit `budget` tokens."""
+    if budget is None:
+        return TEXT_MAX_CHARS
+    room = budget * CHARS_PER_TOKEN // max(fields, 1) - FIELD_CHARS
+    return max(MIN_TEXT_CHARS, min(TEXT_MAX_CHARS, room))
+
+
+def ledger_bound(budget: int | None) -> int:
+    """The most hit-ledger points per side that `budget` tokens leave room for."""
+    if budget is None:
+        return LEDGER_MAX_POINTS
+    return max(1, min(LEDGER_MAX_POINTS, budget // LEDGER_POINT_TOKENS))
+
+
 REPLY_KEYS = {"A": "side_a", "B": "side_b"}
 MARGIN_SCALE = 100
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -239,36 +266,39 @@ def reply_shape(rubric: Rubric) -> str:
     return "{\n" + ",\n".join(lines) + "\n}"
 
 
-def reply_model(rubric: Rubric) -> type[ReplyModel]:
+def reply_model(rubric: Rubric, budget: int | None = None) -> type[ReplyModel]:
     """The judge's reply for this rubric as one typed model: both sides, every
     dimension with its own 0..max whole-number score and a justification, the
     ledger dimension's hit ledger, and each side's stance.
 
     Everything the reply must satisfy is carried by the model and so by the
     schema sent, texts at most TEXT_MAX_CHARS long ("a one- or two-sentence
-    justification") and at most LEDGER_MAX_POINTS ledger points, so that a
+    justification") and at most LEDGER_MAX_POINTS ledger points, both less
+    for a small judge `budget` (`text_bound`, `ledger_bound`), so that a
     grammar-held reply fits its budget. Left to the checker alone: a text that
     is "..." or a placeholder copied back (`Prose`).
     """
-    return _reply_model(rubric)
+    points = ledger_bound(budget) if rubric.ledger is not None else 0
+    fields = 2 * (len(rubric.dimensions) + points)
+    return _reply_model(rubric, text_bound(budget, fields), points)
 
 
 @cache
-def _reply_model(rubric: Rubric) -> type[ReplyModel]:
+def _reply_model(rubric: Rubric, most_chars: int, most_points: int) -> type[ReplyModel]:
     entry = create_model(
         "HitLedgerEntry",
         __base__=ReplyModel,
-        point=(prose(TEXT_MAX_CHARS), ...),
+        point=(prose(most_chars), ...),
         status=(one_of(LEDGER_STATUSES), ...),
     )
 
     def dimension(d: Dimension) -> type[ReplyModel]:
         fields: dict[str, Any] = {
             "score": (whole_number(0, d.max), ...),
-            "justification": (prose(TEXT_MAX_CHARS), ...),
+            "justification": (prose(most_chars), ...),
         }
         if d.name == rubric.ledger:
-            points = Annotated[list[entry], Field(max_length=LEDGER_MAX_POINTS)]  # type: ignore[valid-type]
+            points = Annotated[list[entry], Field(max_length=most_points)]  # type: ignore[valid-type]
             fields["hit_ledger"] = (points, ...)
         return create_model(f"Score_{d.name}", __base__=ReplyModel, **fields)
 
@@ -279,14 +309,16 @@ def _reply_model(rubric: Rubric) -> type[ReplyModel]:
     return create_model("RubricReading", __base__=ReplyModel, **sides)
 
 
-def reply_schema(rubric: Rubric) -> dict[str, Any]:
+def reply_schema(rubric: Rubric, budget: int | None = None) -> dict[str, Any]:
     """The reply model as a JSON Schema, for servers that constrain replies by one."""
-    return schema_of(reply_model(rubric))
+    return schema_of(reply_model(rubric, budget))
 
 
-def check_judgment(reply: Any, rubric: Rubric) -> tuple[dict[str, SideJudgment], list[str]]:
+def check_judgment(
+    reply: Any, rubric: Rubric, budget: int | None = None
+) -> tuple[dict[str, SideJudgment], list[str]]:
     """Both sides' judgments keyed by label A/B, or every problem (then nothing)."""
-    checked, problems = check_reply(reply_model(rubric))(reply)
+    checked, problems = check_reply(reply_model(rubric, budget))(reply)
     if checked is None:
         return {}, problems
     return {label: _side(getattr(checked, REPLY_KEYS[label]), rubric) for label in SIDE_LABELS}, []

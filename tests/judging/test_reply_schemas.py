@@ -16,7 +16,7 @@ from inspect_ai.util._json import json_schema_dump
 
 from debatebench_eval.core.reply_model import TEXT_PATTERN, text_pattern
 from debatebench_eval.debate.record import DebateRecord, Passage, Turn, TurnUsage
-from debatebench_eval.judging import ledger
+from debatebench_eval.judging import ledger, rubric
 from debatebench_eval.judging.options import judge_config
 from debatebench_eval.judging.rubric import (
     LEDGER_MAX_POINTS,
@@ -263,3 +263,36 @@ def test_the_text_pattern_is_one_llama_cpp_can_parse_and_keeps_json_valid() -> N
     assert grammar_accepts(ours, '{"t": "A fair point."}')
     assert not grammar_accepts(ours, '{"t": "He said "no" twice."}')  # a raw quote ends it
     assert not grammar_accepts(ours, '{"t": "ab"}')  # shorter than 3: the pattern's own length
+
+
+@pytest.mark.parametrize("budget", [512, 1024, 2048, 6000])
+def test_a_grammar_held_reading_at_its_longest_fits_the_judge_budget(budget: int) -> None:
+    # A grammar cannot stop a reply early: the bounds must let every text be at its
+    # longest and still leave the JSON whole within the budget.
+    schema = reply_schema(RUBRIC, budget)
+    side = schema["properties"]["side_a"]["properties"]
+    most = rubric.text_bound(budget, 2 * (len(MAXIMA) + rubric.ledger_bound(budget)))
+    points = side["rebuttal_effectiveness"]["properties"]["hit_ledger"]["maxItems"]
+    assert points == rubric.ledger_bound(budget)
+    assert side["clarity"]["properties"]["justification"]["pattern"] == text_pattern(most)
+    longest = {name: top for name, top in MAXIMA.items()}
+    reply = json.loads(rubric_reply(longest, longest))
+    for label in ("side_a", "side_b"):
+        for name in MAXIMA:
+            reply[label][name]["justification"] = "w" * most
+        reply[label]["rebuttal_effectiveness"]["hit_ledger"] = [
+            {"point": "w" * most, "status": "dodged"}
+        ] * points
+    assert rubric.check_judgment(reply, RUBRIC, budget)[1] == []
+    assert len(json.dumps(reply)) / rubric.CHARS_PER_TOKEN <= budget
+    assert rubric.text_bound(None, 1) == TEXT_MAX_CHARS  # no budget, the plain bound
+
+
+def test_a_reading_longer_than_its_budget_allows_is_refused_naming_the_bound() -> None:
+    reply = changed_reply("side_a.clarity.justification", "Clear enough. " * 12)
+    assert rubric.check_judgment(reply, RUBRIC)[1] == []  # 168 characters: fine at 6000
+    _, problems = rubric.check_judgment(reply, RUBRIC, 1024)
+    assert problems == [
+        f'"side_a.clarity.justification" is {reply["side_a"]["clarity"]["justification"]!r:.77}'
+        f"...; expected at most {rubric.text_bound(1024, 14)} characters"
+    ]
