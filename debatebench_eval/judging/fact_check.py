@@ -80,10 +80,10 @@ def fact_check(
             [ChatMessageSystem(content=prompts.system), ChatMessageUser(content=prompt)],
             budget=budget,
             seed=record.run.seed,
-            schema=reply_schema(record),
+            schema=reply_schema(record, budget),
             name="ledger",
             mode=mode,
-            check=lambda reply: check_fact_check(reply, record, orientation),
+            check=lambda reply: check_fact_check(reply, record, orientation, budget),
             repair_template=prompts.repair,
         )
 

@@ -46,7 +46,7 @@ from debatebench_eval.core.yamlio import load_yaml
 from debatebench_eval.debate.protocol import SIDES
 from debatebench_eval.debate.record import DebateRecord
 from debatebench_eval.judging.blind import Orientation
-from debatebench_eval.judging.rubric import SIDE_LABELS, TEXT_MAX_CHARS
+from debatebench_eval.judging.rubric import CHARS_PER_TOKEN, FIELD_CHARS, SIDE_LABELS, text_bound
 
 VERDICTS = ("supported", "contradicted", "unsupported", "not_checkable")
 # partial_ratio of the normalised quote against the normalised cited text, 0-100.
@@ -90,6 +90,10 @@ MIN_REASON_WORDS = 3
 # The prompt asks for at most five claims per turn; the reply's claims are
 # capped at that many for the whole record.
 MAX_CLAIMS_PER_TURN = 5
+# "the ids of the passages or turns that decide it": a few, not a list.
+MAX_CITATIONS = 2
+# "The claim in one sentence", "one sentence on why", "a short exact quote".
+LEDGER_TEXT_CHARS = 200
 # The reply shape's own placeholders ("<turn id>", "<empty if Side A's claims
 # are listed, else why it made none>", ...): a reply that copies one back as
 # its text is refused, naming it.
@@ -127,39 +131,66 @@ def _cited_id(ids: tuple[str, ...]) -> Any:
     return Annotated[str, BeforeValidator(_bare_id), Field(json_schema_extra=extra)]
 
 
-def claims_model(record: DebateRecord) -> type[ReplyModel]:
+@dataclass(frozen=True)
+class LedgerBounds:
+    """How much one fact-check reply may hold: claims, citations per claim, and
+    characters per text (`rubric.text_bound`: a grammar-held reply at its
+    longest must still fit the judge's budget)."""
+
+    claims: int
+    citations: int
+    chars: int
+
+
+def ledger_bounds(turns: int, budget: int | None = None) -> LedgerBounds:
+    """At most MAX_CLAIMS_PER_TURN claims per turn, MAX_CITATIONS each, texts of
+    LEDGER_TEXT_CHARS; with a budget, only as many claims as fit it at their
+    longest (one at least, its texts shortened until it fits)."""
+    claims = MAX_CLAIMS_PER_TURN * max(turns, 1)
+    if budget is None:
+        return LedgerBounds(claims, MAX_CITATIONS, LEDGER_TEXT_CHARS)
+    field = LEDGER_TEXT_CHARS + FIELD_CHARS
+    room = budget * CHARS_PER_TOKEN - len(SIDE_LABELS) * field
+    claims = max(1, min(claims, room // ((2 + MAX_CITATIONS) * field)))
+    fields = claims * (2 + MAX_CITATIONS) + len(SIDE_LABELS)
+    return LedgerBounds(claims, MAX_CITATIONS, min(LEDGER_TEXT_CHARS, text_bound(budget, fields)))
+
+
+def claims_model(record: DebateRecord, budget: int | None = None) -> type[ReplyModel]:
     """The ledger's claims for this record: `{"claims": [...]}`.
 
     Carried by the model (and the schema): each claim's turn is one of the
     record's turn ids, its verdict one of VERDICTS, its claim and reason text
     (not "..." nor a shown placeholder), its citations objects with an id
     (an `enum` of the record's turn and passage ids) and a quote ("" for none);
-    at most MAX_CLAIMS_PER_TURN claims per turn of the record.
+    counts and lengths within `ledger_bounds` (at most MAX_CLAIMS_PER_TURN
+    claims per turn of the record, fewer for a small judge budget).
     Left to the checker (no schema can say them): a cited id that names nothing
     recorded, and a quote that is not in the text it cites, are kept and marked
     unverifiable (`verify_citation`), never refused.
     """
     turns = tuple(turn.id for turn in record.turns)
     cited = (*turns, *(passage.id for passage in record.passages))
-    quote = Annotated[str, Field(max_length=TEXT_MAX_CHARS)]
+    bounds = ledger_bounds(len(turns), budget)
+    quote = Annotated[str, Field(max_length=bounds.chars)]
     citation = create_model(
         "Citation", __base__=ReplyModel, id=(_cited_id(cited), ...), quote=(quote, ...)
     )
+    citations = Annotated[list[citation], Field(max_length=bounds.citations)]  # type: ignore[valid-type]
     claim = create_model(
         "Claim",
         __base__=ReplyModel,
         turn=(_turn_id(turns), ...),
-        claim=(prose(TEXT_MAX_CHARS), ...),
+        claim=(prose(bounds.chars), ...),
         verdict=(one_of(VERDICTS), ...),
-        citations=(list[citation], ...),  # type: ignore[valid-type]
-        reason=(prose(TEXT_MAX_CHARS), ...),
+        citations=(citations, ...),
+        reason=(prose(bounds.chars), ...),
     )
-    most = MAX_CLAIMS_PER_TURN * max(len(turns), 1)
-    claims = Annotated[list[claim], Field(max_length=most)]  # type: ignore[valid-type]
+    claims = Annotated[list[claim], Field(max_length=bounds.claims)]  # type: ignore[valid-type]
     return create_model("Claims", __base__=ReplyModel, claims=(claims, ...))
 
 
-def reply_model(record: DebateRecord) -> type[ReplyModel]:
+def reply_model(record: DebateRecord, budget: int | None = None) -> type[ReplyModel]:
     """The whole fact-check reply for this record: the claims (`claims_model`)
     and `no_claims`, for Side A and B an empty string or a reason (text, not a
     copied placeholder).
@@ -168,16 +199,16 @@ def reply_model(record: DebateRecord) -> type[ReplyModel]:
     to): a side with a listed claim gives "" as its reason, and a side with
     none gives a reason of at least MIN_REASON_WORDS words.
     """
-    reasons: dict[str, Any] = {
-        label: (prose_or_empty(TEXT_MAX_CHARS), ...) for label in SIDE_LABELS
-    }
+    chars = ledger_bounds(len(record.turns), budget).chars
+    reasons: dict[str, Any] = {label: (prose_or_empty(chars), ...) for label in SIDE_LABELS}
     no_claims = create_model("NoClaims", __base__=ReplyModel, **reasons)
-    return create_model("FactCheck", __base__=claims_model(record), no_claims=(no_claims, ...))
+    base = claims_model(record, budget)
+    return create_model("FactCheck", __base__=base, no_claims=(no_claims, ...))
 
 
-def reply_schema(record: DebateRecord) -> dict[str, Any]:
+def reply_schema(record: DebateRecord, budget: int | None = None) -> dict[str, Any]:
     """The reply model as a JSON Schema, for servers that constrain replies by one."""
-    return schema_of(reply_model(record))
+    return schema_of(reply_model(record, budget))
 
 
 @dataclass(frozen=True)
@@ -212,10 +243,10 @@ class Ledger:
 
 
 def check_fact_check(
-    reply: Any, record: DebateRecord, orientation: Orientation
+    reply: Any, record: DebateRecord, orientation: Orientation, budget: int | None = None
 ) -> tuple[Ledger | None, list[str]]:
     """The ledger, or every problem: its claims' and its account of sides without claims."""
-    checked, problems = check_reply(reply_model(record), SHAPE_PLACEHOLDERS)(reply)
+    checked, problems = check_reply(reply_model(record, budget), SHAPE_PLACEHOLDERS)(reply)
     if checked is None:
         return None, problems
     claims = _claims(checked, record)

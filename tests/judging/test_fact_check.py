@@ -97,8 +97,15 @@ def test_a_malformed_ledger_is_rejected_naming_the_field(reply: Any, expected: s
 
 
 def test_every_problem_of_every_claim_and_citation_is_reported_word_for_word() -> None:
-    bad_citations = [{"quote": "x"}, {"id": "P1", "quote": 3}, {"id": 7, "quote": ""}]
-    reply = {"claims": [claim(verdict="true"), claim(citations=bad_citations), claim()]}
+    bad_citations = [{"quote": "x"}, {"id": "P1", "quote": 3}]
+    reply = {
+        "claims": [
+            claim(verdict="true"),
+            claim(citations=bad_citations),
+            claim(citations=[{"id": 7, "quote": ""}]),
+            claim(citations=[{"id": "P1", "quote": ""}] * 3),
+        ]
+    }
     assert check_ledger(reply, record()) == (
         None,
         [
@@ -106,7 +113,8 @@ def test_every_problem_of_every_claim_and_citation_is_reported_word_for_word() -
             "'unsupported' or 'not_checkable'",
             '"claims[1].citations[0].id" is missing',
             '"claims[1].citations[1].quote" is 3; expected a string',
-            '"claims[1].citations[2].id" is 7; expected a string',
+            '"claims[2].citations[0].id" is 7; expected a string',
+            '"claims[3].citations" is an array of 3; expected at most 2 item(s)',
         ],
     )
 
@@ -432,7 +440,7 @@ def test_the_fact_check_schema_carries_the_records_ids_verdicts_and_count() -> N
     assert schema["properties"]["claims"]["maxItems"] == 2 * MAX_CLAIMS_PER_TURN
     assert set(schema["properties"]["no_claims"]["required"]) == {"A", "B"}
     for text in (claim_schema["claim"], claim_schema["reason"]):
-        assert text["pattern"] == text_pattern(300) and text["minLength"] == 3
+        assert text["pattern"] == text_pattern(200) and text["minLength"] == 3
     assert schema["properties"]["no_claims"]["properties"]["A"]["pattern"] == (
-        text_pattern(300, empty=True)
+        text_pattern(200, empty=True)
     )

@@ -17,6 +17,7 @@ from inspect_ai.util._json import json_schema_dump
 from debatebench_eval.core.reply_model import TEXT_PATTERN, text_pattern
 from debatebench_eval.debate.record import DebateRecord, Passage, Turn, TurnUsage
 from debatebench_eval.judging import ledger, rubric
+from debatebench_eval.judging.blind import Orientation
 from debatebench_eval.judging.options import judge_config
 from debatebench_eval.judging.rubric import (
     LEDGER_MAX_POINTS,
@@ -116,9 +117,12 @@ def test_the_fact_check_schema_sent_carries_its_ids_verdicts_and_count(
         "P1",
     ]
     assert claim["verdict"]["enum"] == list(ledger.VERDICTS)
-    assert claim["claim"]["pattern"] == claim["reason"]["pattern"] == JUDGE_TEXT
+    ledger_text = text_pattern(ledger.LEDGER_TEXT_CHARS)
+    assert claim["claim"]["pattern"] == claim["reason"]["pattern"] == ledger_text
+    assert claim["citations"]["maxItems"] == ledger.MAX_CITATIONS
     quote = claim["citations"]["items"]["properties"]["quote"]
-    assert quote.get("maxLength") == (TEXT_MAX_CHARS if kind not in ("other", None) else None)
+    kept = kind not in ("other", None)
+    assert quote.get("maxLength") == (ledger.LEDGER_TEXT_CHARS if kept else None)
     assert list(claims["items"]["required"]) == ["turn", "claim", "verdict", "citations", "reason"]
     assert sent["properties"]["no_claims"]["required"] == ["A", "B"]
 
@@ -128,7 +132,7 @@ def test_hosted_and_other_servers_get_nothing_openai_strict_refuses(kind: str | 
     for schema in (reply_schema(RUBRIC), ledger.reply_schema(record())):
         sent = server_schema(schema, kind)  # type: ignore[arg-type]
         assert not [n for n in nodes(sent) if {"minLength", "maxLength"} & set(n)]
-        assert any(n.get("pattern") == JUDGE_TEXT for n in nodes(sent))  # lengths kept in it
+        assert any(n.get("pattern", "").endswith("}$") for n in nodes(sent))  # lengths kept in it
 
 
 def test_grammar_servers_keep_lengths_and_number_ranges_go_as_enums_there() -> None:
@@ -296,3 +300,21 @@ def test_a_reading_longer_than_its_budget_allows_is_refused_naming_the_bound() -
         f'"side_a.clarity.justification" is {reply["side_a"]["clarity"]["justification"]!r:.77}'
         f"...; expected at most {rubric.text_bound(1024, 14)} characters"
     ]
+
+
+@pytest.mark.parametrize("budget", [512, 1024, 2048, 6000])
+def test_a_grammar_held_ledger_at_its_longest_fits_the_judge_budget(budget: int) -> None:
+    bounds = ledger.ledger_bounds(len(record().turns), budget)
+    schema = ledger.reply_schema(record(), budget)
+    claims = schema["properties"]["claims"]
+    assert claims["maxItems"] == bounds.claims
+    assert claims["items"]["properties"]["citations"]["maxItems"] == bounds.citations
+    assert claims["items"]["properties"]["reason"]["pattern"] == text_pattern(bounds.chars)
+    text = ("word " * bounds.chars)[: bounds.chars - 1] + "s"  # words, at the bound
+    cites = [{"id": "P1", "quote": text}] * bounds.citations
+    longest = {"turn": "t00000002", "claim": text, "verdict": "contradicted",
+               "citations": cites, "reason": text}  # fmt: skip
+    reply = {"claims": [longest] * bounds.claims, "no_claims": {"A": text, "B": ""}}
+    assert ledger.check_fact_check(reply, record(), Orientation("pro", "con"), budget)[1] == []
+    assert len(json.dumps(reply)) / rubric.CHARS_PER_TOKEN <= budget
+    assert ledger.ledger_bounds(8, None) == ledger.LedgerBounds(40, 2, ledger.LEDGER_TEXT_CHARS)
