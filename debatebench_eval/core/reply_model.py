@@ -17,9 +17,10 @@ found and what was expected, in the words the repair re-ask shows the model.
 from __future__ import annotations
 
 import copy
+import json
 import re
 from collections.abc import Callable, Iterable
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar, get_args, get_origin
 
 from pydantic import (
     AfterValidator,
@@ -28,18 +29,40 @@ from pydantic import (
     Field,
     ValidationError,
     ValidationInfo,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
 )
-from pydantic_core import ErrorDetails
+from pydantic_core import ErrorDetails, PydanticCustomError
 
 R = TypeVar("R", bound=BaseModel)
 
 # A word character somewhere: "..." or "-" copied from a reply shape is not text.
 _WORDY = re.compile(r"[^\W_]")
-# The pattern sent with text fields: it refuses a first character of "<" or
-# "." (how placeholders and "..." begin) and asks for a letter or digit. Kept to
-# what llama.cpp's regex-to-grammar converters accept: classes, `*`, `.`.
-TEXT_PATTERN = r"^[^<.\s][^\n]*$"
 TEXT_MIN_LENGTH = 3
+# The pattern sent with text fields. Its first character is not "<", "." or a
+# space (how placeholders, "..." and padding begin), and it carries the minimum
+# length itself: both llama.cpp converters (llama.cpp's
+# common/json-schema-to-grammar.cpp and llama-cpp-python's llama_grammar.py)
+# use a string's `pattern` and then ignore its `minLength`. Written for
+# llama.cpp's grammar parser, which copies character classes as they are: no
+# `\s` (an "unknown escape" there, so the whole grammar fails to parse), and
+# no `"`, backslash or control character anywhere, since the grammar writes
+# the string's characters raw and one of those would end or break the JSON.
+_TEXT_FIRST = r'[^<. "\\\x00-\x1f]'
+_TEXT_CHAR = r'[^"\\\x00-\x1f]'
+
+
+def text_pattern(max_length: int | None = None, *, empty: bool = False) -> str:
+    """The text pattern, with at most `max_length` characters if given, and
+    matching "" as well if `empty`."""
+    top = "" if max_length is None else str(max_length - 1)
+    body = f"{_TEXT_FIRST}{_TEXT_CHAR}{{{TEXT_MIN_LENGTH - 1},{top}}}"
+    return f"^({body})?$" if empty else f"^{body}$"
+
+
+TEXT_PATTERN = text_pattern()
+# The same, or nothing (a reason that is "" when it is not needed).
+TEXT_OR_EMPTY_PATTERN = text_pattern(empty=True)
 PLACEHOLDERS_KEY = "placeholders"
 
 
@@ -67,12 +90,64 @@ def _normal(text: str) -> str:
     return " ".join(text.strip().strip("<>").lower().split())
 
 
-# Free text a model writes: at least a few characters with a word in them.
-Prose = Annotated[
-    str,
-    Field(min_length=TEXT_MIN_LENGTH, json_schema_extra={"pattern": TEXT_PATTERN}),
-    AfterValidator(_prose),
-]
+def prose(max_length: int | None = None) -> Any:
+    """Free text a model writes: at least a few characters with a word in them,
+    and at most `max_length` if given (a bound the grammar keeps a small model
+    to, so its reply fits its budget)."""
+    return Annotated[
+        str,
+        Field(
+            min_length=TEXT_MIN_LENGTH,
+            max_length=max_length,
+            json_schema_extra={"pattern": text_pattern(max_length)},
+        ),
+        AfterValidator(_prose),
+    ]
+
+
+def prose_or_empty(max_length: int | None = None) -> Any:
+    """Text that is "" where nothing needs saying, else `prose(max_length)` (the
+    caller's own rule says when it must be given)."""
+    return Annotated[
+        str,
+        Field(
+            max_length=max_length,
+            json_schema_extra={"pattern": text_pattern(max_length, empty=True)},
+        ),
+        AfterValidator(_prose_or_empty),
+    ]
+
+
+def _prose_or_empty(value: str, info: ValidationInfo) -> str:
+    return "" if not value.strip() else _prose(value, info)
+
+
+Prose = prose()
+ProseOrEmpty = prose_or_empty()
+
+
+def whole_number(low: int, high: int) -> Any:
+    """An integer from `low` to `high` (sent as `minimum`/`maximum`, which
+    `servers.schema_forms` rewrites as an `enum` where a server ignores them);
+    anything else, "7" and 7.5 included, is one problem naming the range."""
+
+    def check(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        try:
+            return handler(value)
+        except ValidationError:
+            raise PydanticCustomError(
+                "whole_number_range",
+                "expected a whole number from {low} to {high}",
+                {"low": low, "high": high},
+            ) from None
+
+    return Annotated[int, Field(ge=low, le=high), WrapValidator(check)]
+
+
+def one_of(values: Iterable[str]) -> Any:
+    """A string that is one of `values` (a `Literal`, sent as an `enum`), for ids
+    and choices known only when the call is built."""
+    return Literal.__getitem__(tuple(values))
 
 
 def check_reply(
@@ -85,14 +160,15 @@ def check_reply(
         try:
             return model.model_validate(value, context=context), []
         except ValidationError as exc:
-            return None, reply_problems(exc)
+            return None, reply_problems(exc, model)
 
     return check
 
 
-def reply_problems(exc: ValidationError) -> list[str]:
-    """Each error as one line: the field path, the value found, what was expected."""
-    return [_problem(error) for error in exc.errors(include_url=False)]
+def reply_problems(exc: ValidationError, model: type[BaseModel] | None = None) -> list[str]:
+    """Each error as one line: the field path, the value found, what was expected
+    (with `model`, an unexpected key also names the keys allowed beside it)."""
+    return [_problem(error, model) for error in exc.errors(include_url=False)]
 
 
 def field_path(loc: tuple[int | str, ...]) -> str:
@@ -103,14 +179,40 @@ def field_path(loc: tuple[int | str, ...]) -> str:
     return path
 
 
-def _problem(error: ErrorDetails) -> str:
+def _problem(error: ErrorDetails, model: type[BaseModel] | None = None) -> str:
     kind, ctx, found = error["type"], error.get("ctx") or {}, error.get("input")
     where = f'"{field_path(error["loc"])}"' if error["loc"] else "the reply"
     if kind == "missing":
         return f"{where} is missing"
     if kind == "extra_forbidden":
-        return f"unexpected key {where}"
+        allowed = _keys_at(model, error["loc"][:-1]) if model is not None else None
+        only = f"; expected only {', '.join(allowed)}" if allowed else ""
+        return f"unexpected key {where}{only}"
     return f"{where} is {_shown(found)}; {_expected(kind, ctx, error['msg'])}"
+
+
+def _keys_at(model: type[BaseModel], loc: tuple[int | str, ...]) -> list[str] | None:
+    """The field names of the object at `loc` inside `model` (None if not an object)."""
+    node: Any = model
+    for part in loc:
+        node = _object_model(node)
+        if node is None:
+            return None
+        if isinstance(part, int):
+            continue  # a list item: its model is the list's item type, found below
+        field = node.model_fields.get(str(part))
+        if field is None:
+            return None
+        node = field.annotation
+    found = _object_model(node)
+    return list(found.model_fields) if found is not None else None
+
+
+def _object_model(node: Any) -> type[BaseModel] | None:
+    """The model a field's type holds, through `list[...]` and `Annotated[...]`."""
+    while get_origin(node) in (list, Annotated):
+        node = get_args(node)[0]
+    return node if isinstance(node, type) and issubclass(node, BaseModel) else None
 
 
 _EXPECTED = {
@@ -154,6 +256,8 @@ def _shown(value: Any) -> str:
         return "an object" if value else "an empty object"
     if isinstance(value, list):
         return f"an array of {len(value)}"
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)  # null, true, false: as the model wrote them
     text = repr(value)
     return text if len(text) <= 80 else text[:77] + "..."
 
@@ -163,7 +267,8 @@ def reply_schema(model: type[BaseModel]) -> dict[str, Any]:
     or defaults, every property required, no other allowed."""
     schema = model.model_json_schema()
     definitions = schema.pop("$defs", {})
-    return _plain(_inline(schema, definitions))
+    plain: dict[str, Any] = _plain(_inline(schema, definitions))
+    return plain
 
 
 def _inline(node: Any, definitions: dict[str, Any]) -> Any:

@@ -79,10 +79,10 @@ def fact_check(
             fact_check_messages(record, orientation),
             budget=budget,
             seed=record.run.seed,
-            schema=reply_schema(),
+            schema=reply_schema(record, budget),
             name="ledger",
             mode=mode,
-            check=lambda reply: check_fact_check(reply, record, orientation),
+            check=lambda reply: check_fact_check(reply, record, orientation, budget),
             repair_template=prompts.repair,
         )
 

@@ -1,7 +1,9 @@
 """The fact-check ledger: checking the reply, and verifying every citation it makes.
 
-Plain functions. A claim must name a real turn (else the reply is repaired or
-rejected). An empty ledger is an answer only when it says why: for each side
+Plain functions. The reply is one typed model built per record
+(`reply_model`), which gives both the schema sent and the check. A claim must
+name a real turn (else the reply is repaired or rejected). An empty ledger is
+an answer only when it says why: for each side
 the reply lists its claims or gives, in `no_claims`, a reason it made none
 (a side with both, or neither, makes the reply malformed); a judge that
 simply returns no claims is not taken as having found none. A citation that
@@ -17,17 +19,34 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Annotated, Any
 
+from pydantic import (
+    BeforeValidator,
+    Field,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
+    create_model,
+)
+from pydantic_core import PydanticCustomError
 from rapidfuzz import fuzz
 
+from debatebench_eval.core.reply_model import (
+    ReplyModel,
+    check_reply,
+    one_of,
+    prose,
+    prose_or_empty,
+)
+from debatebench_eval.core.reply_model import reply_schema as schema_of
 from debatebench_eval.core.resources import data_file
 from debatebench_eval.core.text import HAN, fold_chinese, has_han
 from debatebench_eval.core.yamlio import load_yaml
 from debatebench_eval.debate.protocol import SIDES
 from debatebench_eval.debate.record import DebateRecord
 from debatebench_eval.judging.blind import Orientation
-from debatebench_eval.judging.rubric import SIDE_LABELS
+from debatebench_eval.judging.rubric import CHARS_PER_TOKEN, FIELD_CHARS, SIDE_LABELS, text_bound
 
 VERDICTS = ("supported", "contradicted", "unsupported", "not_checkable")
 # partial_ratio of the normalised quote against the normalised cited text, 0-100.
@@ -68,39 +87,128 @@ REPLY_SHAPE = """{
 }"""
 # A reason for listing no claim must be a sentence, not "none" or "n/a".
 MIN_REASON_WORDS = 3
+# The prompt asks for at most five claims per turn; the reply's claims are
+# capped at that many for the whole record.
+MAX_CLAIMS_PER_TURN = 5
+# "the ids of the passages or turns that decide it": a few, not a list.
+MAX_CITATIONS = 2
+# "The claim in one sentence", "one sentence on why", "a short exact quote".
+LEDGER_TEXT_CHARS = 200
+# The reply shape's own placeholders ("<turn id>", "<empty if Side A's claims
+# are listed, else why it made none>", ...): a reply that copies one back as
+# its text is refused, naming it.
+SHAPE_PLACEHOLDERS = tuple(re.findall(r"<[^<>]+>", REPLY_SHAPE))
 
 
-def reply_schema() -> dict[str, Any]:
-    citation = {
-        "type": "object",
-        "properties": {"id": {"type": "string"}, "quote": {"type": "string"}},
-        "required": ["id", "quote"],
-        "additionalProperties": False,
-    }
-    claim = {
-        "type": "object",
-        "properties": {
-            "turn": {"type": "string"},
-            "claim": {"type": "string"},
-            "verdict": {"type": "string", "enum": list(VERDICTS)},
-            "citations": {"type": "array", "items": citation},
-            "reason": {"type": "string"},
-        },
-        "required": ["turn", "claim", "verdict", "citations", "reason"],
-        "additionalProperties": False,
-    }
-    reasons = {
-        "type": "object",
-        "properties": {label: {"type": "string"} for label in SIDE_LABELS},
-        "required": list(SIDE_LABELS),
-        "additionalProperties": False,
-    }
-    return {
-        "type": "object",
-        "properties": {"claims": {"type": "array", "items": claim}, "no_claims": reasons},
-        "required": ["claims", "no_claims"],
-        "additionalProperties": False,
-    }
+def _bare_id(value: Any) -> Any:
+    """An id as the prompt shows it, "[t00000001]", read as the id itself."""
+    return value.strip().strip("[]") if isinstance(value, str) else value
+
+
+def _turn_id(ids: tuple[str, ...]) -> Any:
+    """One of this record's turn ids (an `enum` in the schema); else one problem
+    naming the ids there are."""
+
+    def check(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        try:
+            return handler(value)
+        except ValidationError:
+            raise PydanticCustomError(
+                "turn_id",
+                "expected the id of a turn in the record: {ids}",
+                {"ids": ", ".join(ids)},
+            ) from None
+
+    return Annotated[one_of(ids), BeforeValidator(_bare_id), WrapValidator(check)]
+
+
+def _cited_id(ids: tuple[str, ...]) -> Any:
+    """A cited turn or passage id: sent as the `enum` of this record's ids, so a
+    constrained judge cannot invent one; an unconstrained judge's invented id is
+    not refused but kept and marked unverifiable (`verify_citation`), because
+    that is the finding the fact-check reports."""
+    extra: dict[str, Any] | None = {"enum": list(ids)} if ids else None
+    return Annotated[str, BeforeValidator(_bare_id), Field(json_schema_extra=extra)]
+
+
+@dataclass(frozen=True)
+class LedgerBounds:
+    """How much one fact-check reply may hold: claims, citations per claim, and
+    characters per text (`rubric.text_bound`: a grammar-held reply at its
+    longest must still fit the judge's budget)."""
+
+    claims: int
+    citations: int
+    chars: int
+
+
+def ledger_bounds(turns: int, budget: int | None = None) -> LedgerBounds:
+    """At most MAX_CLAIMS_PER_TURN claims per turn, MAX_CITATIONS each, texts of
+    LEDGER_TEXT_CHARS; with a budget, only as many claims as fit it at their
+    longest (one at least, its texts shortened until it fits)."""
+    claims = MAX_CLAIMS_PER_TURN * max(turns, 1)
+    if budget is None:
+        return LedgerBounds(claims, MAX_CITATIONS, LEDGER_TEXT_CHARS)
+    field = LEDGER_TEXT_CHARS + FIELD_CHARS
+    room = budget * CHARS_PER_TOKEN - len(SIDE_LABELS) * field
+    claims = max(1, min(claims, room // ((2 + MAX_CITATIONS) * field)))
+    fields = claims * (2 + MAX_CITATIONS) + len(SIDE_LABELS)
+    return LedgerBounds(claims, MAX_CITATIONS, min(LEDGER_TEXT_CHARS, text_bound(budget, fields)))
+
+
+def claims_model(record: DebateRecord, budget: int | None = None) -> type[ReplyModel]:
+    """The ledger's claims for this record: `{"claims": [...]}`.
+
+    Carried by the model (and the schema): each claim's turn is one of the
+    record's turn ids, its verdict one of VERDICTS, its claim and reason text
+    (not "..." nor a shown placeholder), its citations objects with an id
+    (an `enum` of the record's turn and passage ids) and a quote ("" for none);
+    counts and lengths within `ledger_bounds` (at most MAX_CLAIMS_PER_TURN
+    claims per turn of the record, fewer for a small judge budget).
+    Left to the checker (no schema can say them): a cited id that names nothing
+    recorded, and a quote that is not in the text it cites, are kept and marked
+    unverifiable (`verify_citation`), never refused.
+    """
+    turns = tuple(turn.id for turn in record.turns)
+    cited = (*turns, *(passage.id for passage in record.passages))
+    bounds = ledger_bounds(len(turns), budget)
+    quote = Annotated[str, Field(max_length=bounds.chars)]
+    citation = create_model(
+        "Citation", __base__=ReplyModel, id=(_cited_id(cited), ...), quote=(quote, ...)
+    )
+    citations = Annotated[list[citation], Field(max_length=bounds.citations)]  # type: ignore[valid-type]
+    claim = create_model(
+        "Claim",
+        __base__=ReplyModel,
+        turn=(_turn_id(turns), ...),
+        claim=(prose(bounds.chars), ...),
+        verdict=(one_of(VERDICTS), ...),
+        citations=(citations, ...),
+        reason=(prose(bounds.chars), ...),
+    )
+    claims = Annotated[list[claim], Field(max_length=bounds.claims)]  # type: ignore[valid-type]
+    return create_model("Claims", __base__=ReplyModel, claims=(claims, ...))
+
+
+def reply_model(record: DebateRecord, budget: int | None = None) -> type[ReplyModel]:
+    """The whole fact-check reply for this record: the claims (`claims_model`)
+    and `no_claims`, for Side A and B an empty string or a reason (text, not a
+    copied placeholder).
+
+    Left to the checker (it depends on which sides the claims' turns belong
+    to): a side with a listed claim gives "" as its reason, and a side with
+    none gives a reason of at least MIN_REASON_WORDS words.
+    """
+    chars = ledger_bounds(len(record.turns), budget).chars
+    reasons: dict[str, Any] = {label: (prose_or_empty(chars), ...) for label in SIDE_LABELS}
+    no_claims = create_model("NoClaims", __base__=ReplyModel, **reasons)
+    base = claims_model(record, budget)
+    return create_model("FactCheck", __base__=base, no_claims=(no_claims, ...))
+
+
+def reply_schema(record: DebateRecord, budget: int | None = None) -> dict[str, Any]:
+    """The reply model as a JSON Schema, for servers that constrain replies by one."""
+    return schema_of(reply_model(record, budget))
 
 
 @dataclass(frozen=True)
@@ -135,36 +243,29 @@ class Ledger:
 
 
 def check_fact_check(
-    reply: Any, record: DebateRecord, orientation: Orientation
+    reply: Any, record: DebateRecord, orientation: Orientation, budget: int | None = None
 ) -> tuple[Ledger | None, list[str]]:
     """The ledger, or every problem: its claims' and its account of sides without claims."""
-    claims, problems = check_ledger(reply, record)
-    if not isinstance(reply, dict):
+    checked, problems = check_reply(reply_model(record, budget), SHAPE_PLACEHOLDERS)(reply)
+    if checked is None:
         return None, problems
-    if not isinstance(reply.get("no_claims"), dict):
-        return None, [*problems, _NO_CLAIMS_MISSING]
-    if claims is None:  # a claim's side is unknown until its turn is: nothing more to say
-        return None, problems
-    reasons, problems = _check_no_claims(reply["no_claims"], claims, orientation)
+    claims = _claims(checked, record)
+    given = {label: getattr(checked.no_claims, label) for label in SIDE_LABELS}  # type: ignore[attr-defined]
+    reasons, problems = _check_no_claims(given, claims, orientation)
     return (None, problems) if problems else (Ledger(claims, reasons), [])
 
 
-_NO_CLAIMS_MISSING = '"no_claims" is missing: an object with a reason (or "") for Side A and B'
-
-
 def _check_no_claims(
-    given: dict[str, Any], claims: list[Claim], orientation: Orientation
+    given: dict[str, str], claims: list[Claim], orientation: Orientation
 ) -> tuple[dict[str, str], list[str]]:
     """Why each side without a listed claim made none, by side (pro first)."""
     reasons: dict[str, str] = {}
     problems = []
     for side in SIDES:
         label = orientation.label(side)
-        reason = given.get(label)
+        reason = given[label]
         listed = any(claim.side == side for claim in claims)
-        if not isinstance(reason, str):
-            problems.append(f'"no_claims.{label}" is missing or not a string')
-        elif listed and reason.strip():
+        if listed and reason:
             problems.append(
                 f'"no_claims.{label}" gives a reason, but claims of Side {label} are listed; '
                 'leave it "" when the side\'s claims are listed'
@@ -176,65 +277,33 @@ def _check_no_claims(
                 "it made none"
             )
         elif not listed:
-            reasons[side] = reason.strip()
+            reasons[side] = reason
     return reasons, problems
 
 
 def check_ledger(reply: Any, record: DebateRecord) -> tuple[list[Claim] | None, list[str]]:
-    """The verified ledger, or the problems that make the reply unusable."""
-    if not isinstance(reply, dict) or not isinstance(reply.get("claims"), list):
-        return None, ['the reply must be an object with a "claims" list']
+    """The verified claims of `{"claims": [...]}`, or the problems that make it unusable."""
+    checked, problems = check_reply(claims_model(record), SHAPE_PLACEHOLDERS)(reply)
+    return (None, problems) if checked is None else (_claims(checked, record), [])
+
+
+def _claims(checked: Any, record: DebateRecord) -> list[Claim]:
+    """The checked reply's claims, each given its side (from its turn) and verified."""
     sides = {turn.id: turn.side for turn in record.turns}
-    claims: list[Claim] = []
-    problems: list[str] = []
-    for index, item in enumerate(reply["claims"]):
-        claim, found = _check_claim(item, f"claims[{index}]", sides)
-        problems += found
-        if claim is not None:
-            claims.append(_verified(claim, record))
-    return (None, problems) if problems else (claims, [])
-
-
-def _check_claim(item: Any, at: str, sides: dict[str, str]) -> tuple[Claim | None, list[str]]:
-    if not isinstance(item, dict):
-        return None, [f'"{at}" is not an object']
-    problems = []
-    turn, text, verdict = item.get("turn"), item.get("claim"), item.get("verdict")
-    if isinstance(turn, str):
-        turn = turn.strip().strip("[]")  # the prompt shows ids in brackets
-    if not isinstance(turn, str) or turn not in sides:
-        problems.append(f'"{at}.turn" is {turn!r}, which is not the id of a turn in the record')
-    if not isinstance(text, str) or not text.strip():
-        problems.append(f'"{at}.claim" is missing or empty')
-    if verdict not in VERDICTS:
-        problems.append(f'"{at}.verdict" is {verdict!r}; expected one of {", ".join(VERDICTS)}')
-    reason = item.get("reason", "")
-    if not isinstance(reason, str):
-        problems.append(f'"{at}.reason" is not a string')
-    citations, found = _check_citations(item.get("citations", []), f"{at}.citations")
-    problems += found
-    if problems:
-        return None, problems
-    return Claim(
-        str(turn), sides[str(turn)], str(text).strip(), str(verdict), str(reason), citations
-    ), []
-
-
-def _check_citations(value: Any, at: str) -> tuple[tuple[Citation, ...], list[str]]:
-    if not isinstance(value, list):
-        return (), [f'"{at}" is not a list']
-    citations, problems = [], []
-    for index, item in enumerate(value):
-        here = f"{at}[{index}]"
-        if not isinstance(item, dict) or not isinstance(item.get("id"), str):
-            problems.append(f'"{here}" must be an object with a string "id"')
-            continue
-        quote = item.get("quote", "")
-        if not isinstance(quote, str):
-            problems.append(f'"{here}.quote" is not a string')
-            continue
-        citations.append(Citation(item["id"].strip().strip("[]"), quote.strip(), None, None, None))
-    return tuple(citations), problems
+    return [
+        _verified(
+            Claim(
+                item.turn,
+                sides[item.turn],
+                item.claim,
+                item.verdict,
+                item.reason,
+                tuple(Citation(c.id, c.quote.strip(), None, None, None) for c in item.citations),
+            ),
+            record,
+        )
+        for item in checked.claims
+    ]
 
 
 def _verified(claim: Claim, record: DebateRecord) -> Claim:

@@ -21,7 +21,7 @@ from debatebench_eval.core.errors import ConfigError, DebateError
 from debatebench_eval.judging.rubric import Rubric, default_rubric, load_rubric
 from debatebench_eval.judging.verdict import DEFAULT_LEANING_MARGIN, DEFAULT_RESOLVED_MARGIN
 from debatebench_eval.servers.calls import call_config
-from debatebench_eval.servers.kind import LLAMA_CPP_KINDS, server_kind
+from debatebench_eval.servers.kind import LLAMA_CPP_KINDS, ServerKind, server_kind
 from debatebench_eval.servers.probe import model_base_url
 
 JUDGE_ROLE = "judge"
@@ -167,17 +167,35 @@ async def resolve_json_mode(model: Model, requested: str) -> str:
 
 
 def judge_config(
-    model: Model, budget: int, seed: int, schema: dict[str, Any], name: str, mode: str
+    model: Model,
+    budget: int,
+    seed: int,
+    schema: dict[str, Any],
+    name: str,
+    mode: str,
+    kind: ServerKind | None = None,
 ) -> GenerateConfig:
-    """The debate's own settings rule (budget and seed win), plus the reply format."""
+    """The debate's own settings rule (budget and seed win), plus the reply format.
+
+    `true` is Inspect's structured output with `strict` on (every reply schema
+    requires all its properties and forbids others, as OpenAI's strict mode
+    asks), except on Ollama: Inspect's provider there strips `pattern`, lengths
+    and ranges from a response schema, so the schema goes as the request's own
+    `response_format`, which Ollama turns into a grammar whole."""
     config = call_config(model, budget, seed)
-    if mode == "true":
-        format_ = ResponseSchema(name=name, json_schema=JSONSchema.model_validate(schema))
+    if mode == "true" and kind != "ollama":
+        format_ = ResponseSchema(
+            name=name, json_schema=JSONSchema.model_validate(schema), strict=True
+        )
         return config.merge(GenerateConfig(response_schema=format_))
-    if mode == "object":
-        body = {
-            **(config.extra_body or {}),
-            "response_format": {"type": "json_object", "schema": schema},
-        }
+    if mode in ("true", "object"):
+        reply_format = _response_format(schema, name, mode)
+        body = {**(config.extra_body or {}), "response_format": reply_format}
         return config.merge(GenerateConfig(extra_body=body))
     return config
+
+
+def _response_format(schema: dict[str, Any], name: str, mode: str) -> dict[str, Any]:
+    if mode == "object":  # llama.cpp's servers: json_object with the schema, by grammar
+        return {"type": "json_object", "schema": schema}
+    return {"type": "json_schema", "json_schema": {"name": name, "schema": schema, "strict": True}}

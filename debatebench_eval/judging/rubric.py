@@ -1,9 +1,11 @@
 """The rubric: its dimensions and templates, and strict checking of a judge's reply.
 
-Plain functions over plain data. A reply is either fully valid (every
-dimension of both sides scored with an integer in range and justified) or it
-is a list of problems, each naming the exact field and what was wrong; a
-partial reply is never used.
+Plain functions over plain data. The judge's reply is one typed model built
+per rubric (`reply_model`): the schema sent to the server and the check of
+the reply both come from it. A reply is either fully valid (every dimension
+of both sides scored with an integer in range and justified) or it is a list
+of problems, each naming the exact field, the value found and what was
+expected; a partial reply is never used.
 """
 
 from __future__ import annotations
@@ -14,9 +16,19 @@ import string
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import Field, create_model
 
 from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.core.reply_model import (
+    ReplyModel,
+    check_reply,
+    one_of,
+    prose,
+    whole_number,
+)
+from debatebench_eval.core.reply_model import reply_schema as schema_of
 from debatebench_eval.core.resources import data_file
 from debatebench_eval.core.yamlio import load_yaml
 
@@ -32,12 +44,42 @@ STANCE_TEXT = (
     "you cannot tell."
 )
 SIDE_LABELS = ("A", "B")
+# A justification is one or two sentences, a ledger point a phrase; the longest
+# in the recorded judges' replies (results/regression) is 215 characters.
+TEXT_MAX_CHARS = 300
+LEDGER_MAX_POINTS = 10
+# A reply held to its schema by a grammar cannot stop early: if its texts at
+# their longest do not fit the judge budget it is cut off, unusable. So the
+# bounds shrink with the budget, at CHARS_PER_TOKEN (a low estimate for English
+# in JSON: the embedded judge wrote 3.9) and FIELD_CHARS for each text field's
+# key and punctuation, never below MIN_TEXT_CHARS or one ledger point per
+# LEDGER_POINT_TOKENS of budget.
+CHARS_PER_TOKEN = 3
+FIELD_CHARS = 70
+MIN_TEXT_CHARS = 40
+LEDGER_POINT_TOKENS = 400
+
+
+def text_bound(budget: int | None, fields: int) -> int:
+    """The most characters each of `fields` texts may have to fit `budget` tokens."""
+    if budget is None:
+        return TEXT_MAX_CHARS
+    room = budget * CHARS_PER_TOKEN // max(fields, 1) - FIELD_CHARS
+    return max(MIN_TEXT_CHARS, min(TEXT_MAX_CHARS, room))
+
+
+def ledger_bound(budget: int | None) -> int:
+    """The most hit-ledger points per side that `budget` tokens leave room for."""
+    if budget is None:
+        return LEDGER_MAX_POINTS
+    return max(1, min(LEDGER_MAX_POINTS, budget // LEDGER_POINT_TOKENS))
+
+
 REPLY_KEYS = {"A": "side_a", "B": "side_b"}
 MARGIN_SCALE = 100
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 # pro_<name> must not collide with the score's own per-side keys.
 _RESERVED = ("total", "win", "role_win", "stance_violation", STANCE_KEY)
-_WORDY = re.compile(r"[^\W_]")
 _RUBRIC_KEYS = {
     "name", "version", "tiebreak", "ledger", "evidence", "dimensions", "system", "prompt", "repair",
 }  # fmt: skip
@@ -224,145 +266,71 @@ def reply_shape(rubric: Rubric) -> str:
     return "{\n" + ",\n".join(lines) + "\n}"
 
 
-def reply_schema(rubric: Rubric) -> dict[str, Any]:
-    """The same shape as a JSON Schema, for providers with structured output."""
+def reply_model(rubric: Rubric, budget: int | None = None) -> type[ReplyModel]:
+    """The judge's reply for this rubric as one typed model: both sides, every
+    dimension with its own 0..max whole-number score and a justification, the
+    ledger dimension's hit ledger, and each side's stance.
 
-    def dimension(d: Dimension) -> dict[str, Any]:
-        props: dict[str, Any] = {
-            "score": {"type": "integer", "minimum": 0, "maximum": d.max},
-            "justification": {"type": "string"},
+    Everything the reply must satisfy is carried by the model and so by the
+    schema sent, texts at most TEXT_MAX_CHARS long ("a one- or two-sentence
+    justification") and at most LEDGER_MAX_POINTS ledger points, both less
+    for a small judge `budget` (`text_bound`, `ledger_bound`), so that a
+    grammar-held reply fits its budget. Left to the checker alone: a text that
+    is "..." or a placeholder copied back (`Prose`).
+    """
+    points = ledger_bound(budget) if rubric.ledger is not None else 0
+    fields = 2 * (len(rubric.dimensions) + points)
+    return _reply_model(rubric, text_bound(budget, fields), points)
+
+
+@cache
+def _reply_model(rubric: Rubric, most_chars: int, most_points: int) -> type[ReplyModel]:
+    entry = create_model(
+        "HitLedgerEntry",
+        __base__=ReplyModel,
+        point=(prose(most_chars), ...),
+        status=(one_of(LEDGER_STATUSES), ...),
+    )
+
+    def dimension(d: Dimension) -> type[ReplyModel]:
+        fields: dict[str, Any] = {
+            "score": (whole_number(0, d.max), ...),
+            "justification": (prose(most_chars), ...),
         }
         if d.name == rubric.ledger:
-            props["hit_ledger"] = {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "point": {"type": "string"},
-                        "status": {"type": "string", "enum": list(LEDGER_STATUSES)},
-                    },
-                    "required": ["point", "status"],
-                    "additionalProperties": False,
-                },
-            }
-        return _object(props)
+            points = Annotated[list[entry], Field(max_length=most_points)]  # type: ignore[valid-type]
+            fields["hit_ledger"] = (points, ...)
+        return create_model(f"Score_{d.name}", __base__=ReplyModel, **fields)
 
-    stance = {"type": "string", "enum": list(STANCES)}
-    side = _object({**{d.name: dimension(d) for d in rubric.dimensions}, STANCE_KEY: stance})
-    return _object({REPLY_KEYS[label]: side for label in SIDE_LABELS})
+    side_fields: dict[str, Any] = {d.name: (dimension(d), ...) for d in rubric.dimensions}
+    side_fields[STANCE_KEY] = (one_of(STANCES), ...)
+    side = create_model("SideReading", __base__=ReplyModel, **side_fields)
+    sides: dict[str, Any] = {key: (side, ...) for key in REPLY_KEYS.values()}
+    return create_model("RubricReading", __base__=ReplyModel, **sides)
 
 
-def _object(props: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "properties": props,
-        "required": list(props),
-        "additionalProperties": False,
+def reply_schema(rubric: Rubric, budget: int | None = None) -> dict[str, Any]:
+    """The reply model as a JSON Schema, for servers that constrain replies by one."""
+    return schema_of(reply_model(rubric, budget))
+
+
+def check_judgment(
+    reply: Any, rubric: Rubric, budget: int | None = None
+) -> tuple[dict[str, SideJudgment], list[str]]:
+    """Both sides' judgments keyed by label A/B, or every problem (then nothing)."""
+    checked, problems = check_reply(reply_model(rubric, budget))(reply)
+    if checked is None:
+        return {}, problems
+    return {label: _side(getattr(checked, REPLY_KEYS[label]), rubric) for label in SIDE_LABELS}, []
+
+
+def _side(side: Any, rubric: Rubric) -> SideJudgment:
+    scores = {
+        d.name: DimensionScore(getattr(side, d.name).score, getattr(side, d.name).justification)
+        for d in rubric.dimensions
     }
-
-
-def check_judgment(reply: Any, rubric: Rubric) -> tuple[dict[str, SideJudgment], list[str]]:
-    """Both sides' judgments keyed by label A/B, or the problems (then nothing)."""
-    if not isinstance(reply, dict):
-        return {}, [f"the reply is {_kind(reply)} in JSON, not an object"]
-    problems = [
-        f'unexpected key "{key}" at the top level (only side_a and side_b)'
-        for key in reply
-        if key not in REPLY_KEYS.values()
-    ]
-    judgments: dict[str, SideJudgment] = {}
-    for label in SIDE_LABELS:
-        key = REPLY_KEYS[label]
-        if key not in reply:
-            problems.append(f'"{key}" is missing')
-            continue
-        judgment, side_problems = _check_side(reply[key], key, rubric)
-        problems.extend(side_problems)
-        if judgment is not None:
-            judgments[label] = judgment
-    return ({}, problems) if problems else (judgments, [])
-
-
-def _check_side(value: Any, at: str, rubric: Rubric) -> tuple[SideJudgment | None, list[str]]:
-    if not isinstance(value, dict):
-        return None, [f'"{at}" is {_kind(value)}, not an object']
-    problems = [
-        f'"{at}.{key}" is not a dimension of this rubric'
-        for key in value
-        if key not in (*rubric.names, STANCE_KEY)
-    ]
-    stance = value.get(STANCE_KEY)
-    if stance not in STANCES:
-        problems.append(f'"{at}.{STANCE_KEY}" is {stance!r}; expected one of {", ".join(STANCES)}')
-    scores: dict[str, DimensionScore] = {}
     ledger: tuple[LedgerEntry, ...] = ()
-    for d in rubric.dimensions:
-        here = f"{at}.{d.name}"
-        if d.name not in value:
-            problems.append(f'"{here}" is missing')
-            continue
-        entry = value[d.name]
-        if not isinstance(entry, dict):
-            problems.append(
-                f'"{here}" is {_kind(entry)}, not an object with score and justification'
-            )
-            continue
-        allowed = {"score", "justification"} | (
-            {"hit_ledger"} if d.name == rubric.ledger else set()
-        )
-        problems += [f'unexpected key "{here}.{key}"' for key in entry if key not in allowed]
-        score, found = _check_score(entry, here, d.max)
-        problems.extend(found)
-        text = entry.get("justification")
-        if not isinstance(text, str) or not _WORDY.search(text):
-            # "..." copied from the requested shape is no justification either.
-            problems.append(f'"{here}.justification" is missing or empty')
-        if d.name == rubric.ledger:
-            ledger, found = _check_ledger(entry.get("hit_ledger"), f"{here}.hit_ledger")
-            problems.extend(found)
-        if score is not None and isinstance(text, str) and _WORDY.search(text):
-            scores[d.name] = DimensionScore(score, text.strip())
-    if problems:
-        return None, problems
-    return SideJudgment(scores, ledger, str(stance)), []
-
-
-def _check_score(entry: dict[str, Any], here: str, top: int) -> tuple[int | None, list[str]]:
-    if "score" not in entry:
-        return None, [f'"{here}.score" is missing']
-    score = entry["score"]
-    if isinstance(score, bool) or not isinstance(score, int):
-        return None, [f'"{here}.score" is {score!r}; it must be a whole number from 0 to {top}']
-    if not 0 <= score <= top:
-        return None, [f'"{here}.score" is {score}, outside 0 to {top}']
-    return score, []
-
-
-def _check_ledger(value: Any, here: str) -> tuple[tuple[LedgerEntry, ...], list[str]]:
-    if not isinstance(value, list):
-        return (), [f'"{here}" is missing or not a list']
-    entries: list[LedgerEntry] = []
-    problems: list[str] = []
-    for index, item in enumerate(value):
-        at = f"{here}[{index}]"
-        if not isinstance(item, dict):
-            problems.append(f'"{at}" is {_kind(item)}, not an object with point and status')
-            continue
-        point, status = item.get("point"), item.get("status")
-        if not isinstance(point, str) or not point.strip():
-            problems.append(f'"{at}.point" is missing or empty')
-        if status not in LEDGER_STATUSES:
-            problems.append(
-                f'"{at}.status" is {status!r}; expected one of {", ".join(LEDGER_STATUSES)}'
-            )
-        if isinstance(point, str) and point.strip() and status in LEDGER_STATUSES:
-            entries.append(LedgerEntry(point.strip(), str(status)))
-    return tuple(entries), problems
-
-
-def _kind(value: Any) -> str:
-    """The JSON type of a value, with its article, for problem messages."""
-    names = {dict: "an object", list: "an array", str: "a string", type(None): "null"}
-    if isinstance(value, bool):
-        return "a boolean"
-    return names.get(type(value), "a number")
+    if rubric.ledger is not None:
+        entries = getattr(side, rubric.ledger).hit_ledger
+        ledger = tuple(LedgerEntry(e.point, e.status) for e in entries)
+    return SideJudgment(scores, ledger, str(getattr(side, STANCE_KEY)))

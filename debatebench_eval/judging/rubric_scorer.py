@@ -143,7 +143,7 @@ async def _ask_rubric(
         rubric_messages(record, orientation, rubric),
         budget=options.judge_budget,
         seed=record.run.seed,
-        schema=reply_schema(rubric),
+        schema=reply_schema(rubric, options.judge_budget),
         name="judgment",
         mode=options.judge_schema,
         check=lambda reply: _checked(reply, options),
@@ -162,7 +162,7 @@ def rubric_messages(
 
 
 def _checked(reply: Any, options: JudgeOptions) -> tuple[dict[str, SideJudgment] | None, list[str]]:
-    judgments, problems = check_judgment(reply, options.rubric)
+    judgments, problems = check_judgment(reply, options.rubric, options.judge_budget)
     return (judgments or None), problems
 
 

@@ -187,8 +187,9 @@ async def ask_judge(
         resolved = await resolve_json_mode(judge, mode)
     except JsonModeRefused as exc:
         return Exchange(model=str(judge), error=str(exc), json_mode=mode)
-    sent = server_schema(schema, await server_kind(judge)) if resolved != "false" else schema
-    config = judge_config(judge, budget, seed, sent, name, resolved)
+    kind = await server_kind(judge)
+    sent = server_schema(schema, kind) if resolved != "false" else schema
+    config = judge_config(judge, budget, seed, sent, name, resolved, kind)
     if extra is not None:
         config = config.merge(extra)
     exchange = await ask_json(judge, messages, config, check, repair_template, generate=generate)

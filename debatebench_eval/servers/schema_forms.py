@@ -4,18 +4,33 @@ Servers turn a JSON schema into a grammar (llama.cpp's and llama-cpp-python's
 servers, Ollama) or a constrained decoder (OpenAI's strict structured output),
 and each honours a different set of keywords. A keyword a server ignores is a
 rule the model may break; a keyword it refuses fails the call. So every rule
-is sent in a form the server keeps:
+is sent in a form the server keeps (each established from the server's source):
 
-- llama-cpp-python (`llama_cpp/llama_grammar.py`, 0.3.x) ignores `minimum`
-  and `maximum` on integers and numbers; it honours `enum`, `const`,
-  `minItems`/`maxItems`, `minLength`/`maxLength` and `pattern`. Ranges are
-  sent as an `enum` of their values.
-- llama.cpp's `llama-server` and Ollama (which uses llama.cpp's converter,
-  `common/json-schema-to-grammar.cpp`) honour `minimum`/`maximum` on integers
-  only; number ranges are sent as an `enum`.
-- OpenAI's strict mode and other hosted providers get the schema as built;
-  OpenAI documents `pattern`, `minimum`/`maximum` and `minItems`/`maxItems`
-  as supported in strict mode.
+- llama-cpp-python 0.3.x (`llama_cpp/llama_grammar.py`, its `SchemaConverter`)
+  honours `enum`, `const`, `minItems`/`maxItems`, `pattern` and, on a string
+  without a pattern, `minLength`/`maxLength`; it ignores `minimum`/`maximum`
+  on integers and numbers ("TODO: support minimum, maximum"). Ranges are sent
+  as an `enum` of their values.
+- llama.cpp's `llama-server` (`common/json-schema-to-grammar.cpp`) honours the
+  same and also `minimum`/`maximum` (and the exclusive forms) on integers, not
+  on numbers: number ranges are sent as an `enum`. Ollama converts a `format`
+  schema with the same C++ converter (`llama.SchemaToGrammar`), so it gets the
+  same form; Inspect's Ollama provider would strip `pattern`, lengths and
+  ranges from a response schema, so `judging.options.judge_config` sends
+  Ollama the schema itself.
+- In both converters a string's `pattern` wins over its `minLength` and
+  `maxLength`, so text patterns carry their lengths themselves
+  (`core.reply_model.text_pattern`).
+- Hosted providers (no server URL) and other servers get Inspect's structured
+  output with `strict` on. OpenAI's strict mode accepts `enum`, `pattern`,
+  `minimum`/`maximum` and `minItems`/`maxItems` and refuses `minLength`/
+  `maxLength` (the keywords pydantic-ai strips for OpenAI strict mode), so the
+  lengths are dropped (the pattern keeps them). Inspect's `JSONSchema` has no
+  `minItems`/`maxItems` and its OpenAI-compatible and Anthropic providers
+  strip `pattern`, lengths and ranges, so integer ranges also go as an
+  `enum`, the one form every provider passes on (number ranges keep their
+  bounds, which OpenAI enforces); counts reach those servers only through the
+  prompt and the check.
 
 The check of the reply (`core.reply_model.check_reply`) keeps every rule in
 any case: a server that ignores one only costs a repair re-ask.
@@ -23,6 +38,7 @@ any case: a server that ignores one only costs a repair re-ask.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from debatebench_eval.servers.kind import ServerKind
@@ -31,39 +47,60 @@ from debatebench_eval.servers.kind import ServerKind
 MAX_ENUM_VALUES = 1001
 # A number range (a confidence from 0 to 1, say) as an enum: in these steps.
 NUMBER_STEPS = 20
+# Keywords OpenAI's strict structured output refuses with an "Invalid schema".
+STRICT_REFUSED = frozenset({"minLength", "maxLength"})
 
 
 def server_schema(schema: dict[str, Any], kind: ServerKind | None) -> dict[str, Any]:
-    """`schema` rewritten for `kind` (None: a hosted provider, sent as built)."""
+    """`schema` rewritten for `kind` (None: a hosted provider)."""
+    rewritten: dict[str, Any] = _rewrite(schema, _form(kind))
+    return rewritten
+
+
+def _form(kind: ServerKind | None) -> _Form:
     if kind == "llama-cpp-python":
-        return _rewrite(schema, integers=True)
+        return _Form(integers=True, numbers=True)
     if kind in ("llama.cpp", "ollama"):
-        return _rewrite(schema, integers=False)
-    return schema
+        return _Form(integers=False, numbers=True)
+    # Number ranges stay bounds here: OpenAI enforces them, and an enum would
+    # round a confidence of 0.83 to a step.
+    return _Form(integers=True, numbers=False, dropped=STRICT_REFUSED)
 
 
-def _rewrite(node: Any, *, integers: bool) -> Any:
+@dataclass(frozen=True)
+class _Form:
+    """What a kind of server needs rewritten: which ranges go as an enum, which
+    keywords it refuses."""
+
+    integers: bool
+    numbers: bool
+    dropped: frozenset[str] = frozenset()
+
+
+def _rewrite(node: Any, form: _Form) -> Any:
     if isinstance(node, list):
-        return [_rewrite(item, integers=integers) for item in node]
+        return [_rewrite(item, form) for item in node]
     if not isinstance(node, dict):
         return node
-    out = {key: _rewrite(value, integers=integers) for key, value in node.items()}
+    out = {key: _rewrite(value, form) for key, value in node.items() if key not in form.dropped}
     if "properties" in node:
-        out["properties"] = {
-            name: _rewrite(sub, integers=integers) for name, sub in node["properties"].items()
-        }
-    kind = node.get("type")
-    if "enum" in node or "const" in node or not ("minimum" in node and "maximum" in node):
-        return out
-    if kind == "integer" and integers:
-        values = _integers(node["minimum"], node["maximum"])
-    elif kind == "number":
-        values = _numbers(node["minimum"], node["maximum"])
-    else:
-        return out
+        # The properties' own names are data, not keywords: never dropped.
+        out["properties"] = {name: _rewrite(sub, form) for name, sub in node["properties"].items()}
+    values = _range_values(node, form)
     if values is not None:
         out["enum"] = values
     return out
+
+
+def _range_values(node: dict[str, Any], form: _Form) -> list[Any] | None:
+    """The values of a bounded range the server would not enforce, else None."""
+    if "enum" in node or "const" in node or not ("minimum" in node and "maximum" in node):
+        return None
+    if node.get("type") == "integer" and form.integers:
+        return _integers(node["minimum"], node["maximum"])
+    if node.get("type") == "number" and form.numbers:
+        return _numbers(node["minimum"], node["maximum"])
+    return None
 
 
 def _integers(low: int, high: int) -> list[int] | None:

@@ -237,15 +237,16 @@ CASES = [
     Case("judge reply prose", JUDGE, ("not valid JSON",), judge_reply="Side A wins."),
     Case("judge reply missing dimension", JUDGE, ('"side_a.clarity" is missing',),
          judge_reply=reply_with("side_a.clarity", DELETE)),
-    Case("judge reply out of range", JUDGE, ("31, outside 0 to 30",),
+    Case("judge reply out of range", JUDGE, ("31; expected a whole number from 0 to 30",),
          judge_reply=reply_with("side_b.argument_quality.score", 31)),
-    Case("judge reply float score", JUDGE, ("7.5; it must be a whole number",),
+    Case("judge reply float score", JUDGE, ("7.5; expected a whole number from 0 to 10",),
          judge_reply=reply_with("side_a.clarity.score", 7.5)),
-    Case("judge reply placeholder", JUDGE, ('"side_b.clarity.justification" is missing or empty',),
+    Case("judge reply placeholder", JUDGE,
+         ('"side_b.clarity.justification" is \'...\'; it has no words',),
          judge_reply=reply_with("side_b.clarity.justification", "...")),
-    Case("judge reply ledger status", JUDGE, ("'won'; expected one of open",),
+    Case("judge reply ledger status", JUDGE, ("'won'; expected one of 'open'",),
          judge_reply=reply_with("side_a.rebuttal_effectiveness.hit_ledger",
-                                [{"point": "p", "status": "won"}])),
+                                [{"point": "cost claim", "status": "won"}])),
 ]  # fmt: skip
 
 

@@ -37,6 +37,17 @@ def test_auto_keeps_json_schema_for_other_servers(tmp_path: Path) -> None:
         run(DEBATE, stub.base_url, tmp_path)
         judged = judge_requests(stub)
     assert judged and all(r["response_format"]["type"] == "json_schema" for r in judged)  # type: ignore[index]
+    # Ollama gets the schema itself (Inspect's provider would strip patterns and
+    # bounds), in llama.cpp's form: integer bounds, which its converter enforces.
+    sent = judged[0]["response_format"]["json_schema"]  # type: ignore[index]
+    side = sent["schema"]["properties"]["side_a"]["properties"]
+    assert side["clarity"]["properties"]["score"] == {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 10,
+    }
+    assert side["clarity"]["properties"]["justification"]["pattern"].startswith("^[^<. ")
+    assert sent["strict"] is True
     rubric = ((only_log(tmp_path).samples or [])[0].scores or {})["rubric"]
     assert isinstance(rubric.value, dict), rubric.reason
 

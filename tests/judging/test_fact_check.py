@@ -10,16 +10,22 @@ import pytest
 from inspect_ai.model import GenerateConfig, ModelOutput
 from inspect_ai.util import Store
 
+from debatebench_eval.core.reply_model import text_pattern
 from debatebench_eval.debate.record import DebateRecord, Passage, Turn, TurnUsage
 from debatebench_eval.judging.blind import Orientation
 from debatebench_eval.judging.fact_check import FACT_CHECK_KEYS
 from debatebench_eval.judging.ledger import (
+    MAX_CLAIMS_PER_TURN,
+    REPLY_SHAPE,
+    SHAPE_PLACEHOLDERS,
+    VERDICTS,
     Citation,
     Claim,
     check_fact_check,
     check_ledger,
     check_quote,
     quote_match,
+    reply_schema,
     verify_citation,
 )
 
@@ -59,16 +65,28 @@ def test_claims_take_their_side_from_the_turn_they_name() -> None:
 
 
 BAD_LEDGERS = [
-    ([], 'an object with a "claims" list'),
-    ({"claims": "none"}, 'an object with a "claims" list'),
-    ({"claims": ["x"]}, '"claims[0]" is not an object'),
-    ({"claims": [claim("t99999999")]}, "not the id of a turn in the record"),
-    ({"claims": [claim(claim="")]}, '"claims[0].claim" is missing or empty'),
-    ({"claims": [claim(verdict="true")]}, "'true'; expected one of supported"),
-    ({"claims": [claim(citations="P1")]}, '"claims[0].citations" is not a list'),
-    ({"claims": [claim(citations=[{"quote": "x"}])]}, 'must be an object with a string "id"'),
-    ({"claims": [claim(citations=[{"id": "P1", "quote": 3}])]}, '.quote" is not a string'),
-    ({"claims": [claim(reason=["r"])]}, '"claims[0].reason" is not a string'),
+    ([], "the reply is an array of 0; expected an object"),
+    ({}, '"claims" is missing'),
+    ({"claims": "none"}, '"claims" is \'none\'; expected an array'),
+    ({"claims": ["x"]}, '"claims[0]" is \'x\'; expected an object'),
+    ({"claims": [claim("t99999999")]},
+     '"claims[0].turn" is \'t99999999\'; expected the id of a turn in the record: t00000001, '
+     "t00000002"),
+    ({"claims": [claim(claim="")]}, '"claims[0].claim" is \'\'; expected at least 3 characters'),
+    ({"claims": [claim(claim="...")]}, '"claims[0].claim" is \'...\'; it has no words'),
+    ({"claims": [claim(verdict="true")]},
+     "\"claims[0].verdict\" is 'true'; expected one of 'supported', 'contradicted', "
+     "'unsupported' or 'not_checkable'"),
+    ({"claims": [claim(citations="P1")]}, '"claims[0].citations" is \'P1\'; expected an array'),
+    ({"claims": [claim(citations=[{"quote": "x"}])]}, '"claims[0].citations[0].id" is missing'),
+    ({"claims": [claim(citations=[{"id": "P1", "quote": 3}])]},
+     '"claims[0].citations[0].quote" is 3; expected a string'),
+    ({"claims": [claim(reason=["r"])]}, '"claims[0].reason" is an array of 1; expected a string'),
+    ({"claims": [claim(reason="<turn id>")]},
+     '"claims[0].reason" is \'<turn id>\'; it is a placeholder from the reply shape'),
+    ({"claims": [claim(source="P1")]},
+     'unexpected key "claims[0].source"; expected only turn, claim, verdict, citations, reason'),
+    ({"claims": [claim()] * 11}, '"claims" is an array of 11; expected at most 10 item(s)'),
 ]  # fmt: skip
 
 
@@ -79,33 +97,42 @@ def test_a_malformed_ledger_is_rejected_naming_the_field(reply: Any, expected: s
 
 
 def test_every_problem_of_every_claim_and_citation_is_reported_word_for_word() -> None:
-    bad_citations = [{"quote": "x"}, {"id": "P1", "quote": 3}, {"id": 7}]
-    reply = {"claims": [claim(verdict="true"), claim(citations=bad_citations), claim()]}
+    bad_citations = [{"quote": "x"}, {"id": "P1", "quote": 3}]
+    reply = {
+        "claims": [
+            claim(verdict="true"),
+            claim(citations=bad_citations),
+            claim(citations=[{"id": 7, "quote": ""}]),
+            claim(citations=[{"id": "P1", "quote": ""}] * 3),
+        ]
+    }
     assert check_ledger(reply, record()) == (
         None,
         [
-            "\"claims[0].verdict\" is 'true'; expected one of supported, contradicted, "
-            "unsupported, not_checkable",
-            '"claims[1].citations[0]" must be an object with a string "id"',
-            '"claims[1].citations[1].quote" is not a string',
-            '"claims[1].citations[2]" must be an object with a string "id"',
+            "\"claims[0].verdict\" is 'true'; expected one of 'supported', 'contradicted', "
+            "'unsupported' or 'not_checkable'",
+            '"claims[1].citations[0].id" is missing',
+            '"claims[1].citations[1].quote" is 3; expected a string',
+            '"claims[2].citations[0].id" is 7; expected a string',
+            '"claims[3].citations" is an array of 3; expected at most 2 item(s)',
         ],
     )
-    assert check_ledger([], record()) == (
-        None,
-        ['the reply must be an object with a "claims" list'],
-    )
 
 
-def test_a_claim_may_leave_out_its_reason_its_citations_and_a_citation_its_quote() -> None:
+def test_a_claim_gives_its_reason_and_citations_and_a_citation_its_quote() -> None:
+    # The schema sent has always required them (OpenAI's strict mode requires every
+    # property), so the check requires them too: the two cannot disagree.
     bare = {"turn": "t00000001", "claim": "Road deaths fell.", "verdict": "supported"}
-    id_only = claim("t00000002", "unsupported", citations=[{"id": "P1"}])
-    assert check_ledger({"claims": [bare, id_only]}, record()) == (
-        [
-            Claim("t00000001", "pro", "Road deaths fell.", "supported", "", ()),
-            Claim("t00000002", "con", "Road deaths fell.", "unsupported", "because",
-                  (Citation("P1", "", "passage", None, None),)),
-        ],
+    no_quote = claim("t00000002", "unsupported", citations=[{"id": "P1"}])
+    assert check_ledger({"claims": [bare, no_quote]}, record()) == (
+        None,
+        ['"claims[0].citations" is missing', '"claims[0].reason" is missing',
+         '"claims[1].citations[0].quote" is missing'],
+    )  # fmt: skip
+    id_only = claim("t00000002", "unsupported", citations=[{"id": "P1", "quote": ""}])
+    assert check_ledger({"claims": [id_only]}, record()) == (
+        [Claim("t00000002", "con", "Road deaths fell.", "unsupported", "because",
+               (Citation("P1", "", "passage", None, None),))],
         [],
     )  # fmt: skip
 
@@ -114,7 +141,10 @@ def test_only_whitespace_and_brackets_are_trimmed_from_ids() -> None:
     stray = claim("t00000001X")
     assert check_ledger({"claims": [stray]}, record()) == (
         None,
-        ["\"claims[0].turn\" is 't00000001X', which is not the id of a turn in the record"],
+        [
+            "\"claims[0].turn\" is 't00000001X'; expected the id of a turn in the record: "
+            "t00000001, t00000002"
+        ],
     )
     imported = record()  # an imported transcript names its evidence as it likes
     evidence = imported.passages[0].text
@@ -255,7 +285,7 @@ def test_a_side_with_no_claims_has_nan_rates_not_zero(run_debate: Any) -> None:
         (None, '"no_claims" is missing'),
         ({"A": "", "B": ""}, 'no claim of Side A is listed and "no_claims.A" does not say why'),
         ({"A": "none", "B": "n/a"}, '"no_claims.B" does not say why'),
-        ({"A": "Only opinions here.", "B": 3}, '"no_claims.B" is missing or not a string'),
+        ({"A": "Only opinions here.", "B": 3}, '"no_claims.B" is 3; expected a string'),
     ],
 )
 def test_an_empty_ledger_without_reasons_is_repaired_then_unscored(
@@ -301,7 +331,7 @@ def test_a_ledger_naming_an_unknown_turn_is_repaired_then_unscored(run_debate: A
     judge = fact_judge(lambda ids, n: {"claims": [claim("t12345678")]})
     log = run_debate(roles={**debaters(), "judge": judge.model()}, phases="[opening]")
     score = fact_score(log)
-    assert math.isnan(score.value) and "not the id of a turn" in score.reason
+    assert math.isnan(score.value) and "expected the id of a turn in the record" in score.reason
     assert len(score.metadata["exchange"]["replies"]) == 2
 
 
@@ -337,7 +367,7 @@ def test_a_turn_named_in_brackets_or_as_a_list() -> None:
     claims, problems = check_ledger({"claims": [claim("[t00000001]")]}, record())
     assert problems == [] and claims and claims[0].turn == "t00000001"
     claims, problems = check_ledger({"claims": [claim(["t00000001"])]}, record())  # type: ignore[arg-type]
-    assert claims is None and "not the id of a turn" in problems[0]
+    assert claims is None and "expected the id of a turn in the record" in problems[0]
 
 
 def test_the_fact_checker_sees_no_side_team_or_model_names(run_debate: Any) -> None:
@@ -356,3 +386,61 @@ def test_the_fact_checker_sees_no_side_team_or_model_names(run_debate: Any) -> N
         for secret in ("mockllm", "Reform Advocate", "Cautious Skeptic", " PRO", " CON"):
             assert secret not in prompt, secret
         assert "As the [withheld] side, [withheld] ([withheld]) says" in prompt  # masked, kept
+
+
+def the_shapes_no_claims() -> dict[str, str]:
+    """The reply shape's own `no_claims`, as a judge that copies its template gives it."""
+    return {
+        label: next(p for p in SHAPE_PLACEHOLDERS if f"Side {label}'s claims" in p)
+        for label in ("A", "B")
+    }
+
+
+def test_the_shapes_placeholder_is_no_reason_for_listing_no_claims() -> None:
+    # issue 30 item 6: the reason used to be counted only by its words.
+    template = the_shapes_no_claims()
+    assert template["A"] in REPLY_SHAPE and template["B"] in REPLY_SHAPE
+    ledger, problems = check_fact_check(
+        {"claims": [], "no_claims": template}, record(), Orientation(a="pro", b="con")
+    )
+    assert ledger is None and problems == [
+        f'"no_claims.{label}" is {template[label]!r}; it is a placeholder from the reply shape, '
+        "not an answer"
+        for label in ("A", "B")
+    ]
+    bare = {label: text.strip("<>") for label, text in template.items()}  # copied, brackets lost
+    _, problems = check_fact_check(
+        {"claims": [], "no_claims": bare}, record(), Orientation(a="pro", b="con")
+    )
+    assert problems == [
+        f'"no_claims.{label}" is {bare[label]!r}; it repeats the reply shape\'s placeholder '
+        "instead of answering"
+        for label in ("A", "B")
+    ]
+
+
+def test_a_judge_that_feeds_the_template_back_is_re_asked_naming_it(run_debate: Any) -> None:
+    template = the_shapes_no_claims()
+    judge = fact_judge(lambda ids, n: {"claims": [], "no_claims": template})
+    log = run_debate(roles={**debaters(), "judge": judge.model()}, phases="[opening]")
+    score = fact_score(log)
+    assert math.isnan(score.value) and "it is a placeholder from the reply shape" in score.reason
+    calls = [c for c in judge.calls if is_fact_check_call(c.messages)]
+    repair = str(calls[1].messages[-1].content)
+    assert f'"no_claims.A" is {template["A"]!r}; it is a placeholder from the reply shape' in repair
+
+
+def test_the_fact_check_schema_carries_the_records_ids_verdicts_and_count() -> None:
+    schema = reply_schema(record())
+    claim_schema = schema["properties"]["claims"]["items"]["properties"]
+    assert claim_schema["turn"]["enum"] == ["t00000001", "t00000002"]
+    citation = claim_schema["citations"]["items"]["properties"]
+    assert citation["id"]["enum"] == ["t00000001", "t00000002", "P1"]
+    assert claim_schema["verdict"]["enum"] == list(VERDICTS)
+    assert schema["properties"]["claims"]["maxItems"] == 2 * MAX_CLAIMS_PER_TURN
+    assert set(schema["properties"]["no_claims"]["required"]) == {"A", "B"}
+    for text in (claim_schema["claim"], claim_schema["reason"]):
+        assert text["pattern"] == text_pattern(200) and text["minLength"] == 3
+    assert schema["properties"]["no_claims"]["properties"]["A"]["pattern"] == (
+        text_pattern(200, empty=True)
+    )

@@ -1,0 +1,320 @@
+"""Judge replies valid by construction (issue 24): the schema each kind of server
+is sent carries every rule a grammar can carry, in the form that server honours,
+and llama.cpp's own grammar engine holds a model to them."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from inspect_ai.model import get_model
+from inspect_ai.util import JSONSchema, Store
+from inspect_ai.util._json import json_schema_dump
+
+from debatebench_eval.core.reply_model import TEXT_PATTERN, text_pattern
+from debatebench_eval.debate.record import DebateRecord, Passage, Turn, TurnUsage
+from debatebench_eval.judging import ledger, rubric
+from debatebench_eval.judging.blind import Orientation
+from debatebench_eval.judging.options import judge_config
+from debatebench_eval.judging.rubric import (
+    LEDGER_MAX_POINTS,
+    LEDGER_STATUSES,
+    STANCES,
+    TEXT_MAX_CHARS,
+    default_rubric,
+    reply_schema,
+)
+from debatebench_eval.servers.kind import ServerKind
+from debatebench_eval.servers.schema_forms import server_schema
+
+from support.grammar import GrammarError, grammar_accepts, missing
+from support.judge_replies import LISTED, MAXIMA, changed_reply, rubric_reply, side_scores
+
+RUBRIC = default_rubric()
+KINDS: list[ServerKind | None] = ["llama-cpp-python", "llama.cpp", "ollama", "other", None]
+# Kinds whose converter (llama.cpp's common/json-schema-to-grammar.cpp) enforces
+# integer minimum/maximum: ranges stay bounds there; elsewhere they go as an enum.
+BOUNDS_KEPT = ("llama.cpp", "ollama")
+# Judge texts: a word first, 3 to TEXT_MAX_CHARS characters, in the pattern itself.
+JUDGE_TEXT = text_pattern(TEXT_MAX_CHARS)
+
+
+def nodes(schema: Any) -> Iterator[dict[str, Any]]:
+    """Every schema object inside `schema` (property maps are names, not schemas)."""
+    if isinstance(schema, list):
+        for item in schema:
+            yield from nodes(item)
+    elif isinstance(schema, dict):
+        yield schema
+        for key, value in schema.items():
+            if key == "properties":
+                for sub in value.values():
+                    yield from nodes(sub)
+            else:
+                yield from nodes(value)
+
+
+def turn(id: str, side: str, text: str) -> Turn:
+    return Turn(
+        id=id, phase_index=0, phase="opening", side=side, order=0, role=side, team_id=side,
+        text=text, model=side, usage=TurnUsage(), budget=100, hit_budget=False,
+        finish_reason="stop", latency_ms=1, started_at="now",
+    )  # fmt: skip
+
+
+def record() -> DebateRecord:
+    rec = DebateRecord(store=Store())
+    rec.turns = [turn("t00000001", "pro", "Road deaths fell by forty percent in Pontevedra."),
+                 turn("t00000002", "con", "Shops in car-free zones lost customers.")]  # fmt: skip
+    rec.passages = [Passage(id="P1", pool="p", row_id="r1", side="pro", text="Deaths fell.")]
+    return rec
+
+
+# ------------------------------------------------------------- the schema sent, per kind
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_rubric_schema_sent_carries_each_range_and_enum(kind: ServerKind | None) -> None:
+    sent = server_schema(reply_schema(RUBRIC), kind)
+    for label in ("side_a", "side_b"):
+        side = sent["properties"][label]
+        for name, top in MAXIMA.items():
+            score = side["properties"][name]["properties"]["score"]
+            assert (score["minimum"], score["maximum"]) == (0, top)
+            if kind in BOUNDS_KEPT:
+                assert "enum" not in score
+            else:
+                assert score["enum"] == list(range(top + 1)), (kind, name)
+            justification = side["properties"][name]["properties"]["justification"]
+            assert justification["pattern"] == JUDGE_TEXT
+        assert side["properties"]["stance"]["enum"] == list(STANCES)
+        hit_ledger = side["properties"]["rebuttal_effectiveness"]["properties"]["hit_ledger"]
+        assert hit_ledger["maxItems"] == LEDGER_MAX_POINTS
+        entry = hit_ledger["items"]
+        assert entry["properties"]["status"]["enum"] == list(LEDGER_STATUSES)
+        assert entry["properties"]["point"]["pattern"] == JUDGE_TEXT
+    for node in nodes(sent):
+        if "properties" in node:
+            assert node["required"] == list(node["properties"])
+            assert node["additionalProperties"] is False
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_fact_check_schema_sent_carries_its_ids_verdicts_and_count(
+    kind: ServerKind | None,
+) -> None:
+    sent = server_schema(ledger.reply_schema(record()), kind)
+    claims = sent["properties"]["claims"]
+    assert claims["maxItems"] == 2 * ledger.MAX_CLAIMS_PER_TURN
+    claim = claims["items"]["properties"]
+    assert claim["turn"]["enum"] == ["t00000001", "t00000002"]
+    assert claim["citations"]["items"]["properties"]["id"]["enum"] == [
+        "t00000001",
+        "t00000002",
+        "P1",
+    ]
+    assert claim["verdict"]["enum"] == list(ledger.VERDICTS)
+    ledger_text = text_pattern(ledger.LEDGER_TEXT_CHARS)
+    assert claim["claim"]["pattern"] == claim["reason"]["pattern"] == ledger_text
+    assert claim["citations"]["maxItems"] == ledger.MAX_CITATIONS
+    quote = claim["citations"]["items"]["properties"]["quote"]
+    kept = kind not in ("other", None)
+    assert quote.get("maxLength") == (ledger.LEDGER_TEXT_CHARS if kept else None)
+    assert list(claims["items"]["required"]) == ["turn", "claim", "verdict", "citations", "reason"]
+    assert sent["properties"]["no_claims"]["required"] == ["A", "B"]
+
+
+@pytest.mark.parametrize("kind", ["other", None])
+def test_hosted_and_other_servers_get_nothing_openai_strict_refuses(kind: str | None) -> None:
+    for schema in (reply_schema(RUBRIC), ledger.reply_schema(record())):
+        sent = server_schema(schema, kind)  # type: ignore[arg-type]
+        assert not [n for n in nodes(sent) if {"minLength", "maxLength"} & set(n)]
+        assert any(n.get("pattern", "").endswith("}$") for n in nodes(sent))  # lengths kept in it
+
+
+def test_grammar_servers_keep_lengths_and_number_ranges_go_as_enums_there() -> None:
+    confidence = {"type": "number", "minimum": 0, "maximum": 1}
+    for kind in ("llama-cpp-python", "llama.cpp", "ollama"):
+        assert server_schema(confidence, kind)["enum"][:3] == [0, 0.05, 0.1]  # type: ignore[arg-type]
+        sent = server_schema(reply_schema(RUBRIC), kind)  # type: ignore[arg-type]
+        assert any(n.get("minLength") == 3 for n in nodes(sent))
+    assert "enum" not in server_schema(confidence, None)  # OpenAI enforces number bounds
+
+
+# --------------------------------------------------------- how the schema is sent, per kind
+
+
+def test_structured_output_is_strict_and_keeps_the_enums() -> None:
+    schema = server_schema(reply_schema(RUBRIC), None)
+    config = judge_config(get_model("mockllm/model"), 500, 1, schema, "judgment", "true")
+    assert config.response_schema is not None and config.response_schema.strict is True
+    sent = json_schema_dump(config.response_schema.json_schema)
+    clarity = sent["properties"]["side_a"]["properties"]["clarity"]["properties"]["score"]
+    assert clarity["enum"] == list(range(11))
+
+
+def test_ollama_is_sent_the_schema_itself_which_inspect_would_strip() -> None:
+    schema = server_schema(ledger.reply_schema(record()), "ollama")
+    # Inspect's JSONSchema has no maxItems, and its Ollama provider strips patterns:
+    stripped = json_schema_dump(JSONSchema.model_validate(schema))
+    assert "maxItems" not in stripped["properties"]["claims"]
+    config = judge_config(get_model("mockllm/model"), 500, 1, schema, "ledger", "true", "ollama")
+    assert config.response_schema is None
+    assert (config.extra_body or {})["response_format"] == {
+        "type": "json_schema",
+        "json_schema": {"name": "ledger", "schema": schema, "strict": True},
+    }
+
+
+def test_llama_cpp_servers_get_json_object_with_the_schema() -> None:
+    schema = server_schema(reply_schema(RUBRIC), "llama-cpp-python")
+    config = judge_config(get_model("mockllm/model"), 500, 1, schema, "judgment", "object")
+    assert (config.extra_body or {})["response_format"] == {"type": "json_object", "schema": schema}
+    assert config.response_schema is None
+
+
+# ----------------------------------------- llama.cpp's grammar engine holds the judge to it
+
+REQUIRED = os.environ.get("DEBATEBENCH_REAL_SERVER") == "1"
+
+
+@pytest.fixture(scope="module")
+def grammar() -> None:
+    absent = missing()
+    if absent and REQUIRED:
+        pytest.fail(f"DEBATEBENCH_REAL_SERVER=1 but the grammar checks cannot run ({absent})")
+    if absent:
+        pytest.skip(absent)
+
+
+def rubric_grammar_accepts(reply: Any) -> bool:
+    schema = server_schema(reply_schema(RUBRIC), "llama-cpp-python")
+    return grammar_accepts(schema, reply if isinstance(reply, str) else json.dumps(reply))
+
+
+@pytest.mark.usefixtures("grammar")
+def test_the_rubric_grammar_accepts_a_valid_reading() -> None:
+    assert rubric_grammar_accepts(rubric_reply(side_scores(0.8), side_scores(0.6)))
+    top = rubric_reply(MAXIMA, {name: 0 for name in MAXIMA}, stances=("switched", "unclear"))
+    assert rubric_grammar_accepts(top)
+
+
+@pytest.mark.usefixtures("grammar")
+@pytest.mark.parametrize(
+    ("path", "value"),
+    [
+        ("side_a.clarity.score", 11),
+        ("side_a.clarity.score", 41258693),  # seen from the embedded judge
+        ("side_b.argument_quality.score", -1),
+        ("side_b.argument_quality.score", 7.5),
+        ("side_a.clarity.justification", "..."),
+        ("side_a.clarity.justification", "<why>"),
+        ("side_a.clarity.justification", "ok"),
+        ("side_b.stance", "pro"),
+        ("side_a.rebuttal_effectiveness.hit_ledger", [{"point": "cost", "status": "won"}]),
+    ],
+)
+def test_the_rubric_grammar_refuses_a_reply_breaking_a_rule(path: str, value: Any) -> None:
+    assert not rubric_grammar_accepts(changed_reply(path, value))
+
+
+def fact_check(**changes: Any) -> str:
+    cites = [{"id": "P1", "quote": "Deaths fell."}]
+    claim = {"turn": "t00000001", "claim": "Road deaths fell.", "verdict": "supported",
+             "citations": cites, "reason": "P1 says so."}  # fmt: skip
+    claim.update(changes.pop("claim", {}))
+    return json.dumps({"claims": [claim], "no_claims": {**LISTED, **changes}})
+
+
+def fact_check_grammar_accepts(text: str) -> bool:
+    return grammar_accepts(server_schema(ledger.reply_schema(record()), "llama-cpp-python"), text)
+
+
+@pytest.mark.usefixtures("grammar")
+def test_the_fact_check_grammar_accepts_a_valid_ledger() -> None:
+    assert fact_check_grammar_accepts(fact_check())
+    assert fact_check_grammar_accepts(fact_check(B="Its speech states only opinions."))
+
+
+@pytest.mark.usefixtures("grammar")
+@pytest.mark.parametrize(
+    "text",
+    [
+        fact_check(claim={"turn": "t12345678"}),  # a made-up turn id
+        fact_check(claim={"turn": "<turn id>"}),
+        fact_check(claim={"citations": [{"id": "P7", "quote": "x"}]}),  # a made-up passage
+        fact_check(claim={"verdict": "true"}),
+        fact_check(claim={"reason": "..."}),
+        fact_check(B="<empty if Side B's claims are listed, else why it made none>"),
+    ],
+)
+def test_the_fact_check_grammar_refuses_a_reply_breaking_a_rule(text: str) -> None:
+    assert not fact_check_grammar_accepts(text)
+
+
+@pytest.mark.usefixtures("grammar")
+def test_the_text_pattern_is_one_llama_cpp_can_parse_and_keeps_json_valid() -> None:
+    def text_schema(pattern: str) -> dict[str, Any]:
+        return {"type": "object", "properties": {"t": {"type": "string", "pattern": pattern}},
+                "required": ["t"], "additionalProperties": False}  # fmt: skip
+
+    with pytest.raises(GrammarError):  # `\s` is an unknown escape to llama.cpp's parser
+        grammar_accepts(text_schema(r"^[^<.\s][^\n]*$"), '{"t": "fine"}')
+    ours = text_schema(TEXT_PATTERN)
+    assert grammar_accepts(ours, '{"t": "A fair point."}')
+    assert not grammar_accepts(ours, '{"t": "He said "no" twice."}')  # a raw quote ends it
+    assert not grammar_accepts(ours, '{"t": "ab"}')  # shorter than 3: the pattern's own length
+
+
+@pytest.mark.parametrize("budget", [512, 1024, 2048, 6000])
+def test_a_grammar_held_reading_at_its_longest_fits_the_judge_budget(budget: int) -> None:
+    # A grammar cannot stop a reply early: the bounds must let every text be at its
+    # longest and still leave the JSON whole within the budget.
+    schema = reply_schema(RUBRIC, budget)
+    side = schema["properties"]["side_a"]["properties"]
+    most = rubric.text_bound(budget, 2 * (len(MAXIMA) + rubric.ledger_bound(budget)))
+    points = side["rebuttal_effectiveness"]["properties"]["hit_ledger"]["maxItems"]
+    assert points == rubric.ledger_bound(budget)
+    assert side["clarity"]["properties"]["justification"]["pattern"] == text_pattern(most)
+    longest = {name: top for name, top in MAXIMA.items()}
+    reply = json.loads(rubric_reply(longest, longest))
+    for label in ("side_a", "side_b"):
+        for name in MAXIMA:
+            reply[label][name]["justification"] = "w" * most
+        reply[label]["rebuttal_effectiveness"]["hit_ledger"] = [
+            {"point": "w" * most, "status": "dodged"}
+        ] * points
+    assert rubric.check_judgment(reply, RUBRIC, budget)[1] == []
+    assert len(json.dumps(reply)) / rubric.CHARS_PER_TOKEN <= budget
+    assert rubric.text_bound(None, 1) == TEXT_MAX_CHARS  # no budget, the plain bound
+
+
+def test_a_reading_longer_than_its_budget_allows_is_refused_naming_the_bound() -> None:
+    reply = changed_reply("side_a.clarity.justification", "Clear enough. " * 12)
+    assert rubric.check_judgment(reply, RUBRIC)[1] == []  # 168 characters: fine at 6000
+    _, problems = rubric.check_judgment(reply, RUBRIC, 1024)
+    assert problems == [
+        f'"side_a.clarity.justification" is {reply["side_a"]["clarity"]["justification"]!r:.77}'
+        f"...; expected at most {rubric.text_bound(1024, 14)} characters"
+    ]
+
+
+@pytest.mark.parametrize("budget", [512, 1024, 2048, 6000])
+def test_a_grammar_held_ledger_at_its_longest_fits_the_judge_budget(budget: int) -> None:
+    bounds = ledger.ledger_bounds(len(record().turns), budget)
+    schema = ledger.reply_schema(record(), budget)
+    claims = schema["properties"]["claims"]
+    assert claims["maxItems"] == bounds.claims
+    assert claims["items"]["properties"]["citations"]["maxItems"] == bounds.citations
+    assert claims["items"]["properties"]["reason"]["pattern"] == text_pattern(bounds.chars)
+    text = ("word " * bounds.chars)[: bounds.chars - 1] + "s"  # words, at the bound
+    cites = [{"id": "P1", "quote": text}] * bounds.citations
+    longest = {"turn": "t00000002", "claim": text, "verdict": "contradicted",
+               "citations": cites, "reason": text}  # fmt: skip
+    reply = {"claims": [longest] * bounds.claims, "no_claims": {"A": text, "B": ""}}
+    assert ledger.check_fact_check(reply, record(), Orientation("pro", "con"), budget)[1] == []
+    assert len(json.dumps(reply)) / rubric.CHARS_PER_TOKEN <= budget
+    assert ledger.ledger_bounds(8, None) == ledger.LedgerBounds(40, 2, ledger.LEDGER_TEXT_CHARS)
