@@ -86,11 +86,20 @@ class DecisionReply(ReplyModel):
 def decision_model(allowed: tuple[str, ...]) -> type[DecisionReply]:
     """The decision reply for a protocol whose judge may decide one of `allowed`."""
     choice: Any = Literal.__getitem__(allowed)  # the allowed set, as the schema's enum
+    described = Field(description=f"one of {', '.join(allowed)}", json_schema_extra=_as_enum)
     return create_model(
         "Decision",
         __base__=DecisionReply,
-        final_decision=(choice, Field(description=f"one of {', '.join(allowed)}")),
+        __doc__=DecisionReply.__doc__,
+        final_decision=(choice, described),
     )
+
+
+def _as_enum(schema: dict[str, Any]) -> None:
+    """A single allowed decision as an enum of one, like any other set: pydantic
+    writes it as `const`, which not every structured-output server takes."""
+    if "const" in schema:
+        schema["enum"] = [schema.pop("const")]
 
 
 def decision_schema(allowed: tuple[str, ...]) -> dict[str, Any]:
