@@ -13,7 +13,13 @@ from debatebench_eval.protocols.models import inspect_role, persona_model, role_
 from debatebench_eval.protocols.personas import Persona
 from debatebench_eval.protocols.prompts import SIGNAL_INSTRUCTION, board, round_prompt
 from debatebench_eval.protocols.record import DeliberationTurn, RoundResult, Signal
-from debatebench_eval.protocols.signals import assess, parse_signal, stop_reason, without_signal
+from debatebench_eval.protocols.signals import (
+    assess,
+    parse_signal,
+    stop_reason,
+    unheard,
+    without_signal,
+)
 from debatebench_eval.protocols.spec import Converge, load_protocol
 from debatebench_eval.protocols.visibility import shown_turns
 
@@ -65,6 +71,16 @@ def test_signal_parsing_follows_heurema() -> None:
     ):
         assert parse_signal(bad) is None, bad  # fmt: skip
     assert parse_signal('```signal\n{"objections": null}\n```') == Signal()
+
+
+def test_a_panel_with_no_signal_read_is_unheard() -> None:
+    assert unheard([None, None], 1, "max") == (
+        "no participant's signal was parsed in 1 round(s) (2 turns), so whether the panel "
+        "converged is unknown (the loop stopped on max); each turn must end with a fenced "
+        "```signal block holding a JSON object"
+    )
+    assert unheard([None, Signal()], 1, "max") is None  # one signal read is a panel heard
+    assert unheard([], 0, "max") is None  # no signalled round: nothing to hear
 
 
 def test_word_counts_leave_out_the_signal_block() -> None:
