@@ -1,69 +1,120 @@
-"""The judge's decision: its JSON record, the strict check, and what follows.
+"""The judge's decision: its reply model, the check built from it, and what follows.
 
 The record is ar-debate's decision record (final_decision, reasoning_summary,
 competing_options, evidence for and against, unresolved concerns,
 confidence) plus what its quality rules ask of a judge: the dissent it
 acknowledges, the specific revisions a `revise` needs, and whether it asks
-for another round (with the question for it). A reply that breaks any rule
-gets one repair re-ask (judging.structured); if that fails too the
-deliberation is undecided, never given a default decision.
+for another round (with the question for it). The JSON schema sent, the
+keys the prompt lists and the check of the reply all come from one model
+(`decision_model`), built per protocol because the allowed decisions are
+the protocol's. A reply that breaks any rule gets one repair re-ask
+(judging.structured); if that fails too the deliberation is undecided,
+never given a default decision.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from typing import Any
+from functools import cache
+from typing import Any, Literal
 
-LIST_KEYS = ("competing_options", "supporting_evidence", "opposing_evidence", "unresolved_concerns")
-TEXT_KEYS = ("proposal", "reasoning_summary", "dissent")
-DECISION_KEYS = (
-    "final_decision", "proposal", "reasoning_summary", *LIST_KEYS, "confidence", "dissent",
-    "revisions", "request_round", "round_question",
-)  # fmt: skip
+from pydantic import Field, TypeAdapter, ValidationInfo, create_model, field_validator
+
+from debatebench_eval.core.reply_model import Prose, ReplyModel, check_reply, reply_schema
+from debatebench_eval.judging.structured import Check
+
 REVISE = "revise"
+_PROSE: TypeAdapter[str] = TypeAdapter(Prose)
+
+
+class DecisionReply(ReplyModel):
+    """ar-debate's decision record as the judge writes it.
+
+    In the schema (every server keeps these): `final_decision` is one of the
+    protocol's allowed decisions (an enum); the text fields and every list
+    item are prose (a minimum length and a pattern that refuses `...` and
+    `<placeholders>`); `confidence` is a number from 0 to 1 (an enum of steps
+    where the server ignores `minimum`/`maximum`); every key is required and
+    no other is allowed.
+
+    In the check only, because each ties two keys together and no grammar
+    carries that:
+    - a `revise` lists at least one revision;
+    - `request_round: true` comes with a `round_question` that says what to
+      debate (otherwise the question may be empty).
+    The check also refuses text that repeats a key's description from the
+    prompt, which the schema cannot name.
+    """
+
+    # Redefined per protocol as the Literal of its allowed decisions.
+    final_decision: str
+    proposal: Prose = Field(description="a one-line summary of what was debated")
+    reasoning_summary: Prose = Field(description="your reasoning, a few sentences")
+    competing_options: list[Prose] = Field(description="the options that were weighed (strings)")
+    supporting_evidence: list[Prose] = Field(description="points for the proposal (strings)")
+    opposing_evidence: list[Prose] = Field(description="points against it (strings)")
+    unresolved_concerns: list[Prose] = Field(description="concerns still open (strings)")
+    confidence: float = Field(ge=0, le=1, allow_inf_nan=False, description="a number from 0 to 1")
+    dissent: Prose = Field(description="the strongest dissent, acknowledged even when you accept")
+    revisions: list[Prose] = Field(
+        description=f'specific, actionable changes; required when "{REVISE}", else []'
+    )
+    request_round: bool = Field(
+        description="true only if one more round of critique is needed to decide"
+    )
+    round_question: str = Field(description='the question for that round (else "")')
+
+    @field_validator("revisions")
+    @classmethod
+    def _revise_lists_revisions(cls, value: list[str], info: ValidationInfo) -> list[str]:
+        if info.data.get("final_decision") == REVISE and not value:
+            raise ValueError(f'"{REVISE}" needs specific revisions (at least one)')
+        return value
+
+    @field_validator("round_question")
+    @classmethod
+    def _a_round_has_a_question(cls, value: str, info: ValidationInfo) -> str:
+        if info.data.get("request_round") is True:
+            try:
+                _PROSE.validate_python(value, context=info.context)
+            except ValueError:
+                raise ValueError('"request_round" is true, so it must say what to debate') from None
+        return value
+
+
+@cache
+def decision_model(allowed: tuple[str, ...]) -> type[DecisionReply]:
+    """The decision reply for a protocol whose judge may decide one of `allowed`."""
+    choice: Any = Literal.__getitem__(allowed)  # the allowed set, as the schema's enum
+    described = Field(description=f"one of {', '.join(allowed)}", json_schema_extra=_as_enum)
+    return create_model(
+        "Decision",
+        __base__=DecisionReply,
+        __doc__=DecisionReply.__doc__,
+        final_decision=(choice, described),
+    )
+
+
+def _as_enum(schema: dict[str, Any]) -> None:
+    """A single allowed decision as an enum of one, like any other set: pydantic
+    writes it as `const`, which not every structured-output server takes."""
+    if "const" in schema:
+        schema["enum"] = [schema.pop("const")]
 
 
 def decision_schema(allowed: tuple[str, ...]) -> dict[str, Any]:
-    """The reply as a strict JSON Schema, for providers with structured output."""
-    strings = {"type": "array", "items": {"type": "string"}}
-    props: dict[str, Any] = {
-        "final_decision": {"type": "string", "enum": list(allowed)},
-        "proposal": {"type": "string"},
-        "reasoning_summary": {"type": "string"},
-        **{key: strings for key in LIST_KEYS},
-        "confidence": {"type": "number", "minimum": 0, "maximum": 1},
-        "dissent": {"type": "string"},
-        "revisions": strings,
-        "request_round": {"type": "boolean"},
-        "round_question": {"type": "string"},
-    }
-    return {
-        "type": "object",
-        "properties": props,
-        "required": list(props),
-        "additionalProperties": False,
-    }
+    """The reply as a strict JSON Schema (servers.schema_forms rewrites it per server)."""
+    return reply_schema(decision_model(allowed))
+
+
+def _descriptions(allowed: tuple[str, ...]) -> dict[str, str]:
+    fields = decision_model(allowed).model_fields
+    return {name: field.description or "" for name, field in fields.items()}
 
 
 def decision_shape(allowed: tuple[str, ...]) -> str:
     """The reply's keys in words, for the prompt (every JSON mode gets them)."""
-    return "\n".join(
-        [
-            f'- "final_decision": one of {", ".join(allowed)}',
-            '- "proposal": a one-line summary of what was debated',
-            '- "reasoning_summary": your reasoning, a few sentences',
-            '- "competing_options": the options that were weighed (strings)',
-            '- "supporting_evidence": points for the proposal (strings)',
-            '- "opposing_evidence": points against it (strings)',
-            '- "unresolved_concerns": concerns still open (strings)',
-            '- "confidence": a number from 0 to 1',
-            '- "dissent": the strongest dissent, acknowledged even when you accept',
-            f'- "revisions": specific, actionable changes; required when "{REVISE}", else []',
-            '- "request_round": true only if one more round of critique is needed to decide',
-            '- "round_question": the question for that round (else "")',
-        ]
-    )
+    return "\n".join(f'- "{key}": {says}' for key, says in _descriptions(allowed).items())
 
 
 @dataclass(frozen=True)
@@ -87,49 +138,21 @@ class Decision:
         return float(self.record["confidence"])
 
 
+def decision_check(allowed: tuple[str, ...]) -> Check[Decision]:
+    """The check for `ask_json`: the decision, or every problem with the reply.
+    A key's description copied back as its value counts as no answer."""
+    check = check_reply(decision_model(allowed), _descriptions(allowed).values())
+
+    def decision(reply: Any) -> tuple[Decision | None, list[str]]:
+        parsed, problems = check(reply)
+        return (None, problems) if parsed is None else (Decision(parsed.model_dump()), [])
+
+    return decision
+
+
 def check_decision(reply: Any, allowed: tuple[str, ...]) -> tuple[Decision | None, list[str]]:
     """The decision, or every problem with the reply (then None)."""
-    if not isinstance(reply, dict):
-        return None, [f"the reply is {type(reply).__name__} in JSON, not an object"]
-    problems = [f'missing key "{key}"' for key in DECISION_KEYS if key not in reply]
-    problems += [f'unknown key "{key}"' for key in reply if key not in DECISION_KEYS]
-    if problems:
-        return None, problems
-    problems += _value_problems(reply, allowed)
-    return (None, problems) if problems else (Decision(dict(reply)), [])
-
-
-def _value_problems(reply: dict[str, Any], allowed: tuple[str, ...]) -> list[str]:
-    problems = []
-    if reply["final_decision"] not in allowed:
-        found = reply["final_decision"]
-        problems.append(f'"final_decision" is {found!r}; it must be one of {", ".join(allowed)}')
-    for key in TEXT_KEYS:
-        if not isinstance(reply[key], str) or not reply[key].strip():
-            problems.append(f'"{key}" must be a non-empty string')
-    for key in (*LIST_KEYS, "revisions"):
-        value = reply[key]
-        if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
-            problems.append(f'"{key}" must be a list of non-empty strings')
-    confidence = reply["confidence"]
-    if (
-        isinstance(confidence, bool)
-        or not isinstance(confidence, int | float)
-        or not math.isfinite(confidence)
-        or not 0 <= confidence <= 1
-    ):
-        problems.append(f'"confidence" is {confidence!r}; it must be a number from 0 to 1')
-    if reply["final_decision"] == REVISE and not reply["revisions"]:
-        problems.append(f'"{REVISE}" needs specific revisions in "revisions"')
-    if not isinstance(reply["request_round"], bool):
-        problems.append('"request_round" must be true or false')
-    elif reply["request_round"] and (
-        not isinstance(reply["round_question"], str) or not reply["round_question"].strip()
-    ):
-        problems.append('"request_round" is true, so "round_question" must say what to debate')
-    if not isinstance(reply["round_question"], str):
-        problems.append('"round_question" must be a string')
-    return problems
+    return decision_check(allowed)(reply)
 
 
 def next_step(decision: Decision, extra_rounds_run: int, extra_max: int) -> str:

@@ -7,6 +7,8 @@ what it was shown; the store keeps the clean text.
 
 from __future__ import annotations
 
+from typing import Any
+
 from debatebench_eval.protocols.record import DeliberationTurn, Outcome
 
 
@@ -38,6 +40,15 @@ def outcome_heading(outcome: Outcome) -> str:
         return f"**Undecided** after {outcome.rounds} round(s): {outcome.undecided_reason}"
     ended = f"{outcome.stop_reason} after {outcome.rounds} round(s)"
     if outcome.kind == "decision" and outcome.decision is not None:
-        forced = " (forced: the extra round did not resolve it)" if outcome.forced_escalate else ""
+        forced = f" ({forced_note(outcome.decision)})" if outcome.forced_escalate else ""
         return f"**Decision: {outcome.answer}**{forced} · {ended}"
     return f"**Synthesis** · {ended}"
+
+
+def forced_note(decision: dict[str, Any]) -> str:
+    """Why a forced escalate has no confidence: the judge's belonged to its own reply."""
+    return (
+        "forced: the extra round did not resolve it; no confidence — "
+        f"the judge's {decision.get('confidence')} was for its own "
+        f"{decision.get('final_decision')!r}"
+    )

@@ -84,20 +84,25 @@ def requested_schema(config: GenerateConfig) -> dict[str, Any] | None:
 
 
 def schema_instance(schema: dict[str, Any]) -> Any:
-    """A value valid under the schema: the first enum value, false, the middle
-    of a number's range, "echo", empty lists, and objects filled the same way."""
+    """A value valid under the schema: the first enum value (or the const), false,
+    the middle of a number's range, "echo" (repeated up to `minLength`), arrays of
+    `minItems` items, and objects filled the same way."""
     if "enum" in schema:
         return schema["enum"][0]
+    if "const" in schema:
+        return schema["const"]
     kind = schema.get("type")
     if kind == "object":
         props = schema.get("properties") or {}
         return {key: schema_instance(sub) for key, sub in props.items()}
     if kind == "array":
-        return []
+        return [schema_instance(schema.get("items") or {})] * schema.get("minItems", 0)
     if kind == "boolean":
         return False
     if kind in ("number", "integer"):
         low, high = schema.get("minimum", 0), schema.get("maximum", 1)
         middle = (low + high) / 2
         return int(middle) if kind == "integer" else middle
-    return "echo"
+    # k words joined by spaces are 5k - 1 characters: enough of them for minLength.
+    words = -(-(schema.get("minLength", 0) + 1) // len("echo "))
+    return " ".join(["echo"] * max(words, 1))

@@ -11,7 +11,7 @@ info event per round, and the record in the store.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 import anyio
@@ -29,10 +29,11 @@ from debatebench_eval.protocols.record import (
     DeliberationRecord,
     DeliberationTurn,
     Outcome,
+    Signal,
     turn_id,
 )
 from debatebench_eval.protocols.seats import Seated
-from debatebench_eval.protocols.signals import assess, stop_reason
+from debatebench_eval.protocols.signals import assess, stop_reason, unheard
 from debatebench_eval.protocols.spec import DEFAULT_TURN_BUDGET, Turns
 from debatebench_eval.protocols.turns import TurnSlot, decide, speak
 from debatebench_eval.protocols.visibility import shown_turns
@@ -50,6 +51,8 @@ class Deliberation:
     seed: int
     # Set when another task's scorer reads the answer (the `deliberate` solver).
     answer_instruction: str | None = None
+    # Every signal a signalled round read (None: the turn's block was unreadable).
+    heard: list[Signal | None] = field(default_factory=list)
 
     async def run(self) -> Outcome:
         rounds, reason = await self._rounds()
@@ -96,6 +99,8 @@ class Deliberation:
         converge = self.plan.converge
         previous = self.record.rounds[-1] if self.record.rounds else None
         signals = [t.signal if turns.signal else None for t in spoken]
+        if turns.signal:
+            self.heard += signals
         result = assess(
             number, turns.name, signals, converge.until if converge else "all", previous
         )
@@ -151,12 +156,15 @@ class Deliberation:
             )
         self.record.turns = [*self.record.turns, turn]
         answer = parse_answer(turn.text) if self.answer_instruction else turn.text
+        # Only a converging panel's stop depends on its signals.
+        why = unheard(self.heard, rounds, reason) if self.plan.converge else None
         return Outcome(
             kind="synthesis",
-            status="decided",
+            status="decided" if why is None else "undecided",
             stop_reason=reason,
             rounds=rounds,
             answer=answer,
+            undecided_reason=why,
             final_turn_ids=[turn.id],
         )
 

@@ -7,7 +7,9 @@
 - ar-debate: its decision record, `analysis/debate_logs/{debate_type}_{timestamp}.json`
   with `debate_id` (`dbt-` and 8 hex digits of the sample's uuid hashed), `final_decision`,
   `reasoning_summary`, `competing_options`, evidence for and against,
-  `unresolved_concerns`, `confidence`, `rounds` and the transcript by round,
+  `unresolved_concerns`, `confidence` (null for a forced escalate, whose
+  decision is the protocol's rule and not the judge's), `rounds` and the
+  transcript by round,
   plus each role's round 1 and round 2 text as
   `{debate_type}_round{N}_{role}.md`, as its skill writes them.
 
@@ -82,7 +84,9 @@ def ar_debate_record(record: DeliberationRecord, sample_uuid: str) -> dict[str, 
         "supporting_evidence": decision["supporting_evidence"],
         "opposing_evidence": decision["opposing_evidence"],
         "unresolved_concerns": decision["unresolved_concerns"],
-        "confidence": float(decision["confidence"]),
+        # A forced escalate is ar-debate's rule, not the judge's decision: the
+        # judge's confidence was for what it decided, so the record holds none.
+        "confidence": None if outcome.forced_escalate else float(decision["confidence"]),
         "rounds": outcome.rounds,
         "transcript": transcript,
     }

@@ -4,8 +4,9 @@ Every scored sample has the same numeric keys: `decided` (1, or 0 for an
 undecided judge), `rounds`, `converged` (a panel that settled), one key per
 decision of the adjudication protocol (`accept`, `revise`, `escalate`: 1
 for the one reached, else 0, so their means are the share of samples
-reaching each), `forced_escalate`, `confidence` (the judge's, NaN without
-one), `repairs`, `turns`, `over_word_limit` (turns past their limit) and
+reaching each), `forced_escalate`, `confidence` (the judge's; NaN without
+one, and for a forced escalate, whose decision is not the judge's),
+`repairs`, `turns`, `over_word_limit` (turns past their limit) and
 `tokens`. The synthesis or decision is the score's answer; its text and the
 reasons are metadata. A deliberation that did not complete is not scored.
 """
@@ -35,7 +36,9 @@ def outcome() -> Scorer:
         decision = (
             result.answer if result.kind == "decision" and result.status == "decided" else None
         )
-        confidence = (result.decision or {}).get("confidence")
+        # A forced escalate is the protocol's decision, not the judge's: the
+        # judge's confidence belonged to the decision it gave, so none is scored.
+        confidence = None if result.forced_escalate else (result.decision or {}).get("confidence")
         value: dict[str, float] = {
             "decided": float(result.status == "decided"),
             "rounds": float(result.rounds),

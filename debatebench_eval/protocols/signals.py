@@ -13,7 +13,12 @@ done; it made progress when its set of objections differs from the
 previous round's. The loop stops, in this order of precedence, when the
 panel has been clean `settle` rounds in a row (`settled`), when it has made
 no progress `patience` unclean rounds in a row (`stalemate`), or at the
-round limit (`max`).
+round limit (`max`). A panel in which no speaker's signal was read at all
+cannot be said to have settled or stalled: it is undecided, with that reason.
+
+The block is read through one typed model (`SignalBlock`), as lenient as
+heurema's `signal.Parse` (every key optional, unknown keys ignored) and as
+strict about types. No schema is sent for it: the signal ends a prose turn.
 """
 
 from __future__ import annotations
@@ -21,11 +26,28 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
+from pydantic import ConfigDict, ValidationError
+
+from debatebench_eval.core.reply_model import ReplyModel
 from debatebench_eval.protocols.record import RoundResult, Signal
 from debatebench_eval.protocols.spec import Converge
 
 FENCE_OPEN = "```signal"
 FENCE_CLOSE = "```"
+
+
+class SignalBlock(ReplyModel):
+    """heurema's signal block: a position, the objections left, and whether the
+    speaker is done. Every key may be left out (heurema's zero values) and
+    unknown keys are ignored, as Go's JSON decoding does; a key of the wrong
+    type makes the block unreadable. Done with objections counts as not done
+    (a rule across two keys, kept in `parse_signal`)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    position: str = ""
+    objections: list[str] | None = None
+    done: bool = False
 
 
 def parse_signal(text: str) -> Signal | None:
@@ -34,22 +56,13 @@ def parse_signal(text: str) -> Signal | None:
     if body is None or not body.strip().startswith("{"):
         return None
     try:
-        data = json.loads(body)
-    except json.JSONDecodeError:
+        block = SignalBlock.model_validate(json.loads(body))
+    except (json.JSONDecodeError, ValidationError):
         return None
-    if not isinstance(data, dict):
-        return None
-    position = data.get("position", "")
-    objections = data.get("objections") or []
-    done = data.get("done", False)
-    if (
-        not isinstance(position, str)
-        or not isinstance(objections, list)
-        or not all(isinstance(o, str) for o in objections)
-        or not isinstance(done, bool)
-    ):
-        return None
-    return Signal(position=position, objections=objections, done=done and not objections)
+    objections = block.objections or []
+    return Signal(
+        position=block.position, objections=objections, done=block.done and not objections
+    )
 
 
 def _last_block(text: str) -> str | None:
@@ -119,3 +132,15 @@ def stop_reason(
         if no_progress_streak >= converge.patience:
             return "stalemate"
     return "max" if len(results) >= max_rounds else None
+
+
+def unheard(signals: Sequence[Signal | None], rounds: int, stop: str) -> str | None:
+    """Why a converging panel is undecided: no speaker's signal was read in any
+    round, so `stop` (settled, stalemate, max) says nothing about the panel."""
+    if not signals or any(s is not None for s in signals):
+        return None
+    return (
+        f"no participant's signal was parsed in {rounds} round(s) ({len(signals)} turns), "
+        f"so whether the panel converged is unknown (the loop stopped on {stop}); "
+        f"each turn must end with a fenced {FENCE_OPEN} block holding a JSON object"
+    )

@@ -27,6 +27,7 @@ from debatebench_eval.protocols.answers import (
     choice_index,
     question_text,
 )
+from debatebench_eval.protocols.display import forced_note
 from debatebench_eval.protocols.engine import Deliberation
 from debatebench_eval.protocols.plan import Plan, build_plan, check_models, coerce_options
 from debatebench_eval.protocols.record import (
@@ -201,7 +202,7 @@ def _final_text(text: str, outcome: Outcome) -> str:
     decision = outcome.decision or {}
     lines = [f"DECISION: {outcome.answer}"]
     if outcome.forced_escalate:
-        lines.append("(forced: the judge's extra round did not resolve it)")
+        lines.append(f"({forced_note(decision)})")
     lines += ["", str(decision.get("reasoning_summary", ""))]
     revisions = decision.get("revisions") or []
     if revisions:

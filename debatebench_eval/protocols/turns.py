@@ -19,7 +19,7 @@ from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, Mo
 from debatebench_eval.core.errors import DebateError
 from debatebench_eval.debate.record import TurnUsage, turn_usage
 from debatebench_eval.judging.structured import Exchange, ask_judge
-from debatebench_eval.protocols.decision import Decision, check_decision, decision_schema
+from debatebench_eval.protocols.decision import Decision, decision_check, decision_schema
 from debatebench_eval.protocols.record import DeliberationTurn
 from debatebench_eval.protocols.seats import Seated
 from debatebench_eval.protocols.signals import parse_signal, without_signal
@@ -96,7 +96,7 @@ async def decide(
         schema=decision_schema(allowed),
         name="decision",
         mode=mode,
-        check=lambda reply: check_decision(reply, allowed),
+        check=decision_check(allowed),
         repair_template=repair,
     )
     if exchange.error is not None or not exchange.outputs:

@@ -123,3 +123,18 @@ def test_an_undecided_deliberation_has_no_decision_record(tmp_path: Path) -> Non
     )
     written, skipped = export_deliberations(log.location, tmp_path, "heurema")
     assert written == [] and "heurema's result is a synthesis" in skipped[0]
+
+
+def test_a_forced_escalate_records_no_confidence(tmp_path: Path) -> None:
+    # The judge asks for a round every time, so ar-debate's rule ends it in
+    # escalate: its 0.8 was for "revise", not for the escalate written.
+    asks = {**DECISION, "request_round": True, "round_question": "Is one item reliable?"}
+    log = _adjudicated(tmp_path, json.dumps(asks))
+    written, skipped = export_deliberations(log.location, tmp_path, "ar-debate")
+    assert skipped == []
+    record = json.loads(next(p for p in written if p.suffix == ".json").read_text())
+    assert (record["final_decision"], record["confidence"], record["rounds"]) == (
+        "escalate",
+        None,
+        4,
+    )

