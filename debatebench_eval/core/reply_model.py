@@ -163,7 +163,8 @@ def reply_schema(model: type[BaseModel]) -> dict[str, Any]:
     or defaults, every property required, no other allowed."""
     schema = model.model_json_schema()
     definitions = schema.pop("$defs", {})
-    return _plain(_inline(schema, definitions))
+    plain: dict[str, Any] = _plain(_inline(schema, definitions))
+    return plain
 
 
 def _inline(node: Any, definitions: dict[str, Any]) -> Any:

@@ -35,11 +35,12 @@ NUMBER_STEPS = 20
 
 def server_schema(schema: dict[str, Any], kind: ServerKind | None) -> dict[str, Any]:
     """`schema` rewritten for `kind` (None: a hosted provider, sent as built)."""
+    rewritten: dict[str, Any] = schema
     if kind == "llama-cpp-python":
-        return _rewrite(schema, integers=True)
-    if kind in ("llama.cpp", "ollama"):
-        return _rewrite(schema, integers=False)
-    return schema
+        rewritten = _rewrite(schema, integers=True)
+    elif kind in ("llama.cpp", "ollama"):
+        rewritten = _rewrite(schema, integers=False)
+    return rewritten
 
 
 def _rewrite(node: Any, *, integers: bool) -> Any:
@@ -53,6 +54,7 @@ def _rewrite(node: Any, *, integers: bool) -> Any:
             name: _rewrite(sub, integers=integers) for name, sub in node["properties"].items()
         }
     kind = node.get("type")
+    values: list[int] | list[float] | None
     if "enum" in node or "const" in node or not ("minimum" in node and "maximum" in node):
         return out
     if kind == "integer" and integers:
