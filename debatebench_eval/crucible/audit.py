@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 from pydantic import ValidationInfo
@@ -22,7 +22,7 @@ from debatebench_eval.core.reply_model import Prose, ReplyModel, reply_schema
 from debatebench_eval.crucible.blindview import BlindView
 from debatebench_eval.crucible.panel import ClaimScores, weighted_total
 from debatebench_eval.crucible.record import CrucibleRecord
-from debatebench_eval.crucible.replies import list_of, model, one_of, parsed
+from debatebench_eval.crucible.replies import MODELS_KEPT, list_of, model, one_of, parsed
 
 MAX_RESCORES = 1
 
@@ -53,7 +53,7 @@ _AUDIT_DOC = (
 )
 
 
-@cache
+@lru_cache(maxsize=MODELS_KEPT)
 def audit_model(flagged_labels: tuple[str, ...], readings: int) -> type[ReplyModel]:
     """The audit reply for these flagged labels and this many valid readings."""
     rescore = model(

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 from pydantic import Field
@@ -21,7 +21,7 @@ from pydantic import Field
 from debatebench_eval.core.reply_model import Prose, ReplyModel, reply_schema
 from debatebench_eval.crucible.corpus import Corpus
 from debatebench_eval.crucible.record import Claim
-from debatebench_eval.crucible.replies import items, model, parsed
+from debatebench_eval.crucible.replies import MODELS_KEPT, items, model, parsed
 from debatebench_eval.crucible.verify import Evidence, verify
 
 CHAIN_STEPS = (2, 5)
@@ -37,7 +37,7 @@ class FiledClaim:
     confidence: float
 
 
-@cache
+@lru_cache(maxsize=MODELS_KEPT)
 def queries_model(limit: int) -> type[ReplyModel]:
     return model(
         "CrucibleQueries",
@@ -76,7 +76,7 @@ FiledClaimReply = model(
 )
 
 
-@cache
+@lru_cache(maxsize=MODELS_KEPT)
 def claims_model(count: int) -> type[ReplyModel]:
     """A side's claims: exactly `count` of them, in the schema as minItems = maxItems."""
     return model(

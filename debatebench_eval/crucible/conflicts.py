@@ -9,7 +9,7 @@ from a judge that did not look). Ids X1... are assigned here.
 from __future__ import annotations
 
 import json
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 from pydantic import ValidationInfo
@@ -17,7 +17,15 @@ from pydantic import ValidationInfo
 from debatebench_eval.core.reply_model import Prose, ReplyModel, reply_schema
 from debatebench_eval.crucible.blindview import BlindView
 from debatebench_eval.crucible.record import Conflict, CrucibleRecord
-from debatebench_eval.crucible.replies import items, list_of, model, one_of, parsed, wordy
+from debatebench_eval.crucible.replies import (
+    MODELS_KEPT,
+    items,
+    list_of,
+    model,
+    one_of,
+    parsed,
+    wordy,
+)
 
 NATURES = ("empirical", "causal", "value", "definitional", "scope")
 
@@ -31,7 +39,7 @@ _CONFLICTS_DOC = (
 )
 
 
-@cache
+@lru_cache(maxsize=MODELS_KEPT)
 def conflicts_model(sides: tuple[tuple[str, str], ...]) -> type[ReplyModel]:
     """The conflicts reply for the labels shown; `sides` pairs each label with its side."""
     side_of = dict(sides)

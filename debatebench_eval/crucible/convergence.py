@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from typing import Annotated, Any
 
 from pydantic import Field
@@ -20,7 +20,7 @@ from pydantic import Field
 from debatebench_eval.core.reply_model import Prose, ReplyModel, reply_schema
 from debatebench_eval.crucible.blindview import BlindView
 from debatebench_eval.crucible.record import CrucibleRecord, CrucibleTurn, SteelmanReview
-from debatebench_eval.crucible.replies import keyed, list_of, model, one_of, parsed
+from debatebench_eval.crucible.replies import MODELS_KEPT, keyed, list_of, model, one_of, parsed
 
 
 def lexical_similarity(first: str, second: str) -> float:
@@ -45,7 +45,7 @@ class FidelityGrade(ReplyModel):
     reason: Prose
 
 
-@cache
+@lru_cache(maxsize=MODELS_KEPT)
 def review_model(steelmen: tuple[str, ...], labels: tuple[str, ...]) -> type[ReplyModel]:
     """The round review: a fidelity grade keyed by each turn that opened with a steelman
     (the key only when there is one), convergence 0-1, and the labels of claims conceded

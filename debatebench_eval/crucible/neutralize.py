@@ -11,14 +11,14 @@ pointed at is not recorded.
 from __future__ import annotations
 
 import json
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 from pydantic import Field, ValidationInfo
 
 from debatebench_eval.core.reply_model import Prose, ReplyModel, reply_schema
 from debatebench_eval.crucible.record import Diagnosis, DimensionCheck
-from debatebench_eval.crucible.replies import keyed, model, parsed
+from debatebench_eval.crucible.replies import MODELS_KEPT, keyed, model, parsed
 from debatebench_eval.judging.ledger import check_quote, normalise
 
 REWRITE_AT = 2  # a clear bias or worse
@@ -33,7 +33,7 @@ _NEUTRAL_DOC = (
 )
 
 
-@cache
+@lru_cache(maxsize=MODELS_KEPT)
 def neutral_model(dimensions: tuple[str, ...], wording: str) -> type[ReplyModel]:
     """The reply for these dimensions; `wording` is the question and positions as
     given, where each quoted phrase must be found."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from functools import cache
+from functools import lru_cache
 from typing import Annotated, Any
 
 from pydantic import Field
@@ -23,7 +23,7 @@ from debatebench_eval.core.reply_model import Prose, ReplyModel, reply_schema
 from debatebench_eval.crucible.blindview import BlindView
 from debatebench_eval.crucible.conflicts import render_conflicts
 from debatebench_eval.crucible.record import CrucibleRecord
-from debatebench_eval.crucible.replies import keyed, model, parsed
+from debatebench_eval.crucible.replies import MODELS_KEPT, keyed, model, parsed
 from debatebench_eval.judging.verdict import median_by_key
 
 # claim id -> dimension -> (score, comment)
@@ -37,7 +37,7 @@ class DimensionScore(ReplyModel):
     comment: Prose
 
 
-@cache
+@lru_cache(maxsize=MODELS_KEPT)
 def scores_model(labels: tuple[str, ...], dimensions: tuple[str, ...]) -> type[ReplyModel]:
     """A reading: every shown claim once, as an object keyed by the labels shown (so
     the schema requires each label as a property and admits no other), each with every

@@ -28,6 +28,9 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from debatebench_eval.core.reply_model import ReplyModel, check_reply
 
+# Reply models kept built per kind of call (they are rebuilt from the call's ids
+# when evicted): enough for a few topics' turns at once, bounded for long runs.
+MODELS_KEPT = 256
 # A word character somewhere: the least a text must hold to say anything.
 _WORDY = re.compile(r"[^\W_]")
 

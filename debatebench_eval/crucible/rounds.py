@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 from pydantic import Field, ValidationInfo
@@ -26,7 +26,7 @@ from debatebench_eval.crucible.record import (
     Defence,
     Steelman,
 )
-from debatebench_eval.crucible.replies import items, list_of, model, one_of, parsed
+from debatebench_eval.crucible.replies import MODELS_KEPT, items, list_of, model, one_of, parsed
 
 SWAP = "swap"
 
@@ -83,7 +83,7 @@ _TURN_DOC = (
 )
 
 
-@cache
+@lru_cache(maxsize=MODELS_KEPT)
 def turn_model(plan: TurnPlan, sides: Sides) -> type[ReplyModel]:
     """The turn's reply model, for this plan and the claims each side may name."""
     own, target = one_of(sorted(sides.own)), one_of(sorted(sides.targets))
