@@ -192,7 +192,8 @@ def _problem(error: ErrorDetails, model: type[BaseModel] | None = None) -> str:
 
 
 def _keys_at(model: type[BaseModel], loc: tuple[int | str, ...]) -> list[str] | None:
-    """The field names of the object at `loc` inside `model` (None if not an object)."""
+    """The keys of the object at `loc` inside `model`, as a reply writes them (a
+    field's alias where it has one); None if `loc` is not an object."""
     node: Any = model
     for part in loc:
         node = _object_model(node)
@@ -200,12 +201,17 @@ def _keys_at(model: type[BaseModel], loc: tuple[int | str, ...]) -> list[str] | 
             return None
         if isinstance(part, int):
             continue  # a list item: its model is the list's item type, found below
-        field = node.model_fields.get(str(part))
+        field = _written(node).get(str(part))
         if field is None:
             return None
         node = field.annotation
     found = _object_model(node)
-    return list(found.model_fields) if found is not None else None
+    return list(_written(found)) if found is not None else None
+
+
+def _written(model: type[BaseModel]) -> dict[str, Any]:
+    """A model's fields keyed as a reply writes them (alias, else name)."""
+    return {field.alias or name: field for name, field in model.model_fields.items()}
 
 
 def _object_model(node: Any) -> type[BaseModel] | None:

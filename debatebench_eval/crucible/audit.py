@@ -13,12 +13,16 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
+from pydantic import ValidationInfo
+
+from debatebench_eval.core.reply_model import Prose, ReplyModel, reply_schema
 from debatebench_eval.crucible.blindview import BlindView
 from debatebench_eval.crucible.panel import ClaimScores, weighted_total
 from debatebench_eval.crucible.record import CrucibleRecord
-from debatebench_eval.crucible.replies import TEXT, array, obj, text
+from debatebench_eval.crucible.replies import MODELS_KEPT, list_of, model, one_of, parsed
 
 MAX_RESCORES = 1
 
@@ -40,9 +44,58 @@ def flagged(
     return found
 
 
-def audit_schema() -> dict[str, Any]:
-    rescore = obj({"judge": TEXT, "claims": array(TEXT), "reason": TEXT})
-    return obj({"consistent": {"type": "boolean"}, "reason": TEXT, "rescore": rescore})
+_AUDIT_DOC = (
+    "The meta-judge's audit. In the schema: the judge to rescore as the enum of the "
+    'readings (J1...) or "" for none, the claims as the enum of the flagged labels shown, '
+    "text bounds. Not in the schema (rules across fields): that a rescore names claims "
+    '(checked on "rescore.claims") and is asked only when "consistent" is false (checked '
+    'on "rescore").'
+)
+
+
+@lru_cache(maxsize=MODELS_KEPT)
+def audit_model(flagged_labels: tuple[str, ...], readings: int) -> type[ReplyModel]:
+    """The audit reply for these flagged labels and this many valid readings."""
+    rescore = model(
+        "Rescore",
+        'One reading to score some flagged claims again, or none (judge "").',
+        {"claims": _names_claims},
+        judge=one_of(["", *judge_names(readings)]),
+        claims=list_of(one_of(flagged_labels)),
+        reason=str,
+    )
+    return model(
+        "CrucibleAudit",
+        _AUDIT_DOC,
+        {"rescore": _only_if_inconsistent},
+        consistent=bool,
+        reason=Prose,
+        rescore=rescore,
+    )
+
+
+def _names_claims(value: list[str], info: ValidationInfo) -> list[str]:
+    if info.data.get("judge") and not value:
+        raise ValueError("expected the flagged claims to score again")
+    return list(dict.fromkeys(value))
+
+
+def _only_if_inconsistent(value: Any, info: ValidationInfo) -> Any:
+    if value.judge and info.data.get("consistent") is True:
+        raise ValueError('a rescore is asked for although "consistent" is true')
+    return value
+
+
+def judge_names(readings: int) -> list[str]:
+    return [f"J{i}" for i in range(1, readings + 1)]
+
+
+def flagged_labels(view: BlindView, spans: dict[str, float]) -> tuple[str, ...]:
+    return tuple(label for claim, label in view.labels.items() if claim in spans)
+
+
+def audit_schema(view: BlindView, spans: dict[str, float], readings: int) -> dict[str, Any]:
+    return reply_schema(audit_model(flagged_labels(view, spans), readings))
 
 
 def audit_shape() -> str:
@@ -85,43 +138,12 @@ def check_audit(
     reply: Any, view: BlindView, spans: dict[str, float], readings: int
 ) -> tuple[Audit | None, list[str]]:
     """The audit, its reasons with the judge's labels put back (`BlindView.reveal`)."""
-    if not isinstance(reply, dict) or not isinstance(reply.get("consistent"), bool):
-        return None, ['the reply must be an object with a true/false "consistent"']
-    problems: list[str] = []
-    reason = text(reply.get("reason")) or ""
-    if not reason:
-        problems.append('"reason" is missing or empty')
-    rescore = reply.get("rescore")
-    judge = rescore.get("judge", "") if isinstance(rescore, dict) else ""
-    if not isinstance(rescore, dict) or not isinstance(judge, str):
-        problems.append('"rescore" must be an object with "judge", "claims" and "reason"')
+    value, problems = parsed(audit_model(flagged_labels(view, spans), readings), reply)
+    if value is None:
         return None, problems
-    reason = view.reveal(reason)
-    if not judge.strip():
-        return (
-            (None, problems) if problems else (Audit(reply["consistent"], reason, None, [], ""), [])
-        )
-    if reply["consistent"]:
-        problems.append('a rescore is asked for although "consistent" is true')
-    names = [f"J{i}" for i in range(1, readings + 1)]
-    if judge.strip() not in names:
-        problems.append(f'"rescore.judge" is {judge!r}; expected one of {", ".join(names)}')
-    claims = _claims(rescore.get("claims"), view, spans, problems)
-    if problems:
-        return None, problems
-    why = view.reveal(str(rescore.get("reason", "")).strip())
-    return Audit(False, reason, names.index(judge.strip()), claims, why), []
-
-
-def _claims(value: Any, view: BlindView, spans: dict[str, float], problems: list[str]) -> list[str]:
-    if not isinstance(value, list) or not value:
-        problems.append('"rescore.claims" must list the flagged claims to score again')
-        return []
-    ids = []
-    for label in value:
-        claim = view.claim_of(str(label).strip().strip("[]"))
-        if claim is None or claim not in spans:
-            problems.append(f'"rescore.claims": {label!r} is not a flagged claim shown')
-        elif claim not in ids:
-            ids.append(claim)
-    return ids
+    reason, rescore = view.reveal(value["reason"]), value["rescore"]
+    if not rescore["judge"]:
+        return Audit(value["consistent"], reason, None, [], ""), []
+    claims = [claim for label in rescore["claims"] if (claim := view.claim_of(label))]
+    reading = judge_names(readings).index(rescore["judge"])
+    return Audit(False, reason, reading, claims, view.reveal(rescore["reason"].strip())), []

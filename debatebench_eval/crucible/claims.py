@@ -1,8 +1,10 @@
 """Propose: a side's search queries and its claims, their reply shapes and checks, ids.
 
 A claims reply must hold exactly the number of claims asked for, each with a
-claim, a 2-5 step logic chain, 1-3 evidence items, a non-empty vulnerability
-and a confidence from 0 to 1; anything else is a repair problem. Whether the
+claim, a 2-5 step logic chain, 1-3 evidence items, a vulnerability and a
+confidence from 0 to 1; anything else is a repair problem. One reply model per
+call (`claims_model`) gives both the schema sent, where every one of these
+rules is a count, a range or a text bound, and the check of the reply. Whether the
 evidence is real is not a repair problem: it is cite-or-lose, decided by
 `verify` and recorded against the claim.
 """
@@ -11,11 +13,15 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
+from pydantic import Field
+
+from debatebench_eval.core.reply_model import Prose, ReplyModel, reply_schema
 from debatebench_eval.crucible.corpus import Corpus
 from debatebench_eval.crucible.record import Claim
-from debatebench_eval.crucible.replies import INTEGER, NUMBER, TEXT, array, obj, whole
+from debatebench_eval.crucible.replies import MODELS_KEPT, items, model, parsed
 from debatebench_eval.crucible.verify import Evidence, verify
 
 CHAIN_STEPS = (2, 5)
@@ -31,33 +37,60 @@ class FiledClaim:
     confidence: float
 
 
-def queries_schema() -> dict[str, Any]:
-    return obj({"queries": array(TEXT)})
+@lru_cache(maxsize=MODELS_KEPT)
+def queries_model(limit: int) -> type[ReplyModel]:
+    return model(
+        "CrucibleQueries",
+        "A side's search queries: at most `limit`, each a few words.",
+        queries=items(Prose, 0, limit),
+    )
+
+
+def queries_schema(limit: int) -> dict[str, Any]:
+    return reply_schema(queries_model(limit))
 
 
 def check_queries(reply: Any, limit: int) -> tuple[list[str] | None, list[str]]:
-    if not isinstance(reply, dict) or not isinstance(reply.get("queries"), list):
-        return None, ['the reply must be an object with a "queries" list']
-    queries = reply["queries"]
-    if not all(isinstance(q, str) for q in queries):
-        return None, ['"queries" must hold strings only']
-    if len(queries) > limit:
-        return None, [f'"queries" has {len(queries)} queries; at most {limit}']
-    return [q.strip() for q in queries if q.strip()], []
+    value, problems = parsed(queries_model(limit), reply)
+    return (None, problems) if value is None else (value["queries"], [])
 
 
-def claims_schema() -> dict[str, Any]:
-    evidence = obj({"file": TEXT, "line_start": INTEGER, "line_end": INTEGER, "excerpt": TEXT})
-    claim = obj(
-        {
-            "claim": TEXT,
-            "logic_chain": array(TEXT),
-            "evidence": array(evidence),
-            "vulnerability": TEXT,
-            "confidence": NUMBER,
-        }
+class EvidenceItem(ReplyModel):
+    """One cited stretch of the corpus. Whether the file, the lines and the excerpt are
+    real is not checked here: that is cite-or-lose, decided by `verify`."""
+
+    file: Prose
+    line_start: int
+    line_end: int
+    excerpt: Prose
+
+
+FiledClaimReply = model(
+    "FiledClaim",
+    "One claim as a side files it.",
+    claim=Prose,
+    logic_chain=items(Prose, *CHAIN_STEPS),
+    evidence=items(EvidenceItem, *EVIDENCE_ITEMS),
+    vulnerability=Prose,
+    confidence=(float, Field(ge=0, le=1)),
+)
+
+
+@lru_cache(maxsize=MODELS_KEPT)
+def claims_model(count: int) -> type[ReplyModel]:
+    """A side's claims: exactly `count` of them, in the schema as minItems = maxItems."""
+    return model(
+        "CrucibleClaims",
+        f"Exactly {count} claims, each a 2-5 step logic chain, 1-3 evidence items and a "
+        "confidence from 0 to 1. Not in the schema, because no grammar can carry it: that "
+        "the evidence is in the corpus (cite-or-lose, decided by `verify` after the reply "
+        "is accepted, never a repair problem).",
+        claims=items(FiledClaimReply, count, count),
     )
-    return obj({"claims": array(claim)})
+
+
+def claims_schema(count: int) -> dict[str, Any]:
+    return reply_schema(claims_model(count))
 
 
 def claims_shape() -> str:
@@ -74,77 +107,23 @@ def claims_shape() -> str:
 
 
 def check_claims(reply: Any, count: int) -> tuple[list[FiledClaim] | None, list[str]]:
-    if not isinstance(reply, dict) or not isinstance(reply.get("claims"), list):
-        return None, ['the reply must be an object with a "claims" list']
-    items = reply["claims"]
-    problems = []
-    if len(items) != count:
-        problems.append(f"{_claims(len(items))} filed; exactly {count} asked")
-    filed = []
-    for index, item in enumerate(items):
-        claim, found = _check_claim(item, f"claims[{index}]")
-        problems += found
-        if claim is not None:
-            filed.append(claim)
-    return (None, problems) if problems else (filed, [])
-
-
-def _claims(n: int) -> str:
-    return f"{n} claim" if n == 1 else f"{n} claims"
-
-
-def _check_claim(item: Any, at: str) -> tuple[FiledClaim | None, list[str]]:
-    if not isinstance(item, dict):
-        return None, [f'"{at}" is not an object']
-    problems = [
-        f'"{at}.{key}" is missing or empty'
-        for key in ("claim", "vulnerability")
-        if not _text(item.get(key))
-    ]
-    chain = item.get("logic_chain")
-    low, high = CHAIN_STEPS
-    if not isinstance(chain, list) or not low <= len(chain) <= high or not all(map(_text, chain)):
-        problems.append(f'"{at}.logic_chain" must be {low} to {high} non-empty steps')
-    confidence = item.get("confidence")
-    if isinstance(confidence, bool) or not isinstance(confidence, int | float):
-        problems.append(f'"{at}.confidence" must be a number from 0 to 1')
-    elif not 0 <= confidence <= 1:
-        problems.append(f'"{at}.confidence" is {confidence}; it must be from 0 to 1')
-    evidence, found = _check_evidence(item.get("evidence"), f"{at}.evidence")
-    problems += found
-    if problems:
+    value, problems = parsed(claims_model(count), reply)
+    if value is None:
         return None, problems
+    return [_filed(item) for item in value["claims"]], []
+
+
+def _filed(item: dict[str, Any]) -> FiledClaim:
+    evidence = [
+        Evidence(e["file"], e["line_start"], e["line_end"], e["excerpt"]) for e in item["evidence"]
+    ]
     return FiledClaim(
-        claim=item["claim"].strip(),
-        logic_chain=[step.strip() for step in chain],  # type: ignore[union-attr]
+        claim=item["claim"],
+        logic_chain=item["logic_chain"],
         evidence=evidence,
-        vulnerability=item["vulnerability"].strip(),
-        confidence=float(confidence),  # type: ignore[arg-type]
-    ), []
-
-
-def _check_evidence(value: Any, at: str) -> tuple[list[Evidence], list[str]]:
-    low, high = EVIDENCE_ITEMS
-    if not isinstance(value, list) or not low <= len(value) <= high:
-        return [], [f'"{at}" must hold {low} to {high} items']
-    items, problems = [], []
-    for index, entry in enumerate(value):
-        here = f"{at}[{index}]"
-        ok = isinstance(entry, dict) and _text(entry.get("file")) and _text(entry.get("excerpt"))
-        given = [entry.get(k) for k in ("line_start", "line_end")] if ok else [None, None]
-        lines = [whole(n, -(2**31), 2**31) for n in given]
-        if not ok or lines[0] is None or lines[1] is None:
-            problems.append(
-                f'"{here}" must have a "file", whole-number "line_start" and "line_end", '
-                'and a non-empty "excerpt"'
-            )
-            continue
-        items.append(Evidence(entry["file"], lines[0], lines[1], entry["excerpt"].strip()))
-    return items, problems
-
-
-def _text(value: Any) -> bool:
-    return isinstance(value, str) and bool(value.strip())
+        vulnerability=item["vulnerability"],
+        confidence=float(item["confidence"]),
+    )
 
 
 def claim_id(side: str, number: int) -> str:

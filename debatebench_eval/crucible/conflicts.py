@@ -9,19 +9,78 @@ from a judge that did not look). Ids X1... are assigned here.
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from typing import Any
 
+from pydantic import ValidationInfo
+
+from debatebench_eval.core.reply_model import Prose, ReplyModel, reply_schema
 from debatebench_eval.crucible.blindview import BlindView
 from debatebench_eval.crucible.record import Conflict, CrucibleRecord
-from debatebench_eval.crucible.replies import TEXT, array, obj
+from debatebench_eval.crucible.replies import (
+    MODELS_KEPT,
+    items,
+    list_of,
+    model,
+    one_of,
+    parsed,
+    wordy,
+)
 
 NATURES = ("empirical", "causal", "value", "definitional", "scope")
 
 
-def conflicts_schema() -> dict[str, Any]:
-    nature = {"type": "string", "enum": list(NATURES)}
-    conflict = obj({"claims": array(TEXT), "question": TEXT, "nature": nature, "crux": TEXT})
-    return obj({"conflicts": array(conflict), "none_reason": TEXT})
+_CONFLICTS_DOC = (
+    "The judge's conflicts. In the schema: each conflict's claims as the enum of the "
+    "labels shown (at least two), its nature as the enum of NATURES, text bounds. Not in "
+    "the schema (no grammar carries them): that a conflict names claims of both sides "
+    '(checked on its "claims"), and that an empty list comes with a reason (checked on '
+    '"none_reason", which is free text when there are conflicts).'
+)
+
+
+@lru_cache(maxsize=MODELS_KEPT)
+def conflicts_model(sides: tuple[tuple[str, str], ...]) -> type[ReplyModel]:
+    """The conflicts reply for the labels shown; `sides` pairs each label with its side."""
+    side_of = dict(sides)
+
+    def both_sides(value: list[str], info: ValidationInfo) -> list[str]:
+        if len({side_of[label] for label in value}) < 2:
+            named = ", ".join(dict.fromkeys(value))
+            raise ValueError(f"expected claims of both sides, but {named} are one side's")
+        return value
+
+    conflict = model(
+        "Conflict",
+        "A set of claims that cannot all be right, with what would settle it.",
+        {"claims": both_sides},
+        claims=items(one_of(side_of), 2),
+        question=Prose,
+        nature=one_of(NATURES, normal=lambda v: v.strip().lower()),
+        crux=Prose,
+    )
+    return model(
+        "CrucibleConflicts",
+        _CONFLICTS_DOC,
+        {"none_reason": _reason_if_none},
+        conflicts=list_of(conflict),
+        none_reason=str,
+    )
+
+
+def _reason_if_none(value: str, info: ValidationInfo) -> str:
+    if info.data.get("conflicts") == [] and not wordy(value):
+        raise ValueError('"conflicts" is empty: say why here, or list the conflicts')
+    return value.strip()
+
+
+def label_sides(view: BlindView, sides: dict[str, str]) -> tuple[tuple[str, str], ...]:
+    """Each label the judge sees with its claim's side (`sides`: claim id -> side)."""
+    return tuple((label, sides[claim]) for claim, label in view.labels.items())
+
+
+def conflicts_schema(view: BlindView, sides: dict[str, str]) -> dict[str, Any]:
+    return reply_schema(conflicts_model(label_sides(view, sides)))
 
 
 def conflicts_shape() -> str:
@@ -41,56 +100,24 @@ def check_conflicts(
 
     `sides` maps each claim id to its side.
     """
-    if not isinstance(reply, dict) or not isinstance(reply.get("conflicts"), list):
-        return None, ['the reply must be an object with a "conflicts" list']
-    reason = reply.get("none_reason")
-    items = reply["conflicts"]
-    if not items:
-        if not isinstance(reason, str) or not reason.strip():
-            return None, ['"conflicts" is empty: say why in "none_reason", or list the conflicts']
-        return ([], view.reveal(reason.strip())), []
-    conflicts, problems = [], []
-    for index, item in enumerate(items):
-        conflict, found = _check_one(item, f"conflicts[{index}]", view, sides, index + 1)
-        problems += found
-        if conflict is not None:
-            conflicts.append(conflict)
-    return (None, problems) if problems else ((conflicts, None), [])
-
-
-def _check_one(
-    item: Any, at: str, view: BlindView, sides: dict[str, str], number: int
-) -> tuple[Conflict | None, list[str]]:
-    if not isinstance(item, dict):
-        return None, [f'"{at}" is not an object']
-    problems = []
-    labels = item.get("claims")
-    ids: list[str] = []
-    if not isinstance(labels, list) or not all(isinstance(x, str) for x in labels):
-        problems.append(f'"{at}.claims" must be a list of claim labels')
-    else:
-        for label in labels:
-            claim = view.claim_of(label.strip().strip("[]"))
-            if claim is None:
-                problems.append(f'"{at}.claims": {label!r} is not a shown claim')
-            elif claim not in ids:
-                ids.append(claim)
-        if len({sides[c] for c in ids}) < 2 and not problems:
-            problems.append(f'"{at}.claims" must name claims of both sides')
-    for key in ("question", "crux"):
-        if not isinstance(item.get(key), str) or not item[key].strip():
-            problems.append(f'"{at}.{key}" is missing or empty')
-    if item.get("nature") not in NATURES:
-        problems.append(f'"{at}.nature" is {item.get("nature")!r}; expected one of {NATURES}')
-    if problems:
+    value, problems = parsed(conflicts_model(label_sides(view, sides)), reply)
+    if value is None:
         return None, problems
+    if not value["conflicts"]:
+        return ([], view.reveal(value["none_reason"])), []
+    conflicts = [_conflict(item, view, n) for n, item in enumerate(value["conflicts"], 1)]
+    return (conflicts, None), []
+
+
+def _conflict(item: dict[str, Any], view: BlindView, number: int) -> Conflict:
+    ids = [view.claim_of(label) for label in dict.fromkeys(item["claims"])]
     return Conflict(
         id=f"X{number}",
-        claims=ids,
-        question=view.reveal(item["question"].strip()),
+        claims=[i for i in ids if i is not None],
+        question=view.reveal(item["question"]),
         nature=item["nature"],
-        crux=view.reveal(item["crux"].strip()),
-    ), []
+        crux=view.reveal(item["crux"]),
+    )
 
 
 def render_conflicts(conflicts: list[Conflict], view: BlindView | None = None) -> str:

@@ -12,11 +12,15 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from functools import lru_cache
+from typing import Annotated, Any
 
+from pydantic import Field
+
+from debatebench_eval.core.reply_model import Prose, ReplyModel, reply_schema
 from debatebench_eval.crucible.blindview import BlindView
 from debatebench_eval.crucible.record import CrucibleRecord, CrucibleTurn, SteelmanReview
-from debatebench_eval.crucible.replies import INTEGER, NUMBER, TEXT, array, obj, whole
+from debatebench_eval.crucible.replies import MODELS_KEPT, keyed, list_of, model, one_of, parsed
 
 
 def lexical_similarity(first: str, second: str) -> float:
@@ -34,18 +38,41 @@ def should_stop(convergence: float, threshold: float | None) -> bool:
     return threshold is not None and convergence >= threshold
 
 
-def review_schema() -> dict[str, Any]:
-    grade = obj({"turn": TEXT, "fidelity": INTEGER, "reason": TEXT})
-    return obj(
-        {"steelman": array(grade), "convergence": NUMBER, "reason": TEXT, "conceded": array(TEXT)}
+class FidelityGrade(ReplyModel):
+    """One steelman's fidelity: 1 (a straw man) to 5 (the claim at its strongest)."""
+
+    fidelity: Annotated[int, Field(ge=1, le=5)]
+    reason: Prose
+
+
+@lru_cache(maxsize=MODELS_KEPT)
+def review_model(steelmen: tuple[str, ...], labels: tuple[str, ...]) -> type[ReplyModel]:
+    """The round review: a fidelity grade keyed by each turn that opened with a steelman
+    (the key only when there is one), convergence 0-1, and the labels of claims conceded
+    as the enum of the labels shown. Every rule is in the schema."""
+    fields: dict[str, Any] = {}
+    if steelmen:
+        fields["steelman"] = keyed("SteelmanGrades", dict.fromkeys(steelmen, FidelityGrade))
+    return model(
+        "CrucibleReview",
+        "A round's steelman fidelity, convergence 0-1 and the claims conceded.",
+        **fields,
+        convergence=(float, Field(ge=0, le=1)),
+        reason=Prose,
+        conceded=list_of(one_of(labels)),
     )
+
+
+def review_schema(steelmen: list[str], view: BlindView) -> dict[str, Any]:
+    return reply_schema(review_model(tuple(steelmen), tuple(view.labels.values())))
 
 
 def review_shape(turns: list[str]) -> str:
-    grades = [{"turn": t, "fidelity": 4, "reason": "..."} for t in turns]
-    return json.dumps(
-        {"steelman": grades, "convergence": 0.2, "reason": "...", "conceded": []}, indent=2
-    )
+    shape: dict[str, Any] = {}
+    if turns:
+        shape["steelman"] = {t: {"fidelity": 4, "reason": "..."} for t in turns}
+    shape.update(convergence=0.2, reason="...", conceded=[])
+    return json.dumps(shape, indent=2)
 
 
 def render_round(record: CrucibleRecord, turns: list[CrucibleTurn], view: BlindView) -> str:
@@ -85,65 +112,16 @@ def check_review(
 ) -> tuple[Review | None, list[str]]:
     """The review with real claim ids and the judge's words with its labels put back
     (`BlindView.reveal`); `steelmen` are the ids of the turns that opened with one."""
-    if not isinstance(reply, dict):
-        return None, ["the reply must be a JSON object"]
-    problems: list[str] = []
-    grades = _grades(reply.get("steelman"), steelmen, problems)
-    value = reply.get("convergence")
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
-        problems.append(f'"convergence" is {value!r}; expected a number from 0 to 1')
-    reason = reply.get("reason")
-    if not isinstance(reason, str) or not reason.strip():
-        problems.append('"reason" is missing or empty')
-    conceded = _conceded(reply.get("conceded"), view, problems)
-    if problems:
+    shape = review_model(tuple(steelmen), tuple(view.labels.values()))
+    value, problems = parsed(shape, reply)
+    if value is None:
         return None, problems
-    grades = [g.model_copy(update={"reason": view.reveal(g.reason)}) for g in grades]
-    revealed = view.reveal(str(reason).strip())
-    return Review(grades, float(value), revealed, conceded), []  # type: ignore[arg-type]
-
-
-def _grades(value: Any, steelmen: list[str], problems: list[str]) -> list[SteelmanReview]:
-    if not isinstance(value, list):
-        problems.append('"steelman" must be a list')
-        return []
-    grades: dict[str, SteelmanReview] = {}
-    seen = set()
-    for index, item in enumerate(value):
-        at = f"steelman[{index}]"
-        turn = item.get("turn", "").strip().strip("[]") if isinstance(item, dict) else ""
-        given = item.get("fidelity") if isinstance(item, dict) else None
-        fidelity = whole(given, 1, 5)
-        seen.add(turn)
-        if turn not in steelmen:
-            problems.append(
-                f'"{at}.turn" is {turn!r}, not a turn with a steelman '
-                f"({', '.join(steelmen) or 'there are none'})"
-            )
-        elif turn in grades:
-            problems.append(f'"{at}": turn {turn} is graded twice')
-        elif fidelity is None:
-            problems.append(f'"{at}.fidelity" is {given!r}; expected a whole number 1-5')
-        else:
-            reason = str(item.get("reason", "")).strip()
-            grades[turn] = SteelmanReview(turn=turn, fidelity=fidelity, reason=reason)
-    problems += [
-        f"turn {t} opened with a steelman but has no fidelity grade"
-        for t in steelmen
-        if t not in seen
+    graded = value.get("steelman", {})
+    grades = [
+        SteelmanReview(
+            turn=turn, fidelity=graded[turn]["fidelity"], reason=view.reveal(graded[turn]["reason"])
+        )
+        for turn in steelmen
     ]
-    return [grades[t] for t in steelmen if t in grades]
-
-
-def _conceded(value: Any, view: BlindView, problems: list[str]) -> list[str]:
-    if not isinstance(value, list):
-        problems.append('"conceded" must be a list of claim labels')
-        return []
-    ids = []
-    for label in value:
-        claim = view.claim_of(str(label).strip().strip("[]"))
-        if claim is None:
-            problems.append(f'"conceded": {label!r} is not a shown claim')
-        elif claim not in ids:
-            ids.append(claim)
-    return ids
+    conceded = [c for label in dict.fromkeys(value["conceded"]) if (c := view.claim_of(label))]
+    return Review(grades, float(value["convergence"]), view.reveal(value["reason"]), conceded), []

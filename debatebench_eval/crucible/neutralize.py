@@ -11,23 +11,61 @@ pointed at is not recorded.
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from typing import Any
 
+from pydantic import Field, ValidationInfo
+
+from debatebench_eval.core.reply_model import Prose, ReplyModel, reply_schema
 from debatebench_eval.crucible.record import Diagnosis, DimensionCheck
-from debatebench_eval.crucible.replies import INTEGER, TEXT, obj, whole
+from debatebench_eval.crucible.replies import MODELS_KEPT, keyed, model, parsed
 from debatebench_eval.judging.ledger import check_quote, normalise
 
 REWRITE_AT = 2  # a clear bias or worse
 
 
-def neutral_schema(dimensions: list[str]) -> dict[str, Any]:
-    check = obj({"score": INTEGER, "phrase": TEXT, "note": TEXT})
-    return obj(
-        {"dimensions": obj(dict.fromkeys(dimensions, check)), **dict.fromkeys(_WORDING, TEXT)}
+_WORDING = ("neutral_question", "neutral_pro_position", "neutral_con_position")
+_NEUTRAL_DOC = (
+    "The bias check and a neutral wording. In the schema: every dimension, each scored "
+    "as the enum 0-3, text bounds on the notes and the wording. Not in the schema (no "
+    "grammar can carry it): that a dimension scored 1 or more quotes words of the "
+    'question or positions (checked on its "phrase").'
+)
+
+
+@lru_cache(maxsize=MODELS_KEPT)
+def neutral_model(dimensions: tuple[str, ...], wording: str) -> type[ReplyModel]:
+    """The reply for these dimensions; `wording` is the question and positions as
+    given, where each quoted phrase must be found."""
+
+    def quotes(value: str, info: ValidationInfo) -> str:
+        score = info.data.get("score")
+        if score is not None and score >= 1 and not quoted(value, wording):
+            raise ValueError(
+                "expected words of the question or positions (a score of 1 or more quotes them)"
+            )
+        return value.strip()
+
+    check = model(
+        "DimensionCheck",
+        "One bias dimension: 0 none, 1 mild, 2 clear, 3 severe; the words that show it.",
+        {"phrase": quotes},
+        score=(int, Field(ge=0, le=3)),
+        phrase=str,
+        note=Prose,
+    )
+    return model(
+        "CrucibleNeutral",
+        _NEUTRAL_DOC,
+        dimensions=keyed("BiasDimensions", dict.fromkeys(dimensions, check)),
+        neutral_question=Prose,
+        neutral_pro_position=Prose,
+        neutral_con_position=Prose,
     )
 
 
-_WORDING = ("neutral_question", "neutral_pro_position", "neutral_con_position")
+def neutral_schema(dimensions: list[str], wording: str) -> dict[str, Any]:
+    return reply_schema(neutral_model(tuple(dimensions), wording))
 
 
 def neutral_shape(dimensions: list[str]) -> str:
@@ -40,44 +78,11 @@ def check_neutral(
 ) -> tuple[dict[str, Any] | None, list[str]]:
     """The checked reply (dimensions and neutral wording), or its problems. `wording` is
     the question and positions as given, where each quoted phrase must be found."""
-    if not isinstance(reply, dict) or not isinstance(reply.get("dimensions"), dict):
-        return None, ['the reply must be an object with a "dimensions" object']
-    problems: list[str] = []
-    checks = {}
-    for name in dimensions:
-        item = reply["dimensions"].get(name)
-        check = _dimension(item, name, wording, problems)
-        if check is not None:
-            checks[name] = check
-    extra = sorted(set(reply["dimensions"]) - set(dimensions))
-    if extra:
-        problems.append(f'"dimensions" has unknown {", ".join(extra)}; expected {dimensions}')
-    for key in _WORDING:
-        if not isinstance(reply.get(key), str) or not reply[key].strip():
-            problems.append(f'"{key}" is missing or empty')
-    if problems:
+    value, problems = parsed(neutral_model(tuple(dimensions), wording), reply)
+    if value is None:
         return None, problems
-    return {"dimensions": checks, **{key: reply[key].strip() for key in _WORDING}}, []
-
-
-def _dimension(item: Any, name: str, wording: str, problems: list[str]) -> DimensionCheck | None:
-    at = f"dimensions.{name}"
-    if not isinstance(item, dict):
-        problems.append(f'"{at}" is missing')
-        return None
-    score, phrase = whole(item.get("score"), 0, 3), item.get("phrase", "")
-    if score is None:
-        problems.append(f'"{at}.score" is {item.get("score")!r}; expected a whole number 0-3')
-        return None
-    if not isinstance(phrase, str):
-        problems.append(f'"{at}.phrase" is not a string')
-        return None
-    if score >= 1 and not quoted(phrase, wording):
-        problems.append(f'"{at}.phrase" {phrase!r} is not words of the question or positions')
-        return None
-    return DimensionCheck(
-        score=score, phrase=phrase.strip(), note=str(item.get("note", "")).strip()
-    )
+    checks = {name: DimensionCheck(**value["dimensions"][name]) for name in dimensions}
+    return {"dimensions": checks, **{key: value[key] for key in _WORDING}}, []
 
 
 def quoted(phrase: str, wording: str) -> bool:

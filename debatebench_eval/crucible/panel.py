@@ -2,7 +2,8 @@
 
 A reading is one judge call over every verified claim, under its own seed (so
 its own Side A/B and its own order of labels K1...). The reply must score every
-shown claim exactly once, each of the six dimensions a whole number 1-5 with a
+shown claim exactly once (an object keyed by the labels shown, so the schema
+itself requires each label once), each of the six dimensions a whole number 1-5 with a
 comment; after one repair, a reply that still misses a claim makes the reading
 invalid (never a partial reading). Per claim and dimension the panel's score is
 the median over valid readings; a claim's weighted total is the weighted mean
@@ -13,26 +14,51 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from functools import lru_cache
+from typing import Annotated, Any
 
+from pydantic import Field
+
+from debatebench_eval.core.reply_model import Prose, ReplyModel, reply_schema
 from debatebench_eval.crucible.blindview import BlindView
 from debatebench_eval.crucible.conflicts import render_conflicts
 from debatebench_eval.crucible.record import CrucibleRecord
-from debatebench_eval.crucible.replies import INTEGER, TEXT, array, obj, whole
+from debatebench_eval.crucible.replies import MODELS_KEPT, keyed, model, parsed
 from debatebench_eval.judging.verdict import median_by_key
 
 # claim id -> dimension -> (score, comment)
 ClaimScores = dict[str, dict[str, tuple[int, str]]]
 
 
-def scores_schema(dimensions: list[str]) -> dict[str, Any]:
-    dimension = obj({"score": INTEGER, "comment": TEXT})
-    return obj({"scores": array(obj({"claim": TEXT, **dict.fromkeys(dimensions, dimension)}))})
+class DimensionScore(ReplyModel):
+    """One dimension of one claim: a whole number 1-5 and a comment."""
+
+    score: Annotated[int, Field(ge=1, le=5)]
+    comment: Prose
 
 
-def scores_shape(dimensions: list[str]) -> str:
-    item = {"claim": "K1", **{d: {"score": 3, "comment": "..."} for d in dimensions}}
-    return json.dumps({"scores": [item, "..."]}, indent=2)
+@lru_cache(maxsize=MODELS_KEPT)
+def scores_model(labels: tuple[str, ...], dimensions: tuple[str, ...]) -> type[ReplyModel]:
+    """A reading: every shown claim once, as an object keyed by the labels shown (so
+    the schema requires each label as a property and admits no other), each with every
+    dimension scored. Every rule is in the schema; none is left to the check alone."""
+    claim = keyed("ClaimScores", dict.fromkeys(dimensions, DimensionScore))
+    by_label = keyed("Scores", dict.fromkeys(labels, claim))
+    return model(
+        "CrucibleScores",
+        "Every shown claim scored once on every dimension, 1-5 with a comment.",
+        scores=by_label,
+    )
+
+
+def scores_schema(view: BlindView, dimensions: list[str]) -> dict[str, Any]:
+    return reply_schema(scores_model(tuple(view.labels.values()), tuple(dimensions)))
+
+
+def scores_shape(view: BlindView, dimensions: list[str]) -> str:
+    first = next(iter(view.labels.values()), "K1")
+    item = {d: {"score": 3, "comment": "..."} for d in dimensions}
+    return json.dumps({"scores": {first: item, "...": "..."}}, indent=2)
 
 
 def render_for_scoring(record: CrucibleRecord, view: BlindView) -> str:
@@ -65,50 +91,17 @@ def check_scores(
 ) -> tuple[ClaimScores | None, list[str]]:
     """Scores by real claim id, every shown claim exactly once, or the problems; each
     comment with the judge's labels put back (`BlindView.reveal`)."""
-    if not isinstance(reply, dict) or not isinstance(reply.get("scores"), list):
-        return None, ['the reply must be an object with a "scores" list']
+    shape = scores_model(tuple(view.labels.values()), tuple(dimensions))
+    value, problems = parsed(shape, reply)
+    if value is None:
+        return None, problems
     scores: ClaimScores = {}
-    problems: list[str] = []
-    for index, item in enumerate(reply["scores"]):
-        at = f"scores[{index}]"
-        label = item.get("claim") if isinstance(item, dict) else None
-        claim = view.claim_of(str(label).strip().strip("[]")) if isinstance(label, str) else None
-        if claim is None:
-            problems.append(f'"{at}.claim": {label!r} is not a shown claim')
-            continue
-        if claim in scores:
-            problems.append(f"{view.labels[claim]} is scored twice")
-            continue
-        found = _dimensions(item, dimensions, f"{at} ({view.labels[claim]})", problems)
-        if found is not None:
-            scores[claim] = {d: (s, view.reveal(c)) for d, (s, c) in found.items()}
-    mentioned = {
-        view.claim_of(str(i.get("claim", "")).strip("[] "))
-        for i in reply["scores"]
-        if isinstance(i, dict)
-    }
-    problems += [
-        f"{label} has no scores" for claim, label in view.labels.items() if claim not in mentioned
-    ]
-    return (None, problems) if problems else (scores, [])
-
-
-def _dimensions(
-    item: dict[str, Any], dimensions: list[str], at: str, problems: list[str]
-) -> dict[str, tuple[int, str]] | None:
-    found = {}
-    for name in dimensions:
-        value = item.get(name)
-        given = value.get("score") if isinstance(value, dict) else None
-        score = whole(given, 1, 5)
-        comment = value.get("comment") if isinstance(value, dict) else None
-        if score is None:
-            problems.append(f'"{at}.{name}.score" is {given!r}; expected a whole number 1-5')
-        elif not isinstance(comment, str) or not comment.strip() or comment.strip() == "...":
-            problems.append(f'"{at}.{name}.comment" is missing or a placeholder')
-        else:
-            found[name] = (score, comment.strip())
-    return found if len(found) == len(dimensions) else None
+    for claim, label in view.labels.items():
+        given = value["scores"][label]
+        scores[claim] = {
+            d: (given[d]["score"], view.reveal(given[d]["comment"])) for d in dimensions
+        }
+    return scores, []
 
 
 def weighted_total(scores: Mapping[str, float], weights: Mapping[str, float]) -> float:

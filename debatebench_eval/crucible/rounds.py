@@ -12,8 +12,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
+from pydantic import Field, ValidationInfo
+
+from debatebench_eval.core.reply_model import Prose, ReplyModel, reply_schema
 from debatebench_eval.crucible.prompts import SIDE_LABELS
 from debatebench_eval.crucible.record import (
     Attack,
@@ -22,7 +26,7 @@ from debatebench_eval.crucible.record import (
     Defence,
     Steelman,
 )
-from debatebench_eval.crucible.replies import TEXT, array, obj
+from debatebench_eval.crucible.replies import MODELS_KEPT, items, list_of, model, one_of, parsed
 
 SWAP = "swap"
 
@@ -69,14 +73,53 @@ class Sides:
         return cls(frozenset(argues), frozenset(against))
 
 
-def turn_schema(steelman: bool) -> dict[str, Any]:
-    props: dict[str, Any] = {}
-    if steelman:
-        props["steelman"] = obj({"claim": TEXT, "restatement": TEXT})
-    props["attacks"] = array(obj({"from": TEXT, "target": TEXT, "argument": TEXT}))
-    props["defends"] = array(obj({"claim": TEXT, "reply": TEXT}))
-    props["speech"] = TEXT
-    return obj(props)
+_TURN_DOC = (
+    "A side's turn. In the schema: the claim ids as enums of the side's own claims "
+    "(attacks from, defences of) and of its targets (attacked, steelmanned), the steelman "
+    "only when the plan asks for one, at least one attack in a push or a swap, and text "
+    "bounds. Not in the schema: that a rebuttal makes a move (an attack or a defence), a "
+    "rule across two fields that only a root `anyOf` could carry, which OpenAI's strict "
+    "mode refuses; it is checked on `defends`."
+)
+
+
+@lru_cache(maxsize=MODELS_KEPT)
+def turn_model(plan: TurnPlan, sides: Sides) -> type[ReplyModel]:
+    """The turn's reply model, for this plan and the claims each side may name."""
+    own, target = one_of(sorted(sides.own)), one_of(sorted(sides.targets))
+    fields: dict[str, Any] = {}
+    if plan.steelman:
+        fields["steelman"] = model(
+            "Steelman", "The opponent's claim, restated.", claim=target, restatement=Prose
+        )
+    attack = model(
+        "Attack",
+        "One of the side's claims against one of the opponent's.",
+        from_=(own, Field(alias="from")),
+        target=target,
+        argument=Prose,
+    )
+    fields["attacks"] = items(attack, 0 if plan.kind == "rebuttal" else 1)
+    defence = model(
+        "Defence", "A reply to an attack on one of the side's claims.", claim=own, reply=Prose
+    )
+    fields["defends"] = list_of(defence)
+    fields["speech"] = Prose
+    rules = {"defends": _makes_a_move} if plan.kind == "rebuttal" else {}
+    return model("CrucibleTurn", _TURN_DOC, rules, **fields)
+
+
+def _makes_a_move(value: list[Any], info: ValidationInfo) -> list[Any]:
+    if not value and info.data.get("attacks") == []:
+        raise ValueError("the turn makes no move: a rebuttal needs an attack or a defence")
+    return value
+
+
+def turn_schema(plan: TurnPlan, sides: Sides) -> dict[str, Any]:
+    return reply_schema(turn_model(plan, sides))
+
+
+SPEECH_PLACEHOLDER = "your speech for this turn, a short paragraph"
 
 
 def turn_shape(steelman: bool) -> str:
@@ -87,7 +130,7 @@ def turn_shape(steelman: bool) -> str:
         {"from": "<your claim id>", "target": "<opponent's claim id>", "argument": "..."}
     ]
     shape["defends"] = [{"claim": "<your claim id>", "reply": "..."}]
-    shape["speech"] = "your speech for this turn, a short paragraph"
+    shape["speech"] = SPEECH_PLACEHOLDER
     return json.dumps(shape, indent=2)
 
 
@@ -100,95 +143,19 @@ class TurnReply:
 
 
 def check_turn(reply: Any, plan: TurnPlan, sides: Sides) -> tuple[TurnReply | None, list[str]]:
-    if not isinstance(reply, dict):
-        return None, ["the reply must be a JSON object"]
-    problems: list[str] = []
-    steelman = _steelman(reply, plan, sides, problems)
-    attacks = _attacks(reply.get("attacks"), sides, problems)
-    defends = _defends(reply.get("defends"), sides, problems)
-    speech = reply.get("speech")
-    if not isinstance(speech, str) or not speech.strip():
-        problems.append('"speech" is missing or empty')
-    if not problems and not attacks and (plan.kind != "rebuttal" or not defends):
-        wanted = "an attack or a defence" if plan.kind == "rebuttal" else "at least one attack"
-        problems.append(f"the turn makes no move: a {plan.kind} needs {wanted}")
-    if problems:
+    value, problems = parsed(turn_model(plan, sides), reply, [SPEECH_PLACEHOLDER])
+    if value is None:
         return None, problems
-    return TurnReply(steelman, attacks, defends, str(speech).strip()), []
-
-
-def _steelman(
-    reply: dict[str, Any], plan: TurnPlan, sides: Sides, problems: list[str]
-) -> Steelman | None:
-    if not plan.steelman:
-        return None
-    value = reply.get("steelman")
-    if not isinstance(value, dict):
-        problems.append('"steelman" is missing: from round 2 a turn opens with one')
-        return None
-    claim, text = _id(value.get("claim")), value.get("restatement")
-    if claim not in sides.targets:
-        problems.append(
-            f'"steelman.claim" is {claim!r}, not one of the opponent\'s claims '
-            f"({', '.join(sorted(sides.targets))})"
-        )
-    if not isinstance(text, str) or not text.strip():
-        problems.append('"steelman.restatement" is missing or empty')
-    return Steelman(claim=claim, restatement=str(text).strip()) if not problems else None
-
-
-def _attacks(value: Any, sides: Sides, problems: list[str]) -> list[Attack]:
-    if not isinstance(value, list):
-        problems.append('"attacks" must be a list')
-        return []
-    attacks = []
-    for index, item in enumerate(value):
-        at = f"attacks[{index}]"
-        if not isinstance(item, dict):
-            problems.append(f'"{at}" is not an object')
-            continue
-        source, target, argument = (
-            _id(item.get("from")),
-            _id(item.get("target")),
-            item.get("argument"),
-        )
-        if source not in sides.own:
-            problems.append(
-                f'"{at}.from" is {source!r}, not one of your claims '
-                f"({', '.join(sorted(sides.own))})"
-            )
-        if target not in sides.targets:
-            problems.append(
-                f'"{at}.target" is {target!r}, not one of the opponent\'s claims '
-                f"({', '.join(sorted(sides.targets))})"
-            )
-        if not isinstance(argument, str) or not argument.strip():
-            problems.append(f'"{at}.argument" is missing or empty')
-            continue
-        attacks.append(Attack(claim=source, target=target, argument=argument.strip()))
-    return attacks
-
-
-def _defends(value: Any, sides: Sides, problems: list[str]) -> list[Defence]:
-    if not isinstance(value, list):
-        problems.append('"defends" must be a list')
-        return []
-    defends = []
-    for index, item in enumerate(value):
-        at = f"defends[{index}]"
-        claim = _id(item.get("claim")) if isinstance(item, dict) else ""
-        reply = item.get("reply") if isinstance(item, dict) else None
-        if claim not in sides.own:
-            problems.append(f'"{at}.claim" is {claim!r}, not one of your claims')
-        if not isinstance(reply, str) or not reply.strip():
-            problems.append(f'"{at}.reply" is missing or empty')
-            continue
-        defends.append(Defence(claim=claim, reply=reply.strip()))
-    return defends
-
-
-def _id(value: Any) -> str:
-    return value.strip().strip("[]").upper() if isinstance(value, str) else repr(value)
+    steelman = value.get("steelman")
+    return TurnReply(
+        steelman=Steelman(**steelman) if steelman is not None else None,
+        attacks=[
+            Attack(claim=a["from"], target=a["target"], argument=a["argument"])
+            for a in value["attacks"]
+        ],
+        defends=[Defence(**d) for d in value["defends"]],
+        speech=value["speech"],
+    ), []
 
 
 def recorded_turn(plan: TurnPlan, reply: TurnReply, model: str) -> CrucibleTurn:

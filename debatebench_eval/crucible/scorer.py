@@ -185,14 +185,19 @@ async def _read(
         dimensions=prompts.dimension_text(),
         claims=panel.render_for_scoring(record, view),
         labels=", ".join(view.labels.values()),
-        shape=panel.scores_shape(dims),
+        shape=panel.scores_shape(view, dims),
     )
     messages: list[ChatMessage] = [
         ChatMessageSystem(content=prompts.system),
         ChatMessageUser(content=prompt),
     ]
     request = Request(
-        "scoring", "judge", panel.scores_schema(dims), "crucible_scores", options.judge_budget, seed
+        "scoring",
+        "judge",
+        panel.scores_schema(view, dims),
+        "crucible_scores",
+        options.judge_budget,
+        seed,
     )
     name = f"reading {number}" if purpose == "judge" else f"rescore of reading {number}"
     async with span(name, type="scoring"):
@@ -234,7 +239,7 @@ async def _audit(
     request = Request(
         "audit",
         "meta_judge",
-        audit_rules.audit_schema(),
+        audit_rules.audit_schema(view, spans, len(valid)),
         "crucible_audit",
         options.judge_budget,
         seed,

@@ -90,7 +90,7 @@ class Session:
             self.judge,
             self._judge_messages(prompt),
             self._judge_request(
-                "neutralize", "crucible_neutral", neutral_rules.neutral_schema(dims)
+                "neutralize", "crucible_neutral", neutral_rules.neutral_schema(dims, wording)
             ),
             lambda reply: neutral_rules.check_neutral(reply, dims, wording),
             prompts.repair,
@@ -113,13 +113,14 @@ class Session:
             count=self.options.claims,
             shape=claim_rules.claims_shape(),
         )
+        count = self.options.claims
         filed = await self.caller.require(
             self.sides[side],
             self._side_messages(side, prompt),
             self._side_request(
-                "propose: claims", side, "crucible_claims", claim_rules.claims_schema()
+                "propose: claims", side, "crucible_claims", claim_rules.claims_schema(count)
             ),
-            lambda reply: claim_rules.check_claims(reply, self.options.claims),
+            lambda reply: claim_rules.check_claims(reply, count),
             side_prompts().repair,
         )
         model = str(self.sides[side])
@@ -135,7 +136,7 @@ class Session:
             self.sides[side],
             self._side_messages(side, prompt),
             self._side_request(
-                "propose: queries", side, "crucible_queries", claim_rules.queries_schema()
+                "propose: queries", side, "crucible_queries", claim_rules.queries_schema(limit)
             ),
             lambda reply: claim_rules.check_queries(reply, limit),
             side_prompts().repair,
@@ -159,7 +160,7 @@ class Session:
             self.judge,
             self._judge_messages(prompt),
             self._judge_request(
-                "conflicts", "crucible_conflicts", conflict_rules.conflicts_schema()
+                "conflicts", "crucible_conflicts", conflict_rules.conflicts_schema(view, sides)
             ),
             lambda reply: conflict_rules.check_conflicts(reply, view, sides),
             prompts.repair,
@@ -187,7 +188,7 @@ class Session:
                 f"round {plan.round} ({plan.kind})",
                 plan.side,
                 "crucible_turn",
-                round_rules.turn_schema(plan.steelman),
+                round_rules.turn_schema(plan, sides),
             ),
             lambda r: round_rules.check_turn(r, plan, sides),
             prompts.repair,
@@ -212,7 +213,9 @@ class Session:
             self.judge,
             self._judge_messages(prompt),
             self._judge_request(
-                f"review of round {number}", "crucible_review", review_rules.review_schema()
+                f"review of round {number}",
+                "crucible_review",
+                review_rules.review_schema(steelmen, view),
             ),
             lambda reply: review_rules.check_review(reply, steelmen, view),
             prompts.repair,

@@ -87,7 +87,7 @@ def test_each_reading_has_its_own_orientation_and_unblinds_correctly(run_crucibl
 
 def drop_first(system: str, prompt: str, schema: dict[str, Any]) -> str:
     data = json.loads(scores_reply(prompt, Behaviour()))
-    return json.dumps({"scores": data["scores"][1:]})
+    return json.dumps({"scores": dict(list(data["scores"].items())[1:])})
 
 
 def test_a_reply_missing_a_claim_is_repaired(run_crucible: Run) -> None:
@@ -95,7 +95,7 @@ def test_a_reply_missing_a_claim_is_repaired(run_crucible: Run) -> None:
     score = score_of(run_crucible(script))
     exchange = score.metadata["readings"][0]["exchange"]
     assert exchange["repairs"] == 1 and re.fullmatch(
-        r"K\d has no scores", exchange["problems"][0][0]
+        r'"scores\.K\d" is missing', exchange["problems"][0][0]
     )
     assert score.value["judges"] == 1 and score.value["repairs"] == 1
 

@@ -137,26 +137,22 @@ def conflicts_reply(prompt: str) -> str:
 
 def review_reply(prompt: str, behaviour: Behaviour) -> str:
     turns = re.findall(r"^\[(R\d+\.\d)\][^\n]*\n  steelman of", prompt, flags=re.MULTILINE)
-    grades = [{"turn": t, "fidelity": 4, "reason": "Faithful."} for t in turns]
-    return json.dumps(
-        {
-            "steelman": grades,
-            "convergence": behaviour.convergence,
-            "reason": "Both sides still give reasons.",
-            "conceded": [],
-        }
+    reply: dict[str, Any] = {}
+    if turns:  # the review's schema asks for grades only when a turn opened with a steelman
+        reply["steelman"] = {t: {"fidelity": 4, "reason": "Faithful."} for t in turns}
+    reply.update(
+        convergence=behaviour.convergence, reason="Both sides still give reasons.", conceded=[]
     )
+    return json.dumps(reply)
 
 
 def scores_reply(prompt: str, behaviour: Behaviour) -> str:
     blocks = re.split(r"^(?=\[K\d+\] )", prompt, flags=re.MULTILINE)[1:]
-    scores = []
+    scores = {}
     for block in blocks:
         label = block[1 : block.index("]")]
         value = behaviour.score(block.split("\n", 1)[0], label)
-        scores.append(
-            {"claim": label, **{d: {"score": value, "comment": f"{d} seen."} for d in DIMENSIONS}}
-        )
+        scores[label] = {d: {"score": value, "comment": f"{d} seen."} for d in DIMENSIONS}
     return json.dumps({"scores": scores})
 
 
