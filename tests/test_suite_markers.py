@@ -80,10 +80,14 @@ def test_the_tests_that_need_the_embedded_model_are_marked() -> None:
 
 
 def hide(monkeypatch: pytest.MonkeyPatch, *names: str) -> None:
+    """Hide these modules from importlib and show llama_cpp unless it is hidden,
+    whatever this environment has installed."""
     real = importlib.util.find_spec
 
     def find_spec(name: str, package: str | None = None) -> ModuleSpec | None:
-        return None if name in names else real(name, package)
+        if name in names:
+            return None
+        return ModuleSpec(name, None) if name == "llama_cpp" else real(name, package)
 
     monkeypatch.setattr(importlib.util, "find_spec", find_spec)
 
