@@ -18,6 +18,8 @@ KINDS = {
     "command": "runs a whole command (`inspect eval`, `debatebench-eval`) in a subprocess",
     "benchmark": "a benchmark script's own test",
     "simulation": "repeats a whole statistical procedure many times (coverage, power)",
+    "whole_set": "runs a judge check over a whole shipped data set",
+    "stub_runs": "runs whole debates or tournaments against the loopback stub server",
 }
 # Places, relative to tests/ with `/` separators: a folder ends in `/`, and a
 # file's kinds add to its folder's.
@@ -25,6 +27,14 @@ PLACES: dict[str, frozenset[str]] = {
     "cli/": frozenset({"command"}),
     "cli/test_real_server.py": frozenset({"real_server"}),
     "benchmarks/": frozenset({"benchmark"}),
+    # The files that took most of the rest of the suite's time (pytest --durations).
+    "tournament/test_simulation.py": frozenset({"simulation"}),
+    "validation/test_judge_sensitivity.py": frozenset({"whole_set"}),
+    "validation/test_fact_check_validation.py": frozenset({"whole_set"}),
+    "servers/test_context_window.py": frozenset({"stub_runs"}),
+    "tournament/test_outcomes.py": frozenset({"stub_runs"}),
+    "tournament/test_leaderboard.py": frozenset({"stub_runs"}),
+    "tournament/test_manifest.py": frozenset({"stub_runs"}),
 }
 
 
