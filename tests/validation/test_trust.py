@@ -159,6 +159,7 @@ def test_rescoring_applies_the_same_gate(run_debate: Any) -> None:
     assert len(judge.calls) == calls  # refused before any judge call
 
 
+@pytest.mark.command
 def test_all_631_speeches_through_the_real_cli_and_a_loopback_judge(
     tmp_path: Path, private_trust_records: Path
 ) -> None:
