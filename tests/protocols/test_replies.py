@@ -30,7 +30,7 @@ from debatebench_eval.protocols.tasks import adjudicate
 from debatebench_eval.servers.schema_forms import server_schema
 
 from support.deliberation import last_user_text
-from support.grammar import gbnf, grammar_accepts, require
+from support.grammar import gbnf, grammar_accepts
 from support.scripted import Script, output
 
 ALLOWED = ("accept", "revise", "escalate")
@@ -195,13 +195,9 @@ def test_the_echo_instance_meets_lengths_and_counts() -> None:
     assert all(len(claim) >= 12 for claim in instance["claims"])
 
 
-@pytest.fixture(scope="module")
-def grammar() -> dict[str, Any]:
-    require()
-    return sent("llama-cpp-python")
-
-
-def test_llama_cpp_pythons_own_grammar_holds_the_decision_rules(grammar: dict[str, Any]) -> None:
+@pytest.mark.embedded_model
+def test_llama_cpp_pythons_own_grammar_holds_the_decision_rules() -> None:
+    grammar = sent("llama-cpp-python")
     good = schema_instance(grammar)
     good.update(dissent="The skeptic doubts it.", confidence=0.75)
     assert grammar_accepts(grammar, json.dumps(good)), gbnf(grammar)

