@@ -159,11 +159,12 @@ def _check_side(ours: dict[str, Any], theirs: dict[str, Any]) -> None:
 def test_a_score_file_names_the_passages_a_claim_cites(tmp_path: Path) -> None:
     prep = with_prep(mirror_document())
     path = write_json(tmp_path / "prep.json", prep)
-    log = judge_log(tmp_path, path, scripted_judge(passage="args-me:101"), judge_budget=3000)
+    log = judge_log(tmp_path, path, scripted_judge(passage="args-me:101"), judge_budget=6000)
     written, _ = export_log(log.location, tmp_path / "out")
     transcript, scores = (json.loads(p.read_text()) for p in written)
     assert transcript["turns"][:2] == prep["turns"][:2]  # the evidence is exported back
-    assert scores["judge_budget"] == 3000 and "note" not in scores["fact_check"]
+    # 6000: the scripted ledger's 10 claims fit the claims a 3000 budget allows (7).
+    assert scores["judge_budget"] == 6000 and "note" not in scores["fact_check"]
     first = scores["fact_check"]["claims"][0]
     assert first["evidence_ids"] == ["args-me:101"] and first["verdict"] == "supported"
     grounded = [s["dimensions"]["evidence_grounding"]["prep_grounded"] for s in scores["sides"]]
