@@ -22,18 +22,29 @@ def cell(text: str, limit: int = 240) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
+_FAILED = "❌"  # red in the viewer, where a plain ✗ reads like ✓ at a glance
+_CLAIM_CHARS = 1000
+
+
+def mark(verified: bool) -> str:
+    return "✓" if verified else _FAILED
+
+
 def claims_message(side: str, claims: list[Claim]) -> str:
+    """One row a claim: the id in code (kept whole), the mark, the confidence, the
+    whole claim, then the evidence last, each with its own words ("lines", "conf.")
+    so neighbouring cells cannot read as one number."""
     verified = sum(c.verified for c in claims)
-    rows = ["| id | ✓ | claim | evidence | confidence |", "|---|---|---|---|---|"]
+    rows = ["| id | ok | conf. | claim | evidence |", "|---|---|---|---|---|"]
     for claim in claims:
         evidence = "<br>".join(
-            f"{'✓' if e.verified else '✗'} {cell(e.file, 80)} {e.line_start}-{e.line_end}"
-            + ("" if e.verified else f": {cell(e.problem or '', 160)}")
+            f"{mark(e.verified)} `{cell(e.file, 80)}` lines {e.line_start} to {e.line_end}"
+            + ("" if e.verified else f": **{cell(e.problem or '', 160)}**")
             for e in claim.evidence
         )
         rows.append(
-            f"| {claim.id} | {'✓' if claim.verified else '✗'} | {cell(claim.claim)} | "
-            f"{evidence} | {claim.confidence:g} |"
+            f"| `{claim.id}` | {mark(claim.verified)} | {claim.confidence:g} | "
+            f"{cell(claim.claim, _CLAIM_CHARS)} | {evidence} |"
         )
     heading = f"### Claims — {side.upper()} ({len(claims)} filed, {verified} verified)"
     return heading + "\n\n" + "\n".join(rows)

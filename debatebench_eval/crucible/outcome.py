@@ -57,6 +57,11 @@ class Outcome:
     tier: str
     leading: str | None  # None when UNRESOLVED
 
+    def answer(self) -> str:
+        """What the sample list shows: who leads, then the tier."""
+        lead = f"{self.leading.upper()} leads" if self.leading else "no side leads"
+        return f"{lead} · {self.tier}"
+
     def line(self) -> str:
         lead = f", {self.leading.upper()} leads" if self.leading else ", no side leads"
         means = " vs ".join(f"{s.upper()} {self.means[s]:.2f}" for s in SIDES)

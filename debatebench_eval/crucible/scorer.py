@@ -339,7 +339,7 @@ def _scored(
     }
     return Score(
         value=value,
-        answer=outcome.tier,
+        answer=outcome.answer(),
         explanation=explanation(record, metadata),
         metadata=metadata,
     )

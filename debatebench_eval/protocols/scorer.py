@@ -1,27 +1,36 @@
 """The `outcome` scorer: how a deliberation ended, as numbers a metric can average.
 
-Every scored sample has the same numeric keys: `decided` (1, or 0 for an
-undecided judge), `rounds`, `converged` (a panel that settled), one key per
-decision of the adjudication protocol (`accept`, `revise`, `escalate`: 1
-for the one reached, else 0, so their means are the share of samples
-reaching each), `forced_escalate`, `confidence` (the judge's; NaN without
-one, and for a forced escalate, whose decision is not the judge's),
-`repairs`, `turns`, `over_word_limit` (turns past their limit) and
-`tokens`. The synthesis or decision is the score's answer; its text and the
-reasons are metadata. A deliberation that did not complete is not scored.
+Every scored sample of a protocol has the same numeric keys, and only those
+that can apply to it. Both kinds: `decided` (1, or 0 for an undecided
+judge), `rounds`, `repairs`, `turns`, `over_word_limit` (turns past their
+limit) and `tokens`. A panel (a synthesis) adds `converged` (it settled) and
+`stalemate` (it stopped on a stalemate). An adjudication (a decision) adds one
+key per decision (`accept`, `revise`, `escalate`: 1 for the one reached, else
+0, so their means are the share of samples reaching each), `forced_escalate`
+and `confidence` (the judge's; NaN without one, and for a forced escalate,
+whose decision is not the judge's). The answer starts with the outcome in
+capitals (CONVERGED, STALEMATE, MAX ROUNDS, UNDECIDED, or the decision), so
+the sample list shows it; the explanation holds the decision record as a
+table; the text and the reasons are metadata. A deliberation that did not
+complete is not scored.
 """
 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
 
 from debatebench_eval.protocols.display import outcome_heading
-from debatebench_eval.protocols.record import DeliberationRecord
+from debatebench_eval.protocols.record import DeliberationRecord, Outcome
 
 DECISIONS = ("accept", "revise", "escalate")
+_ENDINGS = {"settled": "CONVERGED", "stalemate": "STALEMATE", "max": "MAX ROUNDS",
+            "judge_request": "AFTER AN EXTRA ROUND"}  # fmt: skip
+_ESCAPED_BAR = "\\|"  # a bar inside a cell would end it
+_ANSWER_CHARS = 160  # the list shows the start; the whole answer is the output
 
 
 @scorer(metrics=[{"*": [mean(), stderr()]}])
@@ -33,19 +42,10 @@ def outcome() -> Scorer:
         result = record.outcome
         if record.run is None or result is None or not record.complete:
             return None  # a partial deliberation is never scored
-        decision = (
-            result.answer if result.kind == "decision" and result.status == "decided" else None
-        )
-        # A forced escalate is the protocol's decision, not the judge's: the
-        # judge's confidence belonged to the decision it gave, so none is scored.
-        confidence = None if result.forced_escalate else (result.decision or {}).get("confidence")
-        value: dict[str, float] = {
+        value = {
             "decided": float(result.status == "decided"),
             "rounds": float(result.rounds),
-            "converged": float(result.stop_reason == "settled"),
-            **{key: float(decision == key) for key in DECISIONS},
-            "forced_escalate": float(result.forced_escalate),
-            "confidence": float(confidence) if confidence is not None else math.nan,
+            **(_decision_value(result) if result.kind == "decision" else _panel_value(result)),
             "repairs": float(sum(e.get("repairs", 0) for e in result.exchanges)),
             "turns": float(len(record.turns)),
             "over_word_limit": float(sum(t.over_word_limit for t in record.turns)),
@@ -53,8 +53,9 @@ def outcome() -> Scorer:
         }
         return Score(
             value=value,
-            answer=result.answer or "",
-            explanation=outcome_heading(result),
+            answer=outcome_answer(result),
+            explanation="\n\n".join(filter(None, [outcome_heading(result),
+                                                    decision_table(result.decision)])),
             metadata={
                 "protocol": record.run.protocol,
                 "kind": result.kind,
@@ -64,6 +65,61 @@ def outcome() -> Scorer:
                 "undecided_reason": result.undecided_reason,
                 "exchanges": result.exchanges,
             },
-        )
+        )  # fmt: skip
 
     return score
+
+
+def _panel_value(result: Outcome) -> dict[str, float]:
+    # An undecided panel stopped without a readable signal: that it "stalled" is
+    # the stop rule's guess, not a finding, so it counts as neither.
+    decided = result.status == "decided"
+    return {
+        "converged": float(decided and result.stop_reason == "settled"),
+        "stalemate": float(decided and result.stop_reason == "stalemate"),
+    }
+
+
+def _decision_value(result: Outcome) -> dict[str, float]:
+    decision = result.answer if result.status == "decided" else None
+    # A forced escalate is the protocol's decision, not the judge's: the
+    # judge's confidence belonged to the decision it gave, so none is scored.
+    confidence = None if result.forced_escalate else (result.decision or {}).get("confidence")
+    return {
+        **{key: float(decision == key) for key in DECISIONS},
+        "forced_escalate": float(result.forced_escalate),
+        "confidence": float(confidence) if confidence is not None else math.nan,
+    }
+
+
+def outcome_answer(result: Outcome) -> str:
+    """The outcome first, in capitals, then the start of the answer."""
+    if result.status == "undecided":
+        return _clip(f"UNDECIDED: {result.undecided_reason}")
+    if result.kind == "decision":
+        decision = (result.decision or {}).get("confidence")
+        how = (
+            " (forced)"
+            if result.forced_escalate
+            else (f" (confidence {decision:g})" if isinstance(decision, int | float) else "")
+        )
+        return f"{str(result.answer).upper()}{how} · {result.rounds} round(s)"
+    ending = _ENDINGS.get(result.stop_reason, result.stop_reason.upper())
+    return _clip(f"{ending} after {result.rounds} round(s) · {result.answer or ''}")
+
+
+def decision_table(decision: dict[str, Any] | None) -> str:
+    """The judge's decision record as a Markdown table (lists one item a line)."""
+    if not decision:
+        return ""
+    rows = ["| field | value |", "|---|---|"]
+    for key, item in decision.items():
+        shown = "<br>".join(map(str, item)) if isinstance(item, list) else str(item)
+        cell = shown.replace("|", _ESCAPED_BAR) or "—"
+        rows.append(f"| {key} | {cell} |")
+    return "\n".join(rows)
+
+
+def _clip(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= _ANSWER_CHARS else text[: _ANSWER_CHARS - 1] + "…"

@@ -1,5 +1,6 @@
 """`debatebench-eval tournament rate`: leaderboard.json (every figure), leaderboard.md
-(the table a person reads, with its caveats) and the plots.
+(the table a person reads, with its caveats), the plots, leaderboard.html (all of
+it on one page) and leaderboard.eval (the ranking in `inspect view`).
 
 Written through Inspect's file access, so `--out` may be any location Inspect
 takes for logs.
@@ -15,6 +16,9 @@ from typing import Any
 from debatebench_eval.core._inspect import file
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.tournament.bootstrap import LEVEL
+from debatebench_eval.tournament.figure_text import interval_text as _ci
+from debatebench_eval.tournament.leaderboard_log import write_leaderboard_log
+from debatebench_eval.tournament.leaderboard_page import leaderboard_page
 from debatebench_eval.tournament.outcomes import TournamentLogs, read_tournament
 from debatebench_eval.tournament.schedule import motion_record
 from debatebench_eval.tournament.standings import TIE_CAVEAT_SHARE, Options, standings
@@ -43,12 +47,17 @@ def write_leaderboard(
     options = Options(None if anchor == "mean" else anchor, base, resamples, seed)
     board = leaderboard(logs, options)
     root = out.rstrip("/")
+    text = markdown(board)
     written = [_write(f"{root}/leaderboard.json", json.dumps(board, indent=2) + "\n"),
-               _write(f"{root}/leaderboard.md", markdown(board))]  # fmt: skip
+               _write(f"{root}/leaderboard.md", text)]  # fmt: skip
+    drawn: list[str] = []
     if plots:
         from debatebench_eval.tournament.plots import draw_plots
 
-        written += draw_plots(board, root)
+        drawn = draw_plots(board, root)
+    page = leaderboard_page(board, text, {_name(p): _read_bytes(p) for p in drawn}, root)
+    written += [*drawn, _write(f"{root}/leaderboard.html", page)]
+    written.append(write_leaderboard_log(board, root))
     return written
 
 
@@ -171,26 +180,20 @@ def _finite(value: Any) -> Any:
     return value
 
 
+def _read_bytes(path: str) -> bytes:
+    with file(path, "rb") as handle:
+        data: bytes = handle.read()
+    return data
+
+
+def _name(path: str) -> str:
+    return path.rsplit("/", 1)[-1]
+
+
 def _write(path: str, text: str) -> str:
     with file(path, "w") as handle:
         handle.write(text)
     return path
-
-
-def _ci(figure: dict[str, Any] | None, places: int = 0) -> str:
-    """`value [low, high]`, or the value alone where the interval is undefined."""
-    if not figure or figure.get("value") is None:
-        return "n/a"
-    value, low, high = (figure.get(k) for k in ("value", "low", "high"))
-    assert value is not None
-    if low is None or high is None:
-        return _number(value, places)
-    return f"{_number(value, places)} [{_number(low, places)}, {_number(high, places)}]"
-
-
-def _number(value: Any, places: int) -> str:
-    text = f"{value:.{places}f}"
-    return text[1:] if text.startswith("-") and float(text) == 0 else text  # no "-0.000"
 
 
 def markdown(board: dict[str, Any]) -> str:

@@ -31,6 +31,7 @@ from debatebench_eval.debate.protocol import SIDES
 from debatebench_eval.debate.record import DebateRecord
 from debatebench_eval.judging.run_summary import shorten
 from debatebench_eval.judging.verdict import mean_scores, totals
+from debatebench_eval.tournament.leaderboard_log import LEADERBOARD_KEY
 from debatebench_eval.tournament.manifest import Manifest, check_same_tournament, read_manifest
 from debatebench_eval.tournament.results import DebateResult, JudgeView, SideStats
 from debatebench_eval.tournament.schedule import Schedule
@@ -149,6 +150,8 @@ def _read_log(
         skipped.append({"log": info.name, "why": f"unreadable ({type(exc).__name__}: {exc})"})
         return None
     meta = header.eval.metadata or {}
+    if LEADERBOARD_KEY in meta:  # the rating written by `rate`, not debates
+        return None
     if meta.get("tournament") != identity:
         why = "another tournament" if "tournament" in meta else "not a tournament log"
         skipped.append({"log": info.name, "why": why})

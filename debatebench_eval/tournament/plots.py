@@ -53,10 +53,22 @@ def _ratings(rows: list[dict[str, Any]], board: dict[str, Any]) -> Any:
     axis.set_xlabel(f"rating ({board['settings']['base']:g} = {anchor}; 400 points = 10:1 odds)")
     lc = board.get("length_control") is not None
     note = "  (filled: raw; hollow: length-controlled)" if lc else ""
-    axis.set_title(f"Bradley-Terry ratings, 95% intervals{note}", fontsize=10)
+    axis.set_title(f"Bradley-Terry ratings, 95% intervals{note}{_no_width_note(rows)}",
+                   fontsize=10)  # fmt: skip
     axis.set_ylim(-0.7, len(rows) - 0.4)
     axis.grid(axis="x", alpha=0.3)
     return figure
+
+
+def _no_width_note(rows: list[dict[str, Any]]) -> str:
+    """Why no interval is drawn, where none has width: separated results (every
+    resample ranks them alike) or intervals the bootstrap could not form."""
+    widths = [(r["rating"].get("low"), r["rating"].get("high")) for r in rows if r.get("rating")]
+    if any(low is not None and high is not None and high > low for low, high in widths):
+        return ""
+    if any(r.get("separated") for r in rows):
+        return "\nno interval has width: the results are separated (see the caveats)"
+    return "\nno interval could be formed (see the caveats)"
 
 
 def _point_range(axis: Any, figure: dict[str, Any], y: float, marker: str, colour: str,
@@ -94,6 +106,7 @@ def _head_to_head(rows: list[dict[str, Any]], board: dict[str, Any]) -> Any:
     axis.set_xticks(range(m), models, rotation=35, ha="right")
     axis.set_yticks(range(m), models)
     axis.set_xlabel("opponent")
+    axis.set_ylabel("model (rank order)")
     axis.set_title("Head to head: row model's share of the debates (ties as halves)", fontsize=10)
     figure.colorbar(image, ax=axis, fraction=0.046, pad=0.04, label="share won")
     return figure

@@ -81,7 +81,7 @@ def test_each_reading_has_its_own_orientation_and_unblinds_correctly(run_crucibl
     assert len({json.dumps(o) for o in expected}) == 2  # both orientations occur
     assert len({json.dumps(r["labels"]) for r in readings}) > 1  # and the order differs
     assert score.value["pro_mean"] == 5 and score.value["con_mean"] == 2
-    assert score.answer == "RESOLVED" and score.metadata["leading"] == "pro"
+    assert score.answer == "PRO leads · RESOLVED" and score.metadata["leading"] == "pro"
     assert score.value["pro_leads"] == 1 and score.value["tier_resolved"] == 1
 
 
@@ -240,7 +240,7 @@ def test_with_leaning_margin_zero_only_an_exact_tie_is_unresolved(
 
 def test_a_tied_panel_is_unresolved_at_leaning_margin_zero(run_crucible: Run) -> None:
     score = score_of(run_crucible(CrucibleScript(), leaning_margin=0))  # every claim scores 4
-    assert (score.answer, score.metadata["leading"]) == ("UNRESOLVED", None)
+    assert (score.answer, score.metadata["leading"]) == ("no side leads · UNRESOLVED", None)
     assert score.value["gap"] == 0 and math.isnan(score.value["pro_leads"])
 
 
@@ -285,3 +285,27 @@ def test_the_trust_stamp_counts_the_meta_judge(
     assert score_of(log).metadata["trust"]["status"] == "unvalidated"
     log = run_crucible(script, roles=roles, resume_cache=False, meta_judge=False)
     assert score_of(log).metadata["trust"]["status"] == "trusted"  # no audit: not scoring
+
+
+def test_the_claims_table_keeps_claims_whole_and_marks_failures_in_red() -> None:
+    from debatebench_eval.crucible.display import claims_message
+    from debatebench_eval.crucible.record import Claim, EvidenceCheck
+
+    long_claim = "The parser rejects an empty header line. " * 12  # about 500 characters
+    good = EvidenceCheck(file="src/parse.py", line_start=11, line_end=11, excerpt="x",
+                         verified=True)  # fmt: skip
+    bad = EvidenceCheck(file="src/none.py", line_start=3, line_end=4, excerpt="y",
+                        verified=False, problem="no such file")  # fmt: skip
+
+    def claim(number: int, text: str, evidence: EvidenceCheck, confidence: float) -> Claim:
+        return Claim(id=f"C-PRO-0{number}", side="pro", order=number, claim=text,
+                     logic_chain=["a", "b"], vulnerability="v", confidence=confidence,
+                     evidence=[evidence], verified=evidence.verified, model="m")  # fmt: skip
+
+    text = claims_message("pro", [claim(1, long_claim, good, 0.6), claim(2, "Made up.", bad, 0.9)])
+    first, second = text.splitlines()[-2:]
+    assert first.startswith("| `C-PRO-01` | ✓ | 0.6 | The parser rejects")
+    assert " ".join(long_claim.split()) in first  # not cut at 240
+    assert first.endswith("| ✓ `src/parse.py` lines 11 to 11 |")
+    assert second.startswith("| `C-PRO-02` | ❌ | 0.9 |")
+    assert "❌ `src/none.py` lines 3 to 4: **no such file**" in second

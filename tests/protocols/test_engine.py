@@ -88,6 +88,10 @@ def test_a_panel_that_agrees_settles_after_two_rounds(tmp_path: Path) -> None:
     )
     score = (sample.scores or {})["outcome"]
     assert score.value["decided"] == 1 and score.value["converged"] == 1  # type: ignore[index]
+    # Only what can apply to a panel: no decision keys.
+    assert set(score.value) == {"decided", "rounds", "converged", "stalemate", "repairs",  # type: ignore[arg-type]
+                                "turns", "over_word_limit", "tokens"}  # fmt: skip
+    assert score.answer == "CONVERGED after 2 round(s) · Synthesis: do it."
 
 
 def test_rounds_are_spans_and_turns_are_headed_messages(tmp_path: Path) -> None:
@@ -118,12 +122,16 @@ def test_a_panel_that_keeps_the_same_objection_stalls(tmp_path: Path) -> None:
     script = replying(
         lambda m, c: "S" if "Synthesize" in last_user_text(m) else objecting("no rollback plan")
     )
-    record = record_of(run(panel(task="T"), tmp_path, script.model()))
+    log = run(panel(task="T"), tmp_path, script.model())
+    record = record_of(log)
     assert record.outcome is not None and (record.outcome.stop_reason, record.outcome.rounds) == (
         "stalemate",
         4,
     )
     assert [r.progress for r in record.rounds] == [True, False, False, False]
+    score = ((log.samples or [])[0].scores or {})["outcome"]
+    assert score.answer == "STALEMATE after 4 round(s) · S"
+    assert score.value["stalemate"] == 1 and score.value["converged"] == 0  # type: ignore[index]
 
 
 def test_a_panel_whose_signals_are_never_parsed_is_undecided(tmp_path: Path) -> None:
@@ -150,7 +158,10 @@ def test_a_panel_whose_signals_are_never_parsed_is_undecided(tmp_path: Path) -> 
     assert sample.output.completion == "Summary."
     score = (sample.scores or {})["outcome"]
     assert score.value["decided"] == 0 and score.value["converged"] == 0  # type: ignore[index]
+    assert score.value["stalemate"] == 0  # type: ignore[index]  # the stop rule's guess, not a finding
     assert score.explanation == f"**Undecided** after 3 round(s): {outcome.undecided_reason}"
+    assert score.answer.startswith("UNDECIDED: no participant's signal was parsed in 3 round(s)")
+    assert len(score.answer) <= 160
 
 
 def test_one_parsed_signal_keeps_the_panel_decided(tmp_path: Path) -> None:
@@ -253,6 +264,10 @@ def test_adjudication_rounds_see_what_ar_debate_allows(tmp_path: Path, proposal:
     assert [t.max_words for t in record.turns[:8]] == [250] * 4 + [150] * 4
     score = ((log.samples or [])[0].scores or {})["outcome"]
     assert score.value["accept"] == 1 and score.value["confidence"] == 0.6  # type: ignore[index]
+    # Only what can apply to an adjudication: no convergence keys.
+    assert "converged" not in score.value and "stalemate" not in score.value  # type: ignore[operator]
+    assert score.answer == "ACCEPT (confidence 0.6) · 3 round(s)"
+    assert "| final_decision | accept |" in (score.explanation or "")
 
 
 def test_a_fourth_round_runs_only_when_the_judge_asks(tmp_path: Path, proposal: Path) -> None:
@@ -301,7 +316,10 @@ def test_a_judge_that_asks_again_ends_in_escalate(tmp_path: Path, proposal: Path
     score = (sample.scores or {})["outcome"]
     assert math.isnan(score.value["confidence"])  # type: ignore[index]
     assert score.value["escalate"] == 1 and score.value["forced_escalate"] == 1  # type: ignore[index]
-    assert score.explanation == f"**Decision: escalate** ({note}) · judge_request after 4 round(s)"
+    heading, table = (score.explanation or "").split("\n\n", 1)
+    assert heading == f"**Decision: escalate** ({note}) · judge_request after 4 round(s)"
+    assert table.startswith("| field | value |\n|---|---|\n") and "| confidence | 0.6 |" in table
+    assert score.answer == "ESCALATE (forced) · 4 round(s)"
 
 
 def test_an_unusable_judge_leaves_the_deliberation_undecided(

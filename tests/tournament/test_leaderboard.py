@@ -13,7 +13,8 @@ from debatebench_eval.tournament.leaderboard import write_leaderboard
 
 def test_the_leaderboard_holds_every_figure_and_its_caveats(played: Path, tmp_path: Path) -> None:
     written = write_leaderboard([str(played)], out=str(tmp_path), plots=False)
-    assert written == [f"{tmp_path}/leaderboard.json", f"{tmp_path}/leaderboard.md"]
+    names = ("leaderboard.json", "leaderboard.md", "leaderboard.html", "leaderboard.eval")
+    assert written == [f"{tmp_path}/{name}" for name in names]
     board = json.loads((tmp_path / "leaderboard.json").read_text())
     assert set(board) >= {"tournament", "settings", "counts", "models", "side_advantage",
                           "length_control", "head_to_head", "judges", "caveats", "bootstrap",

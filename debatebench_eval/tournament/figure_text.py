@@ -1,0 +1,21 @@
+"""How the leaderboard writes a figure: `value [low, high]`, with no "-0"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def interval_text(figure: dict[str, Any] | None, places: int = 0) -> str:
+    """`value [low, high]`, or the value alone where the interval is undefined."""
+    if not figure or figure.get("value") is None:
+        return "n/a"
+    value, low, high = (figure.get(k) for k in ("value", "low", "high"))
+    assert value is not None
+    if low is None or high is None:
+        return number_text(value, places)
+    return f"{number_text(value, places)} [{number_text(low, places)}, {number_text(high, places)}]"
+
+
+def number_text(value: Any, places: int) -> str:
+    text = f"{value:.{places}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text  # no "-0.000"

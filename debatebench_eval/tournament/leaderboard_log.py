@@ -1,0 +1,185 @@
+"""The leaderboard as an Inspect log, so `inspect view` shows the ranking.
+
+A tournament's pair logs each hold one pair's debates; nothing in them ranks
+the models. `tournament rate` therefore also writes `leaderboard.eval` beside
+them: a log whose samples are the models, in rank order, each scored with its
+rating, interval, win rate and debates, and whose metadata carries the whole
+leaderboard. It is a record of the rating, not a run: it has no model calls,
+and the tournament reader skips it by its metadata.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from inspect_ai.log import (
+    EvalConfig,
+    EvalDataset,
+    EvalLog,
+    EvalMetric,
+    EvalResults,
+    EvalSample,
+    EvalScore,
+    EvalSpec,
+    EvalStats,
+    HeadlineMetric,
+    write_eval_log,
+)
+from inspect_ai.scorer import Score
+from inspect_ai.viewer import (
+    TaskSamplesColumn,
+    TaskSamplesSort,
+    TaskSamplesView,
+    ViewerConfig,
+)
+
+from debatebench_eval.tournament.figure_text import interval_text
+
+LEADERBOARD_TASK = "debatebench/leaderboard"
+LEADERBOARD_FILE = "leaderboard.eval"
+# Marks the log for the tournament reader: a rating of this tournament, not debates.
+LEADERBOARD_KEY = "leaderboard_of"
+_SCORER = "leaderboard"
+# (key, header, decimals): the numbers each model's row shows, rounded as the
+# leaderboard prints them (the metadata keeps them whole).
+_COLUMNS = (
+    ("rating", "Rating", 0),
+    ("rating_low", "95% low", 0),
+    ("rating_high", "95% high", 0),
+    ("win_rate", "Win rate", 2),
+    ("debates", "Debates", 0),
+    ("mean_margin", "Margin", 1),
+)
+_HIDDEN = ("sampleStatus", "target", "tokens", "duration")
+
+
+def write_leaderboard_log(board: dict[str, Any], root: str) -> str:
+    """Write `root/leaderboard.eval` (replacing an older one) and return its path."""
+    path = f"{root}/{LEADERBOARD_FILE}"
+    write_eval_log(leaderboard_log(board), path, format="eval")
+    return path
+
+
+def leaderboard_log(board: dict[str, Any]) -> EvalLog:
+    now = datetime.now(UTC).isoformat()
+    samples = [_model_sample(position, row) for position, row in enumerate(board["models"], 1)]
+    counts = board["counts"]
+    return EvalLog(
+        status="success",
+        eval=_spec(board, now, len(samples)),
+        results=EvalResults(
+            total_samples=len(samples),
+            completed_samples=len(samples),
+            scores=[
+                EvalScore(
+                    name=_SCORER,
+                    scorer=_SCORER,
+                    scored_samples=sum(s.scores is not None for s in samples),
+                    metrics={
+                        "eligible_debates": EvalMetric(
+                            name="eligible_debates", value=counts["eligible_debates"]
+                        ),
+                        "models_rated": EvalMetric(
+                            name="models_rated",
+                            value=sum(row.get("rating") is not None for row in board["models"]),
+                        ),
+                    },
+                )
+            ],
+            headline=HeadlineMetric(scorer=_SCORER, metric="eligible_debates"),
+        ),
+        stats=EvalStats(started_at=now, completed_at=now),
+        samples=samples,
+    )
+
+
+def _spec(board: dict[str, Any], now: str, samples: int) -> EvalSpec:
+    tournament = board["tournament"]
+    return EvalSpec(
+        created=now,
+        task=LEADERBOARD_TASK,
+        task_display_name=f"leaderboard {tournament['id']}",
+        task_id=f"leaderboard-{tournament['id']}",
+        dataset=EvalDataset(name="tournament models", samples=samples),
+        model="none/none",
+        config=EvalConfig(),
+        metadata={LEADERBOARD_KEY: tournament["id"], "leaderboard": board},
+        viewer=_viewer(),
+    )
+
+
+def _viewer() -> ViewerConfig:
+    return ViewerConfig(
+        task_samples_view=TaskSamplesView(
+            name="ranking",
+            columns=[
+                TaskSamplesColumn(id="sampleId"),
+                TaskSamplesColumn(id="input"),
+                TaskSamplesColumn(id="answer"),
+                *(TaskSamplesColumn.score(_SCORER, key) for key, _, _ in _COLUMNS),
+                *(TaskSamplesColumn(id=column, visible=False) for column in _HIDDEN),
+            ],
+            sort=[TaskSamplesSort(column="sampleId")],
+            multiline=True,
+            score_labels={key: label for key, label, _ in _COLUMNS},
+        )
+    )
+
+
+def _model_sample(position: int, row: dict[str, Any]) -> EvalSample:
+    """One model's row: id is its place in the ranking, so the list sorts by rank."""
+    rating = row.get("rating")
+    score = None
+    if rating is not None:
+        score = {
+            _SCORER: Score(
+                value=_row_value(row),
+                answer=_answer(row),
+                explanation=_explanation(row),
+                metadata={"dimensions": row.get("dimensions")},
+            )
+        }
+    return EvalSample(
+        id=position,
+        epoch=1,
+        input=str(row["model"]),
+        target="",
+        scores=score,
+        metadata={"model": row["model"], "row": row},
+    )
+
+
+def _row_value(row: dict[str, Any]) -> dict[str, float]:
+    rating, win = row["rating"], row.get("win_rate") or {}
+    whole = {
+        "rating": rating["value"],
+        "rating_low": rating.get("low"),
+        "rating_high": rating.get("high"),
+        "win_rate": win.get("value"),
+        "debates": row.get("debates"),
+        "mean_margin": row.get("mean_margin"),
+    }
+    places = {key: decimals for key, _, decimals in _COLUMNS}
+    return {
+        key: float("nan") if v is None else round(float(v), places[key]) for key, v in whole.items()
+    }
+
+
+def _answer(row: dict[str, Any]) -> str:
+    low, high = row.get("rank_range") or (row["rank"], row["rank"])
+    ranks = f"rank {row['rank']}" + (f" (95% range {low}-{high})" if low != high else "")
+    return f"{ranks} · rating {interval_text(row['rating'])}"
+
+
+def _explanation(row: dict[str, Any]) -> str:
+    rating, lc = row["rating"], row.get("length_controlled")
+    lines = [
+        f"Rating {interval_text(rating)}; win rate {interval_text(row.get('win_rate'), 2)} "
+        f"over {row.get('debates')} debates; mean margin {row.get('mean_margin'):+.1f}.",
+    ]
+    if lc:
+        lines.append(f"Length-controlled rating {interval_text(lc)}.")
+    if row.get("separated"):
+        lines.append("Separated from the models below it: read gaps as lower bounds.")
+    return " ".join(lines)
