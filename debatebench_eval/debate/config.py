@@ -26,6 +26,8 @@ DEFAULT_MOTIONS = "default"
 DEFAULT_TEAMS = {"pro": "advocate", "con": "skeptic"}
 DEFAULT_TIMEOUT = 600
 DEFAULT_EMPTY_RETRIES = 2
+# Where a run's reasoning budgets are shown: the task's and each sample's metadata.
+REASONING_BUDGETS_KEY = "reasoning_budgets"
 
 RUN_KEYS = ("topic", "format", "teams", "sources", "seed", "timeout", "judge", "output")
 RUN_TEAM_KEYS = ("team", "side", "model", "base_url", "budget", "prep_budget")
@@ -52,6 +54,10 @@ class DebateSettings:
     teams: dict[str, Team]
     budgets: dict[str, int]
     prep_budgets: dict[str, int | None] = field(default_factory=lambda: {"pro": None, "con": None})
+    # Per role: thinking's own cap beside the budget; None shares the budget.
+    reasoning_budgets: dict[str, int | None] = field(
+        default_factory=lambda: {"pro": None, "con": None}
+    )
     paired: bool = False
     seed: int | None = None
     timeout: int = DEFAULT_TIMEOUT

@@ -34,7 +34,13 @@ from debatebench_eval.debate.record import (
     TurnUsage,
     turn_id,
 )
-from debatebench_eval.debate.speech import Speaker, turn_budget, turn_messages, turn_where
+from debatebench_eval.debate.speech import (
+    Speaker,
+    turn_budget,
+    turn_cap,
+    turn_messages,
+    turn_where,
+)
 from debatebench_eval.judging.blind import blind_orientation
 from debatebench_eval.judging.fact_check import fact_check_messages
 from debatebench_eval.judging.options import JudgeOptions
@@ -94,11 +100,15 @@ def _turn_calls(plan: DebatePlan) -> tuple[list[PlannedCall], list[Turn]]:
     for phase_index, (phase, order) in enumerate(zip(phases, plan.orders, strict=True)):
         for position, side in enumerate(order):
             speaker = plan.speakers[side]
-            budget = turn_budget(speaker, phase, plan.settings.prep_budgets.get(speaker.role))
+            # At its worst a speech runs to the whole cap: a model that thinks less
+            # than its reasoning budget may speak for the rest.
+            budget = turn_cap(
+                speaker, turn_budget(speaker, phase, plan.settings.prep_budgets.get(speaker.role))
+            )
             prompt = phase_prompt(phase, turns, side, plan.passages)
             sent = turn_messages(speaker, plan.run.motion, prompt)
             messages, unwritten = _filled(sent, turns)
-            option = "-T prep_budget" if phase.is_prep else "-T budget"
+            option = _budget_option(phase.is_prep, speaker.reasoning_budget is not None)
             calls.append(
                 PlannedCall(
                     where=turn_where(speaker, phase, phase_index),
@@ -116,6 +126,12 @@ def _turn_calls(plan: DebatePlan) -> tuple[list[PlannedCall], list[Turn]]:
                 )
             )
     return calls, turns
+
+
+def _budget_option(prep: bool, reasoning: bool) -> str:
+    """The options that lower a turn's cap."""
+    option = "-T prep_budget" if prep else "-T budget"
+    return f"{option} or -T reasoning_budget" if reasoning else option
 
 
 def _placeholder_turn(

@@ -16,8 +16,17 @@ def turn_heading(turn: Turn) -> str:
     return (
         f"### {turn.phase_index + 1}. {turn.phase.capitalize()}{length} — {turn.side.upper()}\n"
         f"*turn {turn.id} · {turn.team_id} · {turn.model} · role {turn.role} · "
-        f"{turn.usage.output_tokens}/{turn.budget} tokens"
-        f"{' · hit budget' if turn.hit_budget else ''}{_cites(turn)}*"
+        f"{_tokens(turn)}{' · hit budget' if turn.hit_budget else ''}{_cites(turn)}*"
+    )
+
+
+def _tokens(turn: Turn) -> str:
+    """Tokens used of the budget; with a reasoning budget, the speech's and the thinking's."""
+    if turn.reasoning_budget is None:
+        return f"{turn.usage.output_tokens}/{turn.budget} tokens"
+    return (
+        f"{turn.usage.answer_tokens}/{turn.budget} tokens · "
+        f"reasoning {turn.usage.reasoning_tokens}/{turn.reasoning_budget}"
     )
 
 

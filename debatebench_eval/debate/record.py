@@ -12,7 +12,7 @@ from typing import Any
 
 from inspect_ai.model import ModelOutput
 from inspect_ai.util import StoreModel
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 RECORD_SCHEMA_VERSION = 1
 
@@ -22,9 +22,27 @@ RECORD_SCHEMA_VERSION = 1
 
 class TurnUsage(BaseModel):
     input_tokens: int = 0
+    # Every completion token, thinking included (the providers' convention).
     output_tokens: int = 0
     reasoning_tokens: int = 0
+    # The speech's own tokens (output less reasoning): what the sides are compared on,
+    # and what `budget` caps when the turn has a reasoning budget of its own.
+    answer_tokens: int = 0
     total_tokens: int = 0
+
+    @model_validator(mode="before")
+    @classmethod
+    def _answer_from_output(cls, data: Any) -> Any:
+        # Records written before answer_tokens existed still say what the speech cost.
+        if isinstance(data, dict) and "answer_tokens" not in data:
+            data = {**data, "answer_tokens": answer_tokens(data)}
+        return data
+
+
+def answer_tokens(usage: dict[str, Any]) -> int:
+    """Completion tokens that are not reasoning (never below zero)."""
+    output = int(usage.get("output_tokens") or 0)
+    return max(output - int(usage.get("reasoning_tokens") or 0), 0)
 
 
 def turn_usage(output: ModelOutput) -> TurnUsage:
@@ -55,6 +73,8 @@ class Turn(BaseModel):
     model: str
     usage: TurnUsage
     budget: int
+    # Thinking's own cap, sent beside `budget`; None: thinking shares `budget`.
+    reasoning_budget: int | None = None
     hit_budget: bool
     finish_reason: str
     latency_ms: int
@@ -83,6 +103,7 @@ class SideSettings(BaseModel):
     base_url: str | None = None
     budget: int
     prep_budget: int | None = None
+    reasoning_budget: int | None = None
     team: dict[str, Any]
     team_file: str
 

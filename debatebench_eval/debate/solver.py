@@ -18,7 +18,7 @@ from inspect_ai.util import span
 
 from debatebench_eval.core._inspect import active_generate_config
 from debatebench_eval.core.errors import DebateError
-from debatebench_eval.debate.config import DebateSettings
+from debatebench_eval.debate.config import REASONING_BUDGETS_KEY, DebateSettings
 from debatebench_eval.debate.context_plan import DebatePlan, JudgedCalls, check_debate_fits
 from debatebench_eval.debate.display import evidence_heading, transcript_markdown, turn_heading
 from debatebench_eval.debate.motions import Motion
@@ -70,8 +70,18 @@ def _speakers(settings: DebateSettings, swapped: bool) -> dict[Side, Speaker]:
             team=settings.teams[side],
             budget=settings.budgets[role],
             context_window=settings.context_window,
+            reasoning_budget=settings.reasoning_budgets.get(role),
         )
     return speakers
+
+
+def reasoning_metadata(speakers: dict[Side, Speaker]) -> dict[str, dict[str, int | None]]:
+    """The sample's reasoning budgets by side, when any side has one (else nothing, so
+    the metadata of a run without them is what it was)."""
+    budgets: dict[str, int | None] = {side: sp.reasoning_budget for side, sp in speakers.items()}
+    if all(budget is None for budget in budgets.values()):
+        return {}
+    return {REASONING_BUDGETS_KEY: budgets}
 
 
 def _run_settings(
@@ -101,6 +111,7 @@ def _run_settings(
                 base_url=model_base_url(sp.model),
                 budget=sp.budget,
                 prep_budget=settings.prep_budgets.get(sp.role),
+                reasoning_budget=sp.reasoning_budget,
                 team=sp.team.snapshot(),
                 team_file=sp.team.file,
             )
@@ -161,6 +172,7 @@ def debate_solver(
         run = _run_settings(state, settings, speakers, seed, orders)
         record.run = run
         state.metadata.update(run.model_dump(exclude={"sides"}))
+        state.metadata.update(reasoning_metadata(speakers))
         if strict_judge:
             guard(judges, record, strict=True)
         if require_validated_judge:

@@ -11,14 +11,14 @@ from debatebench_eval.debate.prompts import system_prompt
 from debatebench_eval.debate.protocol import Phase, Side
 from debatebench_eval.debate.record import Turn, turn_usage
 from debatebench_eval.debate.teams import Team
-from debatebench_eval.servers.calls import call_config
+from debatebench_eval.servers.calls import call_config, completion_cap
 from debatebench_eval.servers.context_window import check_fits
 from debatebench_eval.servers.replies import BUDGET_TOLERANCE, generate_reply
 from debatebench_eval.servers.replies import reply_text as speech_text
 
 __all__ = [
-    "BUDGET_TOLERANCE", "Speaker", "speak", "speech_text", "turn_budget", "turn_messages",
-    "turn_where",
+    "BUDGET_TOLERANCE", "Speaker", "speak", "speech_text", "turn_budget", "turn_cap",
+    "turn_messages", "turn_where",
 ]  # fmt: skip
 
 
@@ -31,11 +31,19 @@ class Speaker:
     budget: int
     # Tokens the model's server can hold; None: not checked before a call.
     context_window: int | None = None
+    # Thinking's cap beside `budget` (which then caps the answer alone); None:
+    # thinking and speech share `budget`, as providers count them by default.
+    reasoning_budget: int | None = None
 
 
 def turn_budget(speaker: Speaker, phase: Phase, prep_budget: int | None) -> int:
-    """A turn's completion-token cap: the prep budget in prep, else the side's."""
+    """A turn's answer-token cap: the prep budget in prep, else the side's."""
     return prep_budget if phase.is_prep and prep_budget else speaker.budget
+
+
+def turn_cap(speaker: Speaker, budget: int) -> int:
+    """The max_tokens a turn with this answer budget is sent (its reasoning budget added)."""
+    return completion_cap(budget, speaker.reasoning_budget)
 
 
 def turn_where(speaker: Speaker, phase: Phase, phase_index: int) -> str:
@@ -69,9 +77,16 @@ async def speak(
     messages = turn_messages(speaker, motion, prompt)
     if speaker.context_window is not None:
         timeout = call_config(speaker.model, budget, seed).timeout or DEFAULT_TIMEOUT
-        await check_fits(speaker.model, messages, budget, speaker.context_window, where, timeout)
+        cap = turn_cap(speaker, budget)
+        await check_fits(speaker.model, messages, cap, speaker.context_window, where, timeout)
     reply = await generate_reply(
-        speaker.model, messages, budget=budget, seed=seed, retries=retries, where=where
+        speaker.model,
+        messages,
+        budget=budget,
+        seed=seed,
+        retries=retries,
+        where=where,
+        reasoning_budget=speaker.reasoning_budget,
     )
     output = reply.output
     return Turn(
@@ -87,6 +102,7 @@ async def speak(
         model=output.model or str(speaker.model),
         usage=turn_usage(output),
         budget=budget,
+        reasoning_budget=speaker.reasoning_budget,
         hit_budget=output.stop_reason == "max_tokens",
         finish_reason=output.stop_reason,
         latency_ms=reply.latency_ms,

@@ -19,6 +19,7 @@ from debatebench_eval.debate.config import (
     DEFAULT_MOTIONS,
     DEFAULT_TEAMS,
     DEFAULT_TIMEOUT,
+    REASONING_BUDGETS_KEY,
     DebateSettings,
     check_prep,
     named_format,
@@ -47,7 +48,9 @@ DEBATE_ARGS = (
     "motion", "motions", "format", "phases", "budget", "pro_budget", "con_budget",
     "pro_team", "con_team", "paired", "config", "seed", "timeout", "empty_retries", "probe",
     "sources", "prep_budget", "context_window", "topic_match",
+    "reasoning_budget", "pro_reasoning_budget", "con_reasoning_budget",
 )  # fmt: skip
+_REASONING = ("reasoning_budget", "pro_reasoning_budget", "con_reasoning_budget")
 # With config=run.yaml these live in the file; giving both would be ambiguous.
 _RUN_YAML_OWNS = (
     "motion",
@@ -87,6 +90,9 @@ def debate(
     prep_budget: int | None = None,
     context_window: int | None = None,
     topic_match: str = "words",
+    reasoning_budget: int | None = None,
+    pro_reasoning_budget: int | None = None,
+    con_reasoning_budget: int | None = None,
     rubric: str | None = None,
     swap_judging: bool = True,
     fact_check: bool | None = None,
@@ -133,6 +139,15 @@ def debate(
         topic_match: Which pool rows are candidates for prep: words (the default: a row
             whose topic shares a word with the motion's topic, as debatebench matches) or
             exact (a row whose topic equals it, ignoring case and spacing).
+        reasoning_budget: Reasoning-token cap of every debater call, both sides; `budget`
+            then caps the speech alone and each call is sent max_tokens = budget +
+            reasoning_budget, with Inspect's reasoning_tokens for the providers that take
+            it. A reply reporting more reasoning tokens fails its debate. Default: none
+            (thinking, if any, shares `budget`).
+        pro_reasoning_budget: Reasoning cap for the `pro` role's model (overrides
+            `reasoning_budget`).
+        con_reasoning_budget: Reasoning cap for the `con` role's model (overrides
+            `reasoning_budget`).
         rubric: A rubric file for the judge (default scorers/rubric.yaml).
         swap_judging: Judge twice with Side A/B swapped and average (default true).
         fact_check: Run the fact-check scorer (default true, or the run.yaml's judge setting).
@@ -154,7 +169,10 @@ def debate(
     judging = judging_scorers(
         judged, default_budget=settings.judge_budget, default_fact_check=settings.fact_check
     )
-    pairing = new_pairing_token({**given, **judged}) if settings.paired else None
+    # Unset reasoning options left out: a paired run keeps the token (and so the task
+    # identity eval_set resumes by) that it had before they existed.
+    tokened = {k: v for k, v in {**given, **judged}.items() if v is not None or k not in _REASONING}
+    pairing = new_pairing_token(tokened) if settings.paired else None
     report_problems_after_the_run()
     has_prep = any(phase.is_prep for phase in settings.phases)
     where = f"{given['config']}: sources" if given["config"] else "-T sources"
@@ -185,6 +203,7 @@ def debate(
             "phases": [str(p) for p in settings.phases],
             "notes": list(settings.notes),
             **({PAIRING_KEY: pairing} if pairing else {}),
+            **_reasoning_metadata(settings),
         },
     )
 
@@ -218,6 +237,7 @@ def _settings(given: dict[str, Any]) -> tuple[DebateSettings, dict[str, Model]]:
             "empty_retries": retries,
             "context_window": window,
             "topic_match": match,
+            "reasoning_budgets": _reasoning_budgets(given),
         }
     )
     roles = {}
@@ -225,6 +245,25 @@ def _settings(given: dict[str, Any]) -> tuple[DebateSettings, dict[str, Model]]:
         name, model_args = role_model_spec(role_model)
         roles[role] = get_model(name, memoize=False, **model_args)
     return settings, roles
+
+
+def _reasoning_budgets(given: dict[str, Any]) -> dict[str, int | None]:
+    """Each role's reasoning budget: its own, else the shared one, else none. Not owned
+    by a run.yaml (debatebench's has no such key), so it applies to both entry points."""
+    shared = arg.as_int("reasoning_budget", given["reasoning_budget"])
+    budgets: dict[str, int | None] = {}
+    for role in DEFAULT_TEAMS:
+        own = arg.as_int(f"{role}_reasoning_budget", given[f"{role}_reasoning_budget"])
+        budgets[role] = shared if own is None else own
+    return budgets
+
+
+def _reasoning_metadata(settings: DebateSettings) -> dict[str, dict[str, int | None]]:
+    """The run's reasoning budgets by role, when one is set (else nothing: a run
+    without them keeps the metadata it had)."""
+    if all(budget is None for budget in settings.reasoning_budgets.values()):
+        return {}
+    return {REASONING_BUDGETS_KEY: dict(settings.reasoning_budgets)}
 
 
 def _settings_from_args(given: dict[str, Any]) -> DebateSettings:

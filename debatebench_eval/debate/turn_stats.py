@@ -1,8 +1,9 @@
 """`turn_stats`: what each debate cost and whether budgets held.
 
-Not a quality judgment: token use per side, how often a side hit its budget,
-and latency. It reads only the DebateRecord, so `inspect score` can rerun it
-on any debate log.
+Not a quality judgment: token use per side (all of it, and the speeches'
+own, without reasoning), how often a side hit its budget, and latency. It
+reads only the DebateRecord, so `inspect score` can rerun it on any debate
+log.
 """
 
 from __future__ import annotations
@@ -17,6 +18,9 @@ STAT_KEYS = (
     "turns",
     "pro_output_tokens",
     "con_output_tokens",
+    # The speeches' own tokens (output less reasoning): the sides' budgets compared.
+    "pro_answer_tokens",
+    "con_answer_tokens",
     "reasoning_tokens",
     "hit_budget_rate",
     "mean_latency_s",
@@ -41,9 +45,9 @@ def turn_stats() -> Scorer:
             "mean_latency_s": round(sum(t.latency_ms for t in turns) / len(turns) / 1000, 3),
         }
         for side in SIDES:
-            value[f"{side}_output_tokens"] = float(
-                sum(t.usage.output_tokens for t in turns if t.side == side)
-            )
+            own = [t.usage for t in turns if t.side == side]
+            value[f"{side}_output_tokens"] = float(sum(u.output_tokens for u in own))
+            value[f"{side}_answer_tokens"] = float(sum(u.answer_tokens for u in own))
         hits = [f"{t.phase_index}:{t.side}" for t in turns if t.hit_budget]
         return Score(value={k: value[k] for k in STAT_KEYS}, metadata={"hit_budget_turns": hits})
 

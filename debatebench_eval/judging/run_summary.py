@@ -8,7 +8,8 @@ runs with `--display none`), for each log of the package's tasks:
 
 - a debate's log: one line per debate (the first few, then a count): the
   winning model, its side, the margin, the tier and the judge's trust
-  status, or `UNSCORED:` / `FAILED:` and the reason;
+  status, or `UNSCORED:` / `FAILED:` and the reason, after the reasoning
+  budgets when the run set them (the speeches' budgets are then their own);
 - any other log: its failed samples and unscored samples with their reasons;
 - a judge validation: which figures are undefined for the speeches rated, and why;
 - last, when no sample of the run was scored, a line that says so.
@@ -35,6 +36,7 @@ from inspect_ai.log import (
 )
 from inspect_ai.scorer import Score
 
+from debatebench_eval.debate.config import REASONING_BUDGETS_KEY
 from debatebench_eval.validation.speech_scorer import row_of
 from debatebench_eval.validation.stats import FIGURES, why_undefined
 
@@ -143,13 +145,26 @@ def summary_lines(log: EvalLog, samples: list[EvalSampleSummary]) -> list[str]:
     """What one log's samples came to: a debate log's debates, else its problems."""
     declared = [scorer.name.split("/")[-1] for scorer in log.eval.scorers or []]
     if main_scorer(samples, declared) == DEBATE_SCORER:
-        lines = debate_lines(samples) + unscored_lines(samples, skip=DEBATE_SCORER)
+        lines = reasoning_lines(log.eval.metadata or {}) + debate_lines(samples)
+        lines += unscored_lines(samples, skip=DEBATE_SCORER)
     else:
         lines = problem_lines(samples)
     lines += undefined_lines(log, samples)
     if lines:
         lines.insert(0, f"debatebench: {log.eval.task} ({log.location or 'no log file'})")
     return lines
+
+
+def reasoning_lines(metadata: dict[str, Any]) -> list[str]:
+    """The run's reasoning budgets by role, when it set any."""
+    budgets = metadata.get(REASONING_BUDGETS_KEY)
+    if not isinstance(budgets, dict):
+        return []
+    shown = ", ".join(
+        f"{role} {'none' if budgets[role] is None else budgets[role]}"
+        for role in sorted(budgets, reverse=True)  # pro, then con
+    )
+    return [f"  reasoning budgets (tokens, beside each speech's budget): {shown}"]
 
 
 def debate_lines(samples: list[EvalSampleSummary]) -> list[str]:

@@ -49,6 +49,8 @@ OWNED = {
     "strict_judge": "--allow-self-judging (the judge guard is on by default)",
     "pro_budget": "-T budget: in a tournament a role is a slot in a pair, not a model",
     "con_budget": "-T budget: in a tournament a role is a slot in a pair, not a model",
+    "pro_reasoning_budget": "-T reasoning_budget: in a tournament a role is a slot in a pair",
+    "con_reasoning_budget": "-T reasoning_budget: in a tournament a role is a slot in a pair",
 }
 DEFAULT_MAX_TASKS = 2
 DEFAULT_SLOTS = 8

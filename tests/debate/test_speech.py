@@ -95,9 +95,11 @@ def test_a_turn_records_the_reply_its_usage_budget_and_attempts() -> None:
             "input_tokens": 70,
             "output_tokens": 200,
             "reasoning_tokens": 15,
+            "answer_tokens": 185,  # the speech's own: output less reasoning
             "total_tokens": 270,
         },
         "budget": 200,  # the turn's budget, not the speaker's default
+        "reasoning_budget": None,  # thinking shares the budget
         "hit_budget": True,
         "finish_reason": "max_tokens",
         "attempts": 2,
@@ -124,6 +126,7 @@ def test_a_reply_that_names_no_model_is_recorded_under_the_speakers_model() -> N
         "input_tokens": 50,
         "output_tokens": 9,
         "reasoning_tokens": 0,
+        "answer_tokens": 9,
         "total_tokens": 59,
     }
 

@@ -140,17 +140,25 @@ TARGETS = (
     Target(
         "speech",
         "debatebench_eval/debate/speech.py",
-        ("tests/debate/test_speech.py", "tests/debate/test_solver.py"),
+        (
+            "tests/debate/test_speech.py",
+            "tests/debate/test_reasoning_budget.py",
+            "tests/debate/test_solver.py",
+        ),
     ),
     Target(
         "replies (budget, seed + attempt)",
         "debatebench_eval/servers/replies.py",
-        ("tests/servers/test_replies.py", "tests/debate/test_solver.py"),
+        (
+            "tests/servers/test_replies.py",
+            "tests/debate/test_reasoning_budget.py",
+            "tests/debate/test_solver.py",
+        ),
     ),
     Target(
         "calls (budget and seed per call)",
         "debatebench_eval/servers/calls.py",
-        ("tests/debate/test_solver.py",),
+        ("tests/debate/test_reasoning_budget.py", "tests/debate/test_solver.py"),
     ),
     Target(
         "solver (seed, budgets, completeness)",

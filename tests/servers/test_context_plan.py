@@ -7,6 +7,7 @@ needs no -T context_window."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -158,6 +159,20 @@ def test_each_turn_is_planned_with_every_earlier_turn_it_is_shown_at_its_budget(
     assert [call.budget for call in calls] == [100, 70, 70, 100, 100, 70]
     assert [unwritten for _, unwritten in spoken] == [0, 100, 170, 240, 340, 440]
     assert all(call.option == "-T budget" for call in calls)
+
+
+def test_a_reasoning_budget_is_planned_into_the_turns_cap_and_every_later_speech() -> None:
+    """A model that thinks less than its reasoning budget may speak for the rest, so at
+    its worst a speech is the whole cap sent (budget + reasoning budget)."""
+    plan = _plan("[opening:short, conclusion:short]", {"pro": 100, "con": 70})
+    speakers = {**plan.speakers, "pro": replace(plan.speakers["pro"], reasoning_budget=50)}
+    calls = planned_calls(replace(plan, speakers=speakers), [], None)  # type: ignore[arg-type]
+    assert [call.budget for call in calls] == [150, 70, 70, 150]
+    assert [call.unwritten for call in calls] == [0, 150, 220, 290]
+    assert [call.option for call in calls] == [
+        "-T budget or -T reasoning_budget", "-T budget", "-T budget",
+        "-T budget or -T reasoning_budget",
+    ]  # fmt: skip
 
 
 def test_an_opponents_prep_is_not_in_a_turn_but_every_turn_is_in_the_judges() -> None:
