@@ -130,9 +130,10 @@ def _games(debates: Sequence[DebateResult], models: list[str]) -> Games:
 def _fit_all(games: Games, weights: Array, *, covariate: bool) -> tuple[Fit, Fit]:
     """The full data's fit and every resample's, in blocks (bounded memory)."""
     full = fit(games, covariate=covariate)
+    size = bs.block_rows(len(games.y))
     blocks = [
-        fit(games, weights[i : i + bs.BLOCK], covariate=covariate, start=full)
-        for i in range(0, len(weights), bs.BLOCK)
+        fit(games, weights[i : i + size], covariate=covariate, start=full)
+        for i in range(0, len(weights), size)
     ]
     draws = Fit(
         np.vstack([b.strengths for b in blocks]),
