@@ -28,8 +28,9 @@ _JUDGING_RULES = (
 )  # fmt: skip
 _TOURNAMENT_RULES = (
     "schedule", "manifest", "results", "bradley_terry", "bootstrap", "agreement", "standings",
+    "calibration",
 )  # fmt: skip
-_TOURNAMENT_COMMANDS = ("runner", "outcomes", "leaderboard", "plots")
+_TOURNAMENT_COMMANDS = ("runner", "outcomes", "judged_elsewhere", "leaderboard", "plots")
 _CRUCIBLE_RULES = (
     "topic", "corpus", "verify", "record", "search", "options", "prompts", "claims",
     "blindview", "conflicts", "rounds", "convergence", "neutralize", "panel", "audit",
