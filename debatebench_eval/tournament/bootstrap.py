@@ -19,7 +19,10 @@ import math
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import stats  # type: ignore[import-untyped]
+
+# scipy.special, not scipy.stats: the same quantiles, and scipy.stats takes longer
+# to import than the whole rating takes to compute.
+from scipy.special import ndtri, stdtrit  # type: ignore[import-untyped]
 
 DEFAULT_RESAMPLES = 1000
 LEVEL = 0.95
@@ -48,7 +51,7 @@ def widening(motions: int, level: float = LEVEL) -> float:
     if motions < 2:
         return math.nan
     tail = 0.5 + level / 2
-    ratio = stats.t.ppf(tail, motions - 1) / stats.norm.ppf(tail)
+    ratio = stdtrit(motions - 1, tail) / ndtri(tail)
     return float(ratio * math.sqrt(motions / (motions - 1)))
 
 

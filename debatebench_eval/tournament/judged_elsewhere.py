@@ -162,7 +162,8 @@ def _outcome(path: str, line: int, row: dict[str, Any]) -> DebateResult:
     }
     pair = (min(pro, con), max(pro, con))
     return DebateResult(
-        pair, motion, pro != pair[0], pro, con, "scored", totals=totals, dimensions={},
+        pair, motion, pro != pair[0], pro, con, "scored", totals=totals,
+        dimensions={s: {} for s in SIDES},
         judges=views, sides=sides, margin_known=margin is not None, log=f"{path}:{line}",
         sample_id=str(line),
     )  # fmt: skip
