@@ -6,20 +6,29 @@ a length effect; `standings()` with length control and 1,000 bootstrap resamples
 (every figure of `tournament rate` but reading and writing files). Printed: wall
 and CPU time of each repeat, the machine's load, and how far the fitted strengths
 are from the simulated ones (a check that the fast fit still answers right).
+Then the whole command on the same debates as an outcomes table,
+`debatebench-eval tournament rate --outcomes FILE --no-plots`: wall and CPU
+(Python's start and importing Inspect included), and Python's start with the
+imports alone.
 
     python tests/benchmarks/benchmark_rating.py [--models 31] [--motions 650]
                                                [--matchups 750] [--repeat 3] [--profile]
+                                               [--skip-command]
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import csv
 import os
 import platform
 import pstats
+import resource
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -27,6 +36,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from debatebench_eval.tournament.bradley_terry import ELO_PER_LOGIT
+from debatebench_eval.tournament.results import DebateResult
 from debatebench_eval.tournament.standings import Options, standings
 
 from support.tournaments import leaderboard_results
@@ -63,6 +73,40 @@ def recovery(board: dict[str, object], truth: dict[str, float]) -> str:
     )
 
 
+def write_outcomes(results: list[DebateResult], path: Path) -> None:
+    with path.open("w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["motion", "pro", "con", "winner", "margin", "pro_words", "con_words"])
+        for d in results:
+            assert d.totals is not None
+            winner = {1.0: "pro", 0.0: "con"}.get(d.result or 0.0, "tie")
+            writer.writerow([d.motion, d.pro, d.con, winner, abs(d.totals["pro"] - d.totals["con"]),
+                             d.sides["pro"].words, d.sides["con"].words])  # fmt: skip
+
+
+def child(command: list[str]) -> tuple[float, float]:
+    """Wall and CPU (user + sys) of a command run to its end."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def command_figures(results: list[DebateResult]) -> None:
+    binary = str(Path(sys.executable).parent / "debatebench-eval")
+    with tempfile.TemporaryDirectory() as tmp:
+        table = Path(tmp) / "outcomes.csv"
+        write_outcomes(results, table)
+        wall, cpu = child([binary, "tournament", "rate", "--outcomes", str(table), "--no-plots"])
+    imports = "import debatebench_eval.cli.main, debatebench_eval.tournament.leaderboard"
+    start_wall, start_cpu = child([sys.executable, "-c", imports])
+    print(f"tournament rate --outcomes (1,500 rows) --no-plots: {wall:.2f} s wall, "
+          f"{cpu:.2f} s CPU; of which Python's start and imports {start_wall:.2f} s wall, "
+          f"{start_cpu:.2f} s CPU")  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", type=int, default=31)
@@ -70,6 +114,7 @@ def main() -> None:
     parser.add_argument("--matchups", type=int, default=750)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--profile", action="store_true", help="one more run under cProfile")
+    parser.add_argument("--skip-command", action="store_true", help="time standings() only")
     args = parser.parse_args()
     print(f"machine: {machine()}")
     results, truth = leaderboard_results(args.models, args.motions, args.matchups)
@@ -94,6 +139,8 @@ def main() -> None:
         profile = cProfile.Profile()
         profile.runcall(rate)
         pstats.Stats(profile).sort_stats("cumulative").print_stats(20)
+    if not args.skip_command:
+        command_figures(results)
     print(f"machine after: {machine()}")
 
 
