@@ -77,29 +77,33 @@ def fit(
     covariate: bool = False,
     ridge: float = RIDGE,
     start: Fit | None = None,
+    block: int | None = None,
 ) -> Fit:
     """Maximum likelihood (with the ridge) for each row of motion weights.
 
     `start` (the full data's fit) starts every resample near its answer, so a
     bootstrap needs fewer Newton steps; the result does not depend on it.
+    `block` fits that many rows at a time (default all), bounding memory; the
+    design is built once for every block. `iterations` is the slowest row's.
     """
     weights = np.ones((1, len(games.motions))) if weights is None else weights
     if covariate and games.z is None:
         raise ValueError("a covariate fit needs games.z")
-    model = _Design(games, weights, covariate)
+    cells = _Cells(games)
+    size = block or len(weights)
+    parts = [
+        _fit_block(_Design(games, weights[i : i + size], covariate, cells), ridge, start)
+        for i in range(0, len(weights), size)
+    ]
+    theta = np.vstack([theta for theta, _ in parts])
     m = len(games.models)
-    penalty = np.zeros(model.params)
-    penalty[:m] = ridge
-    if covariate:
-        penalty[-1] = ridge
-    theta = np.zeros((model.batch, model.params))
-    if start is not None:
-        theta[:, :m], theta[:, m] = start.strengths[0], start.side[0]
-        if covariate and start.covariate is not None:
-            theta[:, -1] = start.covariate[0]
-    theta, iterations = _newton(model, penalty, theta)
     strengths = theta[:, :m] - theta[:, :m].mean(axis=1, keepdims=True)
-    return Fit(strengths, theta[:, m], theta[:, m + 1] if covariate else None, iterations)
+    return Fit(
+        strengths,
+        theta[:, m],
+        theta[:, m + 1] if covariate else None,
+        max(iterations for _, iterations in parts),
+    )
 
 
 def elo(strengths: Array, anchor: int | None = None, base: float = 1000.0) -> Array:
@@ -110,11 +114,52 @@ def elo(strengths: Array, anchor: int | None = None, base: float = 1000.0) -> Ar
     return base + ELO_PER_LOGIT * (strengths - reference)
 
 
+def _fit_block(model: _Design, ridge: float, start: Fit | None) -> tuple[Array, int]:
+    m = model.x.shape[1] - 1
+    penalty = np.zeros(model.params)
+    penalty[:m] = ridge
+    if model.covariate:
+        penalty[-1] = ridge
+    theta = np.zeros((model.batch, model.params))
+    if start is not None:
+        theta[:, :m], theta[:, m] = start.strengths[0], start.side[0]
+        if model.covariate and start.covariate is not None:
+            theta[:, -1] = start.covariate[0]
+    return _newton(model, penalty, theta)
+
+
+class _Cells:
+    """What the design is, whatever the weights: debates with the same (pro, con)
+    share a design row (a cell) x = e_pro - e_con + e_side, and the sparse
+    matrices that sum over cells."""
+
+    def __init__(self, games: Games) -> None:
+        m = len(games.models)
+        cells, cell = np.unique(
+            np.stack([games.pro, games.con], axis=1), axis=0, return_inverse=True
+        )
+        self.cell = cell.reshape(-1)
+        c = len(cells)
+        x = np.zeros((c, m + 1))
+        x[np.arange(c), cells[:, 0]] += 1.0
+        x[np.arange(c), cells[:, 1]] -= 1.0
+        x[:, m] = 1.0
+        self.x = x
+        self.xt = sparse.csr_array(x.T)
+        self.pro, self.con = cells[:, 0], cells[:, 1]
+        self.outer = _outer_products(self.pro, self.con, m)
+        n = len(self.cell)
+        self.sums = sparse.csr_array((np.ones(n), (self.cell, np.arange(n))), shape=(c, n))
+        shape = (c, len(games.motions))
+        # (cells x motions), duplicates summed: debates, and pro's wins.
+        self.played = sparse.csr_array((np.ones(n), (self.cell, games.motion)), shape=shape)
+        self.won = sparse.csr_array((games.y, (self.cell, games.motion)), shape=shape)
+
+
 class _Design:
-    """The likelihood's pieces. Debates with the same (pro, con) share a design
-    row (a cell); without a covariate the fit needs only each cell's weighted
-    games and wins, so it runs on cells. With one, on debates, with the Hessian
-    still summed per cell (through a sparse cells x debates matrix).
+    """The likelihood's pieces for a block of weights. Without a covariate the fit
+    needs only each cell's weighted games and wins, so it runs on cells. With one,
+    on debates, with the Hessian still summed per cell.
 
     `rows` (the resamples still moving) selects the weights' rows: a resample that
     has converged costs nothing more. Products with the design go through sparse
@@ -122,39 +167,22 @@ class _Design:
     where a dense BLAS product of this size slows down 30-fold on a loaded machine
     while its threads wait for cores."""
 
-    def __init__(self, games: Games, weights: Array, covariate: bool) -> None:
-        m = len(games.models)
-        cells, cell = np.unique(
-            np.stack([games.pro, games.con], axis=1), axis=0, return_inverse=True
-        )
-        cell = cell.reshape(-1)
-        c = len(cells)
-        x = np.zeros((c, m + 1))
-        x[np.arange(c), cells[:, 0]] += 1.0
-        x[np.arange(c), cells[:, 1]] -= 1.0
-        x[:, m] = 1.0
-        self.x = x
-        self._xt = sparse.csr_array(x.T)
-        self.pro, self.con = cells[:, 0], cells[:, 1]
-        self._outer = _outer_products(self.pro, self.con, m)
+    def __init__(
+        self, games: Games, weights: Array, covariate: bool, cells: _Cells | None = None
+    ) -> None:
+        cells = cells or _Cells(games)
+        self.x, self._xt, self._outer = cells.x, cells.xt, cells.outer
+        self.pro, self.con, self.cell, self._cells = cells.pro, cells.con, cells.cell, cells.sums
         self.covariate = covariate
-        self.params = m + 1 + int(covariate)
+        self.params = len(games.models) + 1 + int(covariate)
         self.batch = weights.shape[0]
         if covariate:
             assert games.z is not None
-            self.cell = cell
-            self._cells = sparse.csr_array(
-                (np.ones(len(cell)), (cell, np.arange(len(cell)))), shape=(c, len(cell))
-            )
             self.w = weights[:, games.motion]  # (B, n)
             self.y, self.z = games.y, games.z
         else:
-            shape = (c, len(games.motions))
-            # (cells x motions), duplicates summed: debates, and pro's wins.
-            played = sparse.csr_array((np.ones(len(cell)), (cell, games.motion)), shape=shape)
-            won = sparse.csr_array((games.y, (cell, games.motion)), shape=shape)
-            self.games = np.ascontiguousarray((played @ weights.T).T)
-            self.wins = np.ascontiguousarray((won @ weights.T).T)
+            self.games = np.ascontiguousarray((cells.played @ weights.T).T)
+            self.wins = np.ascontiguousarray((cells.won @ weights.T).T)
 
     def _eta(self, theta: Array) -> Array:
         m = self.x.shape[1] - 1

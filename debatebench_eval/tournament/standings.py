@@ -144,21 +144,12 @@ def _length(stats: SideStats, unit: str) -> int:
 
 
 def _fit_all(games: Games, weights: Array, *, covariate: bool) -> tuple[Fit, Fit]:
-    """The full data's fit and every resample's, in blocks (bounded memory)."""
+    """The full data's fit and every resample's, started from it, in blocks whose
+    (resamples x debates, or x cells) arrays stay small."""
     full = fit(games, covariate=covariate)
-    size = bs.block_rows(len(games.y))
-    blocks = [
-        fit(games, weights[i : i + size], covariate=covariate, start=full)
-        for i in range(0, len(weights), size)
-    ]
-    draws = Fit(
-        np.vstack([b.strengths for b in blocks]),
-        np.concatenate([b.side for b in blocks]),
-        np.concatenate([b.covariate for b in blocks if b.covariate is not None])
-        if covariate
-        else None,
-        max(b.iterations for b in blocks),
-    )
+    cells = len(np.unique(games.pro * len(games.models) + games.con))
+    columns = len(games.y) if covariate else cells
+    draws = fit(games, weights, covariate=covariate, start=full, block=bs.block_rows(columns))
     return full, draws
 
 
