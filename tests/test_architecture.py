@@ -28,10 +28,11 @@ _JUDGING_RULES = (
 )  # fmt: skip
 _TOURNAMENT_RULES = (
     "schedule", "manifest", "results", "bradley_terry", "bootstrap", "agreement", "standings",
-    "figure_text",
+    "figure_text", "calibration",
 )  # fmt: skip
 _TOURNAMENT_COMMANDS = (
-    "runner", "outcomes", "leaderboard", "plots", "leaderboard_log", "leaderboard_page",
+    "runner", "outcomes", "judged_elsewhere", "leaderboard", "plots", "leaderboard_log",
+    "leaderboard_page",
 )  # fmt: skip
 _CRUCIBLE_RULES = (
     "topic", "corpus", "verify", "record", "search", "options", "prompts", "claims",

@@ -3,7 +3,9 @@
 `run` checks every input before anything is written or any model is called,
 records the schedule in the log folder's tournament.json, and runs (or
 resumes, or grows) the tournament as one Inspect eval set. `rate` reads the
-logs of one or more folders and writes the leaderboard and its plots.
+logs of one or more folders (or debates judged elsewhere: folders of
+debatebench score files, or an outcomes table) and writes the leaderboard and
+its plots.
 
 Exit codes: 0 every debate of the run is settled (scored or, when the judges
 gave no usable verdict, unscored) and at least one was scored; 1 some debates
@@ -68,15 +70,25 @@ def add_tournament_parser(commands: Any) -> None:
                      help="Inspect's display (default: Inspect's)")  # fmt: skip
     run.add_argument("--dry-run", action="store_true", help="print the schedule; run nothing")
     run.set_defaults(run=_run)
-    rate = sub.add_parser("rate", help="the leaderboard of a tournament's logs")
-    rate.add_argument("folders", nargs="+", metavar="LOG_DIR",
-                      help="the tournament's folder(s), merged")  # fmt: skip
+    rate = sub.add_parser(
+        "rate", help="the leaderboard of a tournament's logs, or of debates judged elsewhere",
+        description="Rate a tournament's logs (LOG_DIR, merged), folders of debatebench 0.1.x "
+        "score files with their transcripts, or --outcomes FILE: a CSV or JSONL table of "
+        "debates with the columns motion, pro, con, winner (pro/con/tie) and optionally "
+        "margin, judge, pro_words, con_words, pro_tokens, con_tokens.",
+    )  # fmt: skip
+    rate.add_argument("folders", nargs="*", metavar="LOG_DIR",
+                      help="the tournament's folder(s), merged; or folders of debatebench "
+                      "score files")  # fmt: skip
+    rate.add_argument("--outcomes", metavar="FILE",
+                      help="a CSV or JSONL table of debates judged elsewhere")  # fmt: skip
     rate.add_argument("--anchor", default="mean",
                       help="'mean' (default), or a model that sits at --base")  # fmt: skip
     rate.add_argument("--base", type=float, default=1000.0, help="the anchor's rating (1000)")
     rate.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (1000)")
     rate.add_argument("--seed", type=int, default=0, help="the bootstrap's seed (0)")
-    rate.add_argument("--out", help="where the leaderboard goes (default: the first LOG_DIR)")
+    rate.add_argument("--out", help="where the leaderboard goes (default: the first LOG_DIR, "
+                      "or the outcomes file's folder)")  # fmt: skip
     rate.add_argument("--no-plots", action="store_true", help="write no PNG")
     rate.set_defaults(run=_rate)
 
@@ -198,12 +210,17 @@ def _summary(log_dir: str, pairs: Pairs) -> int:
 
 
 def _rate(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from debatebench_eval.tournament.leaderboard import write_leaderboard
 
+    beside = str(Path(args.outcomes).parent) if args.outcomes else None
+    out = args.out or (args.folders[0] if args.folders else beside) or "."
     try:
         written = write_leaderboard(
-            args.folders, out=args.out or args.folders[0], anchor=args.anchor, base=args.base,
+            args.folders, out=out, anchor=args.anchor, base=args.base,
             resamples=args.resamples, seed=args.seed, plots=not args.no_plots,
+            outcomes=args.outcomes,
         )  # fmt: skip
     except ConfigError as exc:
         print_error("tournament rate", exc)
@@ -225,14 +242,24 @@ def _nothing_rated(board_path: str) -> str | None:
     from debatebench_eval.core._inspect import file
 
     with file(board_path, "r") as handle:
-        counts = json.load(handle)["counts"]
+        board = json.load(handle)
+    counts = board["counts"]
     if counts["eligible_matchups"]:
         return None
     found = ", ".join(f"{counts[s]} {s}" for s in ("scored", "unscored", "error", "missing"))
+    source = board["tournament"].get("source", "tournament")
     why = (
         f"nothing is rated: no matchup has both its debates (sides exchanged) scored; "
-        f"of {counts['scheduled']} scheduled debates: {found}"
+        f"of {counts['scheduled']} {'scheduled ' if source == 'tournament' else ''}debates: "
+        f"{found}"
     )
+    if source != "tournament":
+        skipped = len(board["tournament"]["skipped_logs"])
+        return (
+            f"{why}{f'; {skipped} skipped (listed in leaderboard.json)' if skipped else ''}; "
+            "a matchup needs the same two models on one motion from both sides, one debate "
+            "with each as pro"
+        )
     if counts["error"] or counts["missing"]:
         return f"{why}; run the same `debatebench-eval tournament run` again to finish them"
     if counts["unscored"]:

@@ -16,7 +16,15 @@ from typing import Any
 from debatebench_eval.core._inspect import file
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.tournament.bootstrap import LEVEL
+from debatebench_eval.tournament.bradley_terry import ELO_PER_LOGIT
 from debatebench_eval.tournament.figure_text import interval_text as _ci
+from debatebench_eval.tournament.figure_text import number_text as _number
+from debatebench_eval.tournament.judged_elsewhere import (
+    Imported,
+    is_debatebench_folder,
+    read_debatebench,
+    read_outcomes,
+)
 from debatebench_eval.tournament.leaderboard_log import write_leaderboard_log
 from debatebench_eval.tournament.leaderboard_page import leaderboard_page
 from debatebench_eval.tournament.outcomes import TournamentLogs, read_tournament
@@ -35,17 +43,20 @@ def write_leaderboard(
     resamples: int = 1000,
     seed: int = 0,
     plots: bool = True,
+    outcomes: str | None = None,
 ) -> list[str]:
-    """Rate the tournament in `folders` and write its leaderboard to `out`."""
+    """Rate the debates of `folders` (a tournament's logs, or folders of debatebench
+    score files) or of an `outcomes` file, and write the leaderboard to `out`."""
     if resamples < 100:
         raise ConfigError("--resamples", f"got {resamples}", "at least 100 (1000 is the default)")
-    logs = read_tournament(folders)
-    models = logs.schedule.models
+    source = read_source(folders, outcomes)
+    models = source.schedule.models if isinstance(source, TournamentLogs) else source.models
     if anchor != "mean" and anchor not in models:
-        raise ConfigError("--anchor", f"{anchor!r} is not in this tournament",
+        where = "this tournament" if isinstance(source, TournamentLogs) else "these debates"
+        raise ConfigError("--anchor", f"{anchor!r} is not in {where}",
                           f"'mean' or one of {', '.join(models)}")  # fmt: skip
     options = Options(None if anchor == "mean" else anchor, base, resamples, seed)
-    board = leaderboard(logs, options)
+    board = leaderboard(source, options)
     root = out.rstrip("/")
     text = markdown(board)
     written = [_write(f"{root}/leaderboard.json", json.dumps(board, indent=2) + "\n"),
@@ -61,24 +72,40 @@ def write_leaderboard(
     return written
 
 
-def leaderboard(logs: TournamentLogs, options: Options) -> dict[str, Any]:
-    schedule = logs.schedule
-    figures = standings(logs.results, schedule.models, schedule.judges, options)
-    figures["counts"]["duplicates"] = logs.duplicates
+def read_source(folders: Sequence[str], outcomes: str | None) -> TournamentLogs | Imported:
+    """A tournament's logs, debatebench folders, or an outcomes file: exactly one."""
+    if outcomes is not None:
+        if folders:
+            raise ConfigError("tournament rate", f"both LOG_DIR ({folders[0]}) and --outcomes",
+                              "one source: folders, or --outcomes FILE")  # fmt: skip
+        return read_outcomes(outcomes)
+    if not folders:
+        raise ConfigError("tournament rate", "no source given",
+                          "LOG_DIR (a tournament's, or debatebench score files), or "
+                          "--outcomes FILE")  # fmt: skip
+    theirs = [is_debatebench_folder(f) for f in folders]
+    if all(theirs):
+        return read_debatebench(list(folders))
+    if any(theirs):
+        mixed = folders[theirs.index(True)]
+        raise ConfigError(mixed, "debatebench score files, among tournament folders",
+                          "folders of one kind: tournament logs, or debatebench files")  # fmt: skip
+    return read_tournament(folders)
+
+
+def leaderboard(source: TournamentLogs | Imported, options: Options) -> dict[str, Any]:
+    if isinstance(source, Imported):
+        header = _imported_header(source)
+        figures = standings(source.results, source.models, source.judges, options)
+        versions: set[str] = set()
+    else:
+        header = _tournament_header(source)
+        figures = standings(source.results, source.schedule.models, source.schedule.judges,
+                            options)  # fmt: skip
+        versions = {json.dumps(log.versions, sort_keys=True) for log in source.logs if log.versions}
+    figures["counts"]["duplicates"] = source.duplicates
     board = {
-        "tournament": {
-            "id": schedule.identity_hash,
-            "eval_set_id": schedule.eval_set_id,
-            "identity": schedule.identity(),
-            "models": list(schedule.models),
-            "motions": [motion_record(m) for m in schedule.motions],
-            "pairs": [list(p) for p in schedule.pairs],
-            "schedule_hash": schedule.schedule_hash,
-            "runs": list(logs.manifest.runs),
-            "folders": logs.folders,
-            "logs": [log.as_dict() for log in logs.logs],
-            "skipped_logs": logs.skipped,
-        },
+        "tournament": header,
         "settings": {
             "anchor": options.anchor or "mean",
             "base": options.base,
@@ -87,15 +114,49 @@ def leaderboard(logs: TournamentLogs, options: Options) -> dict[str, Any]:
             "seed": options.seed,
             "ties": "half a win for each side",
             "scale": "400/ln(10) = 173.7 rating points per logit; 400 points are 10:1 odds",
+            "points_per_logit": ELO_PER_LOGIT,
         },
         **figures,
     }
-    board["caveats"] = caveats(board, logs)
+    board["caveats"] = caveats(board, versions)
     finite: dict[str, Any] = _finite(board)
     return finite
 
 
-def caveats(board: dict[str, Any], logs: TournamentLogs) -> list[str]:
+def _tournament_header(logs: TournamentLogs) -> dict[str, Any]:
+    schedule = logs.schedule
+    return {
+        "source": "tournament",
+        "id": schedule.identity_hash,
+        "eval_set_id": schedule.eval_set_id,
+        "identity": schedule.identity(),
+        "models": list(schedule.models),
+        "motions": [motion_record(m) for m in schedule.motions],
+        "pairs": [list(p) for p in schedule.pairs],
+        "schedule_hash": schedule.schedule_hash,
+        "runs": list(logs.manifest.runs),
+        "folders": logs.folders,
+        "logs": [log.as_dict() for log in logs.logs],
+        "skipped_logs": logs.skipped,
+    }
+
+
+def _imported_header(source: Imported) -> dict[str, Any]:
+    """The same keys a tournament's header has where they mean something here."""
+    pairs = sorted({d.pair for d in source.results})
+    return {
+        "source": source.kind,
+        "identity": {"judges": list(source.judges), "models": list(source.models)},
+        "models": list(source.models),
+        "motions": [{"id": m} for m in source.motions],
+        "pairs": [list(p) for p in pairs],
+        "folders": source.locations,
+        "logs": [],
+        "skipped_logs": source.skipped,
+    }
+
+
+def caveats(board: dict[str, Any], versions: set[str]) -> list[str]:
     counts, judges = board["counts"], board["judges"]
     boot = board.get("bootstrap") or {}
     trust = judges["trust"]
@@ -155,14 +216,14 @@ def caveats(board: dict[str, Any], logs: TournamentLogs) -> list[str]:
             f"{counts['self_judged_debates']} eligible debates were judged by a panel that "
             "includes one of their debaters (--allow-self-judging)."
         )
-    versions = {json.dumps(log.versions, sort_keys=True) for log in logs.logs if log.versions}
     if len(versions) > 1:
         notes.append(f"The logs come from {len(versions)} different package versions.")
     if counts["duplicates"]:
         notes.append(f"{len(counts['duplicates'])} debates were found in more than one log; "
                      "one copy of each was kept (listed under duplicates).")  # fmt: skip
     if board.get("length_control"):
-        notes.append("Length control uses words spoken as the length; it is approximate, "
+        unit = board["length_control"].get("unit", "words")
+        notes.append(f"Length control uses {unit} spoken as the length; it is approximate, "
                      "like any covariate adjustment.")  # fmt: skip
     return notes
 
@@ -196,6 +257,20 @@ def _write(path: str, text: str) -> str:
     return path
 
 
+def _maybe(value: float | None, spec: str) -> str:
+    """The value formatted, or n/a where the source did not give it."""
+    return "n/a" if value is None else format(value, spec)
+
+
+def _judged_by(header: dict[str, Any]) -> str:
+    judges = ", ".join(header["identity"]["judges"])
+    source = header.get("source", "tournament")
+    if source == "tournament":
+        return f"judged by {judges} (median of the panel)"
+    where = "an outcomes file" if source == "outcomes" else "debatebench score files"
+    return f"from {where}, judged by {judges or 'judges not named'}"
+
+
 def markdown(board: dict[str, Any]) -> str:
     t, counts, judges = board["tournament"], board["counts"], board["judges"]
     settings = board["settings"]
@@ -203,13 +278,14 @@ def markdown(board: dict[str, Any]) -> str:
     lines = [
         "# Tournament leaderboard",
         "",
-        f"{len(t['models'])} models, {len(t['motions'])} motions, judged by "
-        f"{', '.join(t['identity']['judges'])} (median of the panel). "
+        f"{len(t['models'])} models, {len(t['motions'])} motions, {_judged_by(t)}. "
         f"Eligible: {counts['eligible_matchups']} of {counts['matchups']} matchups "
-        f"({counts['eligible_debates']} of {counts['scheduled']} scheduled debates).",
+        f"({counts['eligible_debates']} of {counts['scheduled']} "
+        f"{'scheduled ' if t.get('source', 'tournament') == 'tournament' else ''}debates).",
         "",
         f"Bradley-Terry ratings with a pro/con side advantage, {settings['base']:g} at {anchor}; "
-        "400 points are 10:1 odds. Brackets: 95% intervals; rank: the rank and its 95% range.",
+        f"{ELO_PER_LOGIT:.1f} points per logit (400 points are 10:1 odds). Brackets: 95% "
+        "intervals; rank: the rank and its 95% range.",
         "",
         "| rank | model | rating | length-controlled | win rate | debates | mean margin "
         "| tokens/debate | budget hits |",
@@ -224,10 +300,12 @@ def markdown(board: dict[str, Any]) -> str:
         hits = row["budget_hit_rate"]
         lines.append(
             f"| {rank} | {row['model']} | {_ci(row['rating'])} | {_ci(row['length_controlled'])} "
-            f"| {_ci(row['win_rate'], 2)} | {row['debates']} | {row['mean_margin']:+.1f} "
-            f"| {row['tokens_per_debate']:.0f} | {'n/a' if hits is None else f'{hits:.1%}'} |"
+            f"| {_ci(row['win_rate'], 2)} | {row['debates']} "
+            f"| {_maybe(row['mean_margin'], '+.1f')} "
+            f"| {_maybe(row['tokens_per_debate'], '.0f')} | {_maybe(hits, '.1%')} |"
         )
-    lines += _side_lines(board) + _judge_lines(judges) + _dimension_lines(board)
+    lines += _side_lines(board) + _fit_lines(board.get("fit"))
+    lines += _judge_lines(judges) + _dimension_lines(board)
     lines += _head_to_head_lines(board) + _excluded_lines(counts)
     lines += ["", "## Caveats", "", *(f"- {note}" for note in board["caveats"])]
     return "\n".join(lines) + "\n"
@@ -253,6 +331,51 @@ def _side_lines(board: dict[str, Any]) -> list[str]:
             "model whose length-controlled rating is well below its rating wins partly by "
             "speaking longer.",
         ]  # fmt: skip
+    return lines
+
+
+def _fit_lines(fit: dict[str, Any] | None) -> list[str]:
+    """What the scale means: the odds a gap implies, and how well they match outcomes."""
+    if not fit:
+        return []
+    scale = fit["points_per_logit"]
+
+    def scores(found: dict[str, Any] | None) -> str:
+        if not found:
+            return "n/a"
+        return f"log-loss {_number(found['log_loss'], 3)}, Brier {_number(found['brier'], 3)}"
+
+    lines = [
+        "", "## What the scale means", "",
+        f"{scale:.1f} rating points per logit: a 100-point gap means the higher model wins "
+        f"{1 / (1 + math.exp(-100 / scale)):.0%} of debates, before the side advantage (odds "
+        f"{math.exp(100 / scale):.2f}:1), 200 points "
+        f"{1 / (1 + math.exp(-200 / scale)):.0%}. How well the fitted win probabilities "
+        "match the outcomes (mean per debate, lower is better; a tie is half a win):",
+        "", "| fit | in sample | held out |", "|---|---|---|",
+    ]  # fmt: skip
+    held, held_lc = fit.get("cross_validated"), fit.get("cross_validated_length_controlled")
+    lines.append(f"| ratings | {scores(fit['in_sample'])} | {scores(held)} |")
+    if fit.get("in_sample_length_controlled"):
+        lines.append(f"| length-controlled | {scores(fit['in_sample_length_controlled'])} "
+                     f"| {scores(held_lc)} |")  # fmt: skip
+    if not held:
+        return [*lines, "", "Held out: n/a (fewer than two motions)."]
+    base = held["baselines"]
+    lines += [
+        "", f"Held out: {held['folds']}-fold cross-validation over motions (a motion's "
+        "debates leave together). Baselines: a coin, "
+        f"{scores(base['coin'])}; the training folds' pro win share, "
+        f"{scores(base['pro_win_share'])}.",
+        "", "Held-out ratings' predictions by probability:",
+        "", "| predicted pro win | debates | mean predicted | pro won |", "|---|---|---|---|",
+    ]  # fmt: skip
+    for row in held["table"]:
+        low, high = row["predicted"]
+        mean, won = row["mean_predicted"], row["observed"]
+        lines.append(f"| {low:.1f}-{high:.1f} | {row['debates']} "
+                     f"| {'-' if mean is None else f'{mean:.3f}'} "
+                     f"| {'-' if won is None else f'{won:.3f}'} |")  # fmt: skip
     return lines
 
 

@@ -96,15 +96,17 @@ def leaderboard_log(board: dict[str, Any]) -> EvalLog:
 
 def _spec(board: dict[str, Any], now: str, samples: int) -> EvalSpec:
     tournament = board["tournament"]
+    # A tournament's identity hash; debates judged elsewhere have their source instead.
+    name = str(tournament.get("id") or tournament.get("source") or "ratings")
     return EvalSpec(
         created=now,
         task=LEADERBOARD_TASK,
-        task_display_name=f"leaderboard {tournament['id']}",
-        task_id=f"leaderboard-{tournament['id']}",
+        task_display_name=f"leaderboard {name}",
+        task_id=f"leaderboard-{name}",
         dataset=EvalDataset(name="tournament models", samples=samples),
         model="none/none",
         config=EvalConfig(),
-        metadata={LEADERBOARD_KEY: tournament["id"], "leaderboard": board},
+        metadata={LEADERBOARD_KEY: name, "leaderboard": board},
         viewer=_viewer(),
     )
 
@@ -173,10 +175,11 @@ def _answer(row: dict[str, Any]) -> str:
 
 
 def _explanation(row: dict[str, Any]) -> str:
-    rating, lc = row["rating"], row.get("length_controlled")
+    rating, lc, margin = row["rating"], row.get("length_controlled"), row.get("mean_margin")
+    shown = "n/a (the source gave none)" if margin is None else f"{margin:+.1f}"
     lines = [
         f"Rating {interval_text(rating)}; win rate {interval_text(row.get('win_rate'), 2)} "
-        f"over {row.get('debates')} debates; mean margin {row.get('mean_margin'):+.1f}.",
+        f"over {row.get('debates')} debates; mean margin {shown}.",
     ]
     if lc:
         lines.append(f"Length-controlled rating {interval_text(lc)}.")

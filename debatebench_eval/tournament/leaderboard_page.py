@@ -49,7 +49,9 @@ def leaderboard_page(board: dict[str, Any], markdown_text: str, plots: Mapping[s
     if rest:
         body.append(renderer.render("## " + rest))
     body.append(_log_links(board, root))
-    title = html.escape(f"Tournament leaderboard {board['tournament']['id']}")
+    tournament = board["tournament"]
+    name = tournament.get("id") or tournament.get("source") or ""
+    title = html.escape(f"Tournament leaderboard {name}".strip())
     return (
         '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         f"<title>{title}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n"

@@ -214,7 +214,7 @@ def debate_result(sample: EvalSample, pair: tuple[str, str], log: str) -> Debate
     common: dict[str, Any] = {
         "pair": pair, "motion": str(meta.get("motion_id", sample.id)), "swapped": swapped,
         "pro": pro, "con": con, "log": log, "sample_id": str(sample.id), "uuid": sample.uuid,
-        "sides": _side_stats(record),
+        "sides": side_stats(record),
     }  # fmt: skip
     if sample.error is not None:
         return DebateResult(**common, status="error", reason=_first(sample.error.message))
@@ -273,7 +273,7 @@ def _judge_views(meta: dict[str, Any]) -> tuple[JudgeView, ...]:
     return tuple(views)
 
 
-def _side_stats(record: DebateRecord) -> dict[str, SideStats]:
+def side_stats(record: DebateRecord) -> dict[str, SideStats]:
     stats: dict[str, SideStats] = {}
     for side in SIDES:
         turns = [t for t in record.turns if t.side == side]

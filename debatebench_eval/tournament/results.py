@@ -62,6 +62,8 @@ class DebateResult:
     # The side that lost by forfeit, whatever the totals (a verdict rule that
     # comes before the scores, e.g. arguing the other position).
     forfeited: str | None = None
+    # False for an outcome imported without a margin: its totals say only who won.
+    margin_known: bool = True
     log: str | None = None
     sample_id: str | None = None
     uuid: str | None = None

@@ -26,9 +26,11 @@ from debatebench_eval.debate.protocol import SIDES
 from debatebench_eval.tournament import bootstrap as bs
 from debatebench_eval.tournament.agreement import judge_agreement
 from debatebench_eval.tournament.bradley_terry import ELO_PER_LOGIT, RIDGE, Fit, Games, elo, fit
+from debatebench_eval.tournament.calibration import calibration
 from debatebench_eval.tournament.results import (
     STATUSES,
     DebateResult,
+    SideStats,
     eligible_debates,
     excluded,
     matchups,
@@ -59,7 +61,8 @@ def standings(
     rated = sorted({m for d in debates for m in (d.pro, d.con)})
     if len(rated) < 2:
         figures.update(models=[_unrated(m) for m in models], side_advantage=None,
-                       length_control=None, head_to_head=[], bootstrap=None)  # fmt: skip
+                       length_control=None, head_to_head=[], bootstrap=None,
+                       fit=None)  # fmt: skip
         return figures
     games = _games(debates, rated)
     weights = bs.motion_weights(len(games.motions), options.resamples, options.seed)
@@ -68,7 +71,7 @@ def standings(
     anchor = rated.index(options.anchor) if options.anchor in rated else None
     ratings = _intervals(elo(raw.strengths, anchor, options.base)[0],
                          elo(raw_draws.strengths, anchor, options.base), factor)  # fmt: skip
-    length = _length_control(games, weights, factor, anchor, options)
+    length, length_fit = _length_control(debates, games, weights, factor, anchor, options)
     groups = separation(games)
     rows = _model_rows(debates, rated, games, weights, factor, ratings, raw_draws, length, anchor)
     for row in rows:
@@ -77,6 +80,7 @@ def standings(
         models=rows + [_unrated(m) for m in models if m not in rated],
         separation=groups,
         side_advantage=_side(raw, raw_draws, games, weights, factor),
+        fit=calibration(games, raw, length_fit),
         length_control=length and {k: v for k, v in length.items() if k != "ratings"},
         head_to_head=_head_to_head(debates, rated),
         bootstrap={
@@ -113,7 +117,9 @@ def _counts(results: Sequence[DebateResult], debates: Sequence[DebateResult]) ->
 def _games(debates: Sequence[DebateResult], models: list[str]) -> Games:
     motions = sorted({d.motion for d in debates})
     index, where = {m: i for i, m in enumerate(models)}, {m: i for i, m in enumerate(motions)}
-    lengths = np.array([[d.sides[s].words for s in SIDES] for d in debates], dtype=np.float64)
+    unit = length_unit(debates)
+    lengths = np.array([[_length(d.sides[s], unit) for s in SIDES] for d in debates],
+                       dtype=np.float64)  # fmt: skip
     total = lengths.sum(axis=1)
     share = np.divide(lengths[:, 0] - lengths[:, 1], total, out=np.zeros(len(debates)),
                       where=total > 0)  # fmt: skip
@@ -127,21 +133,23 @@ def _games(debates: Sequence[DebateResult], models: list[str]) -> Games:
     )  # fmt: skip
 
 
+def length_unit(debates: Sequence[DebateResult]) -> str:
+    """What the length control measures: words spoken, or output tokens when the
+    source gave no words (an imported outcome)."""
+    return "words" if any(d.sides[s].words for d in debates for s in d.sides) else "tokens"
+
+
+def _length(stats: SideStats, unit: str) -> int:
+    return stats.words if unit == "words" else stats.output_tokens
+
+
 def _fit_all(games: Games, weights: Array, *, covariate: bool) -> tuple[Fit, Fit]:
-    """The full data's fit and every resample's, in blocks (bounded memory)."""
+    """The full data's fit and every resample's, started from it, in blocks whose
+    (resamples x debates, or x cells) arrays stay small."""
     full = fit(games, covariate=covariate)
-    blocks = [
-        fit(games, weights[i : i + bs.BLOCK], covariate=covariate, start=full)
-        for i in range(0, len(weights), bs.BLOCK)
-    ]
-    draws = Fit(
-        np.vstack([b.strengths for b in blocks]),
-        np.concatenate([b.side for b in blocks]),
-        np.concatenate([b.covariate for b in blocks if b.covariate is not None])
-        if covariate
-        else None,
-        max(b.iterations for b in blocks),
-    )
+    cells = len(np.unique(games.pro * len(games.models) + games.con))
+    columns = len(games.y) if covariate else cells
+    draws = fit(games, weights, covariate=covariate, start=full, block=bs.block_rows(columns))
     return full, draws
 
 
@@ -151,15 +159,23 @@ def _intervals(estimate: Array, draws: Array, factor: float) -> dict[str, Array]
 
 
 def _length_control(
-    games: Games, weights: Array, factor: float, anchor: int | None, options: Options
-) -> dict[str, Any] | None:
+    debates: Sequence[DebateResult],
+    games: Games,
+    weights: Array,
+    factor: float,
+    anchor: int | None,
+    options: Options,
+) -> tuple[dict[str, Any] | None, Fit | None]:
+    """The length-controlled figures, and the full data's fit they come from."""
     if games.z is None:
-        return None
+        return None, None
+    unit = length_unit(debates)
     full, draws = _fit_all(games, weights, covariate=True)
     assert full.covariate is not None and draws.covariate is not None
     gamma = _intervals(full.covariate, draws.covariate, factor)
-    return {
-        "covariate": "(words pro - words con) / (words pro + words con), standardised",
+    figures = {
+        "covariate": f"({unit} pro - {unit} con) / ({unit} pro + {unit} con), standardised",
+        "unit": unit,
         "gamma_logit_per_sd": _figure(gamma, 0),
         "gamma_elo_per_sd": _figure(gamma, 0, ELO_PER_LOGIT),
         "side_advantage_logit": float(full.side[0]),
@@ -169,6 +185,7 @@ def _length_control(
             factor,
         ),
     }
+    return figures, full
 
 
 def _figure(found: dict[str, Array], i: int, scale: float = 1.0) -> dict[str, float]:
@@ -254,7 +271,8 @@ def _model_extras(own: Sequence[DebateResult], model: str) -> dict[str, Any]:
         side = d.side_of(model)
         other = "con" if side == "pro" else "pro"
         assert d.totals is not None and d.dimensions is not None
-        margins.append(d.totals[side] - d.totals[other])
+        if d.margin_known:
+            margins.append(d.totals[side] - d.totals[other])
         stats = d.sides[side]
         tokens.append(stats.output_tokens)
         words.append(stats.words)
@@ -263,9 +281,10 @@ def _model_extras(own: Sequence[DebateResult], model: str) -> dict[str, Any]:
             dims[name][side].append(value)
             dims[name]["all"].append(value)
     return {
-        "mean_margin": float(np.mean(margins)),
-        "tokens_per_debate": float(np.mean(tokens)),
-        "words_per_debate": float(np.mean(words)),
+        "mean_margin": float(np.mean(margins)) if margins else math.nan,
+        # Zero for every debate: the source did not say (an imported outcome).
+        "tokens_per_debate": float(np.mean(tokens)) if any(tokens) else math.nan,
+        "words_per_debate": float(np.mean(words)) if any(words) else math.nan,
         "budget_hit_rate": hits / turns if turns else math.nan,
         "dimensions": {
             name: {k: float(np.mean(v)) for k, v in by.items()} for name, by in sorted(dims.items())

@@ -104,3 +104,36 @@ def _scored(pair, motion, swapped, pro, con, won, spoken, judges, rng) -> Debate
         sides={s: SideStats(words=w, output_tokens=int(w * 1.3), budget_hits=0, turns=2)
                for s, w in spoken.items()},
     )  # fmt: skip
+
+
+def leaderboard_results(
+    models: int,
+    motions: int,
+    matchups: int,
+    *,
+    side: float = 0.3,
+    seed: int = 0,
+    words_effect: float = 0.2,
+) -> tuple[list[DebateResult], dict[str, float]]:
+    """Scored debates at a public leaderboard's shape: `matchups` random pairs (both
+    sides each) spread over `motions` (every motion used once before any twice), drawn
+    from known Bradley-Terry strengths and a length effect. Returns the strengths too."""
+    rng = np.random.default_rng(seed)
+    names = [f"ollama/model-{i:02d}" for i in range(models)]
+    strengths = {m: float(s) for m, s in zip(names, np.linspace(-1.5, 1.5, models), strict=True)}
+    words = {m: int(300 + 20 * i) for i, m in enumerate(names)}
+    results = []
+    for k in range(matchups):
+        motion = f"q{k % motions:04d}"
+        i, j = sorted(rng.choice(models, size=2, replace=False))
+        a, b = names[i], names[j]
+        for swapped in (False, True):
+            pro, con = (b, a) if swapped else (a, b)
+            spoken = {s: int(words[m] * rng.uniform(0.8, 1.2))
+                      for s, m in (("pro", pro), ("con", con))}  # fmt: skip
+            share = (spoken["pro"] - spoken["con"]) / (spoken["pro"] + spoken["con"])
+            eta = strengths[pro] - strengths[con] + side + words_effect * share / 0.1
+            won = rng.random() < 1 / (1 + np.exp(-eta))
+            judges = ("ollama/j1",)
+            results.append(_scored((a, b), motion, swapped, pro, con, won, spoken, judges, rng))
+    return results, strengths

@@ -9,6 +9,7 @@ import pytest
 from scipy.optimize import minimize
 from scipy.special import expit, logit
 
+from debatebench_eval.tournament import bootstrap as bs
 from debatebench_eval.tournament import bradley_terry as bt
 from debatebench_eval.tournament.bradley_terry import (
     ELO_PER_LOGIT,
@@ -19,6 +20,10 @@ from debatebench_eval.tournament.bradley_terry import (
     elo,
     fit,
 )
+from debatebench_eval.tournament.results import eligible_debates
+from debatebench_eval.tournament.standings import _fit_all, _games
+
+from support.tournaments import leaderboard_results
 
 # Newton steps from a start far on the wrong side (computed once from this code).
 FAR_START_STEPS = 11
@@ -324,3 +329,27 @@ def test_each_resample_is_centred_on_its_own_mean_at_the_iteration_limit(
     assert result.iterations == 1
     assert np.abs(result.strengths.sum(axis=1)).max() < 1e-12
     assert result.strengths[0, 1] != pytest.approx(result.strengths[1, 1], abs=1.0)
+
+
+@pytest.mark.parametrize("covariate", [False, True])
+def test_the_fast_bootstrap_gives_the_slow_paths_estimates(
+    covariate: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The fast path (blocks of resamples, each started at the full data's fit, a
+    # converged resample left alone) against the slow one (every resample fitted
+    # alone from zero), on a sparse leaderboard-shaped case where some resamples
+    # separate a model and its strength runs off to the ridge: within 1e-6 logits
+    # (2e-4 rating points).
+    monkeypatch.setattr(bs, "BLOCK_ELEMENTS", 7 * 120)  # several blocks of 7
+    results, strengths = leaderboard_results(10, 40, 60, seed=3)
+    data = _games(eligible_debates(results), sorted(strengths))
+    weights = bs.motion_weights(len(data.motions), 30, seed=4)
+    _, fast = _fit_all(data, weights, covariate=covariate)
+    for row in range(len(weights)):
+        slow = fit(data, weights[row : row + 1], covariate=covariate)
+        assert np.abs(fast.strengths[row] - slow.strengths[0]).max() < 1e-6
+        assert fast.side[row] == pytest.approx(slow.side[0], abs=1e-6)
+        if covariate:
+            assert fast.covariate is not None and slow.covariate is not None
+            assert fast.covariate[row] == pytest.approx(slow.covariate[0], abs=1e-6)
+    assert np.abs(fast.strengths).max() > 3  # a separated resample was among them

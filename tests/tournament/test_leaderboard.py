@@ -18,7 +18,9 @@ def test_the_leaderboard_holds_every_figure_and_its_caveats(played: Path, tmp_pa
     board = json.loads((tmp_path / "leaderboard.json").read_text())
     assert set(board) >= {"tournament", "settings", "counts", "models", "side_advantage",
                           "length_control", "head_to_head", "judges", "caveats", "bootstrap",
-                          "separation"}  # fmt: skip
+                          "separation", "fit"}  # fmt: skip
+    assert board["settings"]["points_per_logit"] == pytest.approx(173.7178, abs=1e-4)
+    assert board["fit"]["cross_validated"]["folds"] == 2  # two motions, one held out each
     assert len(board["tournament"]["logs"]) == 3
     assert board["tournament"]["identity"]["judges"] == ["ollama/j1", "ollama/j2"]
     motions = [m["id"] for m in board["tournament"]["motions"]]
@@ -37,6 +39,7 @@ def test_the_leaderboard_holds_every_figure_and_its_caveats(played: Path, tmp_pa
     text = (tmp_path / "leaderboard.md").read_text()
     assert "| rank | model | rating | length-controlled | win rate |" in text
     assert "## Caveats" in text and "## Judges" in text and "## Excluded debates" in text
+    assert "## What the scale means" in text and "173.7 rating points per logit" in text
 
 
 def test_the_plots_are_drawn(played: Path, tmp_path: Path) -> None:

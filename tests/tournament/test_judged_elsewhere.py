@@ -1,0 +1,246 @@
+"""`tournament rate` over debates judged elsewhere: an outcomes table (CSV, JSONL)
+and a folder of debatebench 0.1.x transcripts with their score files."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from debatebench_eval.cli.main import main
+from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.tournament.judged_elsewhere import read_debatebench, read_outcomes
+from debatebench_eval.tournament.leaderboard import write_leaderboard
+from debatebench_eval.tournament.results import DebateResult
+from debatebench_eval.tournament.standings import Options, standings
+
+from support.rejudging import mirror_folder
+from support.tournaments import synthetic_results
+
+STRENGTHS = {"ollama/a": -0.6, "ollama/b": 0.0, "ollama/c": 0.6}
+COLUMNS = ["motion", "pro", "con", "winner", "margin", "judge", "pro_words", "con_words"]
+
+
+def rows_of(results: list[DebateResult]) -> list[dict[str, Any]]:
+    """Our debates as an outcomes table would hold them."""
+    rows = []
+    for d in results:
+        assert d.totals is not None
+        winner = {1.0: "pro", 0.0: "con", 0.5: "tie"}[d.result or 0.0]
+        words = {f"{s}_words": d.sides[s].words for s in ("pro", "con")}
+        rows.append({"motion": d.motion, "pro": d.pro, "con": d.con, "winner": winner,
+                     "margin": abs(d.totals["pro"] - d.totals["con"]), "judge": "ollama/j1",
+                     **words})  # fmt: skip
+    return rows
+
+
+def write_csv(path: Path, rows: list[dict[str, Any]], columns: list[str] = COLUMNS) -> Path:
+    with path.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, columns, extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows(rows)
+    return path
+
+
+def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> Path:
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    return path
+
+
+def rate(tmp_path: Path, *args: str) -> dict[str, Any]:
+    out = tmp_path / "board"
+    assert main(["tournament", "rate", *args, "--out", str(out), "--no-plots",
+                 "--resamples", "200"]) == 0  # fmt: skip
+    board: dict[str, Any] = json.loads((out / "leaderboard.json").read_text())
+    return board
+
+
+def test_an_outcomes_table_rates_as_the_same_debates_of_ours(tmp_path: Path) -> None:
+    results = synthetic_results(STRENGTHS, motions=6, seed=2, words={"ollama/c": 600},
+                                words_effect=0.3)  # fmt: skip
+    ours = standings(results, sorted(STRENGTHS), ("ollama/j1",), Options(resamples=200))
+    csv_board = rate(tmp_path, "--outcomes", str(write_csv(tmp_path / "o.csv", rows_of(results))))
+    jsonl = write_jsonl(tmp_path / "o.jsonl", rows_of(results))
+    jsonl_board = rate(tmp_path, "--outcomes", str(jsonl))
+    for board in (csv_board, jsonl_board):
+        assert board["tournament"]["source"] == "outcomes"
+        assert board["counts"]["eligible_matchups"] == ours["counts"]["eligible_matchups"] == 18
+        for theirs, mine in zip(board["models"], ours["models"], strict=True):
+            assert theirs["model"] == mine["model"]
+            for key in ("rating", "length_controlled", "win_rate"):
+                assert theirs[key] == pytest.approx(mine[key], abs=1e-9)
+            assert theirs["mean_margin"] == pytest.approx(mine["mean_margin"])
+            assert theirs["tokens_per_debate"] is None  # the table gave no tokens
+        assert board["side_advantage"]["logit"] == pytest.approx(ours["side_advantage"]["logit"])
+        assert board["fit"]["cross_validated"]["log_loss"] == pytest.approx(
+            ours["fit"]["cross_validated"]["log_loss"]
+        )
+        assert board["length_control"]["unit"] == "words"
+    text = (tmp_path / "board" / "leaderboard.md").read_text()
+    assert "from an outcomes file, judged by ollama/j1" in text
+    assert "## What the scale means" in text
+
+
+def test_tokens_stand_in_for_words_and_a_missing_margin_is_not_made_up(tmp_path: Path) -> None:
+    results = synthetic_results(STRENGTHS, motions=4, seed=3, words={"ollama/c": 600})
+    rows = [{**row, "pro_tokens": row["pro_words"], "con_tokens": row["con_words"]}
+            for row in rows_of(results)]  # fmt: skip
+    columns = ["motion", "pro", "con", "winner", "pro_tokens", "con_tokens"]
+    board = rate(tmp_path, "--outcomes", str(write_csv(tmp_path / "t.csv", rows, columns)))
+    assert board["length_control"]["unit"] == "tokens"
+    assert all(row["mean_margin"] is None for row in board["models"])
+    assert "Length control uses tokens spoken" in " ".join(board["caveats"])
+
+
+def test_a_lone_debate_a_repeat_and_self_play_are_listed_not_rated(tmp_path: Path) -> None:
+    rows = [
+        {"motion": "m1", "pro": "x", "con": "y", "winner": "pro"},
+        {"motion": "m1", "pro": "y", "con": "x", "winner": "tie"},
+        {"motion": "m1", "pro": "y", "con": "x", "winner": "con"},  # a repeat of line 3
+        {"motion": "m2", "pro": "x", "con": "y", "winner": "con"},  # its twin is absent
+        {"motion": "m2", "pro": "x", "con": "x", "winner": "con"},  # the same model twice
+    ]
+    found = read_outcomes(str(write_jsonl(tmp_path / "o.jsonl", rows)))
+    by_status = {(d.motion, d.pro, d.status) for d in found.results}
+    assert by_status == {("m1", "x", "scored"), ("m1", "y", "scored"), ("m2", "x", "scored"),
+                         ("m2", "y", "missing")}  # fmt: skip
+    assert [d["kept"] for d in found.duplicates] == [f"{tmp_path / 'o.jsonl'}:2"]
+    assert found.skipped == [{"log": f"{tmp_path / 'o.jsonl'}:5",
+                              "why": "the same model (x) on both sides: no matchup"}]  # fmt: skip
+    matchup = next(d for d in found.results if d.motion == "m1" and d.pro == "y")
+    assert matchup.result == 0.5 and matchup.pair == ("x", "y") and matchup.swapped
+    board = rate(tmp_path, "--outcomes", str(tmp_path / "o.jsonl"))
+    assert board["counts"]["eligible_matchups"] == 1 and board["counts"]["missing"] == 1
+    assert len(board["counts"]["duplicates"]) == 1
+
+
+GOOD = "motion,pro,con,winner,margin,pro_tokens\nm1,x,y,pro,3,100\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (GOOD + "m1,y,x,draw,,5\n",
+         "line 3, column 'winner': got 'draw'; expected pro, con or tie."),
+        (GOOD + "m1,y,x,con,-2,5\n",
+         "line 3, column 'margin': got '-2'; expected a number, 0 or more."),
+        (GOOD + "m1,y,x,tie,2,5\n",
+         "line 3, column 'margin': got 2 for a tie; expected 0 or nothing for a tie."),
+        (GOOD + "m1,y,x,con,1,lots\n",
+         "line 3, column 'pro_tokens': got 'lots'; expected a number, 0 or more."),
+        (GOOD + "m1,y,x,con,1,2.5\n",
+         "line 3, column 'pro_tokens': got '2.5'; expected a whole number, 0 or more."),
+        (GOOD + ",y,x,con,1,2\n",
+         "line 3, column 'motion': got None; expected a non-empty text."),
+        (GOOD + "m1,y,x,con\n", "line 3: 4 values; expected 6, one per column of the header."),
+        ("motion,pro,con,margin\nm1,x,y,1\n",
+         "line 1, column 'winner': it is missing; expected the columns motion, pro, con, "
+         "winner in every row."),
+        ("motion,pro,con,winner,score\n",
+         "line 1, column 'score': an unknown column; expected one of motion, pro, con, winner, "
+         "margin, judge, pro_words, con_words, pro_tokens, con_tokens."),
+    ],
+)  # fmt: skip
+def test_a_malformed_csv_row_is_named_by_file_line_and_column(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    path = tmp_path / "bad.csv"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as bad:
+        read_outcomes(str(path))
+    assert str(bad.value) == f"{path}, {message}"
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("[1, 2]", "line 2: a JSON list; expected one JSON object a line."),
+        ("{nope", "line 2: not JSON ("),
+        ('{"motion": "m1", "pro": "y", "con": "x", "winner": "con", "margin": true}',
+         "line 2, column 'margin': got True; expected a number, 0 or more."),
+        ('{"motion": "m1", "pro": 7, "con": "x", "winner": "con"}',
+         "line 2, column 'pro': got 7; expected a non-empty text."),
+        ('{"motion": "m1", "pro": "y", "winner": "con"}',
+         "line 2, column 'con': it is missing; expected the columns"),
+    ],
+)  # fmt: skip
+def test_a_malformed_jsonl_row_is_named_by_file_line_and_column(
+    tmp_path: Path, line: str, message: str
+) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text('{"motion": "m1", "pro": "x", "con": "y", "winner": "pro"}\n' + line + "\n")
+    with pytest.raises(ConfigError) as bad:
+        read_outcomes(str(path))
+    assert str(bad.value).startswith(f"{path}, {message}")
+
+
+def test_the_command_prints_one_line_for_a_bad_row_and_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "bad.csv"
+    path.write_text(GOOD + "m1,y,x,draw,,5\n")
+    assert main(["tournament", "rate", "--outcomes", str(path), "--no-plots"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"{path}, line 3, column 'winner'" in err[0]
+    assert "Traceback" not in err[0]
+
+
+def test_one_source_at_a_time(tmp_path: Path) -> None:
+    path = write_csv(tmp_path / "o.csv", [])
+    with pytest.raises(ConfigError, match="both LOG_DIR"):
+        write_leaderboard([str(tmp_path)], out=str(tmp_path), outcomes=str(path))
+    with pytest.raises(ConfigError, match="no source given"):
+        write_leaderboard([], out=str(tmp_path))
+    with pytest.raises(ConfigError, match="it has no rows"):
+        read_outcomes(str(path))
+    with pytest.raises(ConfigError, match=r"expected a \.csv or \.jsonl file"):
+        read_outcomes(str(tmp_path / "o.txt"))
+
+
+def debatebench_folder(tmp_path: Path) -> Path:
+    """The mirror debates (one motion) with their models renamed: a and b argue it
+    both ways, a and c too, and one debate stays self-play (gemma4:12b twice)."""
+    folder = mirror_folder(tmp_path)
+    casts = {1: ("a", "b"), 3: ("b", "a"), 4: ("a", "c"), 5: ("c", "a")}
+    for number, (pro, con) in casts.items():
+        path = folder / f"mirror-{number}-transcript.json"
+        document = json.loads(path.read_text())
+        for side in document["run"]["sides"]:
+            side["model"] = pro if side["side"] == "pro" else con
+        path.write_text(json.dumps(document))
+    return folder
+
+
+def test_a_folder_of_debatebench_score_files_is_rated(tmp_path: Path) -> None:
+    folder = debatebench_folder(tmp_path)
+    found = read_debatebench([str(folder)])
+    assert {(d.pro, d.con) for d in found.results} == {("a", "b"), ("b", "a"), ("a", "c"),
+                                                       ("c", "a")}  # fmt: skip
+    assert len(found.skipped) == 5  # the five self-played mirror debates
+    assert found.judges == ("gemma4:12b",)
+    debate = next(d for d in found.results if d.pro == "a" and d.con == "b")
+    assert debate.result == 0.0  # con won every mirror debate
+    assert debate.totals is not None and debate.totals["con"] > debate.totals["pro"]
+    assert debate.sides["pro"].words > 100 and debate.sides["pro"].output_tokens > 0
+    board = rate(tmp_path, str(folder))
+    assert board["tournament"]["source"] == "debatebench"
+    assert board["counts"]["eligible_matchups"] == 2
+    assert [r["model"] for r in board["models"] if r["rating"]] != []
+    assert board["side_advantage"]["logit"]["value"] < 0  # con won all four
+    text = (tmp_path / "board" / "leaderboard.md").read_text()
+    assert "from debatebench score files, judged by gemma4:12b" in text
+    assert "## Rubric dimensions" in text
+
+
+def test_a_malformed_score_file_is_named_by_file_and_key(tmp_path: Path) -> None:
+    folder = debatebench_folder(tmp_path)
+    path = folder / "mirror-3-scores.json"
+    sheet = json.loads(path.read_text())
+    sheet["sides"][1]["total"] = "high"
+    path.write_text(json.dumps(sheet))
+    with pytest.raises(ConfigError) as bad:
+        read_debatebench([str(folder)])
+    assert str(bad.value) == f"{path}, key 'sides[1].total': got 'high'; expected a number."
