@@ -19,7 +19,7 @@ from debatebench_eval.debate.task import debate
 from debatebench_eval.servers import context_window, kind, probe
 from debatebench_eval.validation import trust
 
-from support import embedded_model, kinds, parallel
+from support import embedded_model, eval_overhead, kinds, parallel
 from support.paths import TESTS
 from support.scripted import Script
 
@@ -54,6 +54,15 @@ def private_caches(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("DEBATEBENCH_EVAL_CACHE", str(folder / "index"))
         patch.setenv("INSPECT_CACHE_DIR", str(folder / "inspect"))
+        yield
+
+
+@pytest.fixture(autouse=True, scope="session")
+def cheaper_evals() -> Iterator[None]:
+    """Two per-`eval()` costs that change nothing a test sees, paid once a session
+    (tests/support/eval_overhead.py): most of a scripted eval's CPU time."""
+    with pytest.MonkeyPatch.context() as patch:
+        eval_overhead.skip(patch)
         yield
 
 

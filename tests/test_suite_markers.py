@@ -1,7 +1,7 @@
 """The suite's own rules: the slow kinds are marked by place and registered, the fast
-loop leaves them out, tests that need the embedded model skip without it (naming what
-to install) but fail without it under DEBATEBENCH_REAL_SERVER=1, and what must share
-a parallel worker does."""
+loop leaves them out but keeps every mutation target's tests, tests that need the
+embedded model skip without it (naming what to install) but fail without it under
+DEBATEBENCH_REAL_SERVER=1, and what must share a parallel worker does."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from importlib.machinery import ModuleSpec
 from pathlib import Path
 
 import pytest
+from mutation.targets import TARGETS
 
 from debatebench_eval.cli.embedded import INSTALL_HINT
 
@@ -132,3 +133,14 @@ def test_the_caches_are_the_sessions_own(tmp_path_factory: pytest.TempPathFactor
     base = tmp_path_factory.getbasetemp()
     for name in ("DEBATEBENCH_EVAL_CACHE", "INSPECT_CACHE_DIR"):
         assert Path(os.environ[name]).is_relative_to(base), name
+
+
+def test_the_tests_of_every_mutation_target_are_in_the_fast_loop() -> None:
+    # The fast loop is the rule and unit tests: a rule module's own tests never
+    # sit in a slow place (tests/mutation/targets.py lists them).
+    files = {test for target in TARGETS for test in target.tests if test.startswith("tests/")}
+    assert files
+    for file in sorted(files):
+        place = file.split("::", 1)[0].removeprefix("tests/")
+        assert (ROOT / "tests" / place).is_file(), file
+        assert kinds.kinds_of(place) == frozenset(), file

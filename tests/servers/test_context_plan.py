@@ -28,6 +28,7 @@ from debatebench_eval.servers.context_window import reported_context
 from support.commands import only_log, run
 from support.stub_server import StubBehaviour, StubServer
 
+# The tests that run DEBATE are whole `inspect eval` commands: marked `command`, so slow.
 DEBATE = ["eval", "debatebench/debate", "--model", "ollama/stub", "--limit", "1"]
 
 
@@ -45,6 +46,7 @@ def failure(log_dir: Path) -> str:
     return sample.error.message
 
 
+@pytest.mark.command
 def test_defaults_on_a_4096_token_server_stop_before_the_first_call(tmp_path: Path) -> None:
     """The reported case: default budgets (2,000 a turn, 6,000 for the judge) and no
     -T context_window, on a server whose /props says 4096."""
@@ -57,6 +59,7 @@ def test_defaults_on_a_4096_token_server_stop_before_the_first_call(tmp_path: Pa
     assert "so nothing was called: lower -T budget or -T judge_budget" in message
 
 
+@pytest.mark.command
 def test_a_judge_that_cannot_fit_the_worst_transcript_is_named(tmp_path: Path) -> None:
     """Turns that fit, a judge that cannot: the debate is not spoken for nothing."""
     with StubServer(llama_cpp(3000)) as stub:
@@ -70,6 +73,7 @@ def test_a_judge_that_cannot_fit_the_worst_transcript_is_named(tmp_path: Path) -
     assert stub.behaviour.requests == []
 
 
+@pytest.mark.command
 def test_a_debate_that_fits_the_reported_context_runs_and_counts_once_per_call(
     tmp_path: Path,
 ) -> None:
@@ -86,6 +90,7 @@ def test_a_debate_that_fits_the_reported_context_runs_and_counts_once_per_call(
     assert stub.behaviour.get_paths.count("/props") == 2
 
 
+@pytest.mark.command
 def test_a_given_context_window_wins_over_a_server_that_reports_none(tmp_path: Path) -> None:
     behaviour = StubBehaviour(tokenizer="llama.cpp")  # counts tokens, reports no context
     with StubServer(behaviour) as stub:
@@ -96,6 +101,7 @@ def test_a_given_context_window_wins_over_a_server_that_reports_none(tmp_path: P
     assert stub.behaviour.requests == []
 
 
+@pytest.mark.command
 def test_the_crucible_at_its_default_budgets_stops_before_its_first_call(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
