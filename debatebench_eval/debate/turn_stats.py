@@ -2,16 +2,20 @@
 
 Not a quality judgment: token use per side, how often a side hit its budget,
 and latency. It reads only the DebateRecord, so `inspect score` can rerun it
-on any debate log.
+on any debate log. The share of turns that hit their budget is the score's
+value (the sample list shows it); the other numbers are its figures (see
+`judging.figures`).
 """
 
 from __future__ import annotations
 
-from inspect_ai.scorer import Score, Scorer, Target, mean, scorer
+from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from debatebench_eval.debate.protocol import SIDES
 from debatebench_eval.debate.record import DebateRecord
+from debatebench_eval.judging.figures import FIGURES_KEY, split_figures
+from debatebench_eval.judging.metrics import figure_stats, listed_metrics
 
 STAT_KEYS = (
     "turns",
@@ -21,9 +25,10 @@ STAT_KEYS = (
     "hit_budget_rate",
     "mean_latency_s",
 )
+STAT_LISTED = ("hit_budget_rate",)
 
 
-@scorer(metrics={"*": [mean()]})
+@scorer(metrics=[figure_stats(with_stderr=False), listed_metrics(STAT_LISTED, with_stderr=False)])
 def turn_stats() -> Scorer:
     """Per-debate token use, budget hits and latency from the recorded turns."""
 
@@ -45,6 +50,7 @@ def turn_stats() -> Scorer:
                 sum(t.usage.output_tokens for t in turns if t.side == side)
             )
         hits = [f"{t.phase_index}:{t.side}" for t in turns if t.hit_budget]
-        return Score(value={k: value[k] for k in STAT_KEYS}, metadata={"hit_budget_turns": hits})
+        listed, figures = split_figures({k: value[k] for k in STAT_KEYS}, STAT_LISTED)
+        return Score(value=listed, metadata={"hit_budget_turns": hits, FIGURES_KEY: figures})
 
     return score

@@ -1,11 +1,17 @@
 """How `inspect view` lays out a debate log: the columns a reader scans, labelled.
 
-The sample list shows, per debate: its id (whole), the motion, the winner
-with its tier (the score's answer), both totals, the margin, whether the
-order-swapped readings disagreed, stance violations, each side's
+The sample list shows, per debate: its id (whole), the motion, the winning
+model with its side and tier (the score's answer), both totals, the margin,
+whether the order-swapped readings disagreed, stance violations, each side's
 contradicted claims, the share of citations that could not be verified (in
-percent), tokens and any error. Every other score key is a hidden column,
-one click away in the Columns menu.
+percent), the share of turns that hit their budget, and any error: at most
+13 columns at 1600 px.
+
+Inspect's viewer (0.3.285) draws every key of every score value whatever
+`visible` says of a score column, so those keys are all a score's value holds
+(the other numbers are figures in its metadata, see `judging.figures`).
+`visible: false` is honoured for the viewer's own columns: tokens is hidden
+(the Columns menu shows it; the sample's header has it too).
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ _SHOWN = (
     ("fact_check", "pro_contradicted", "PRO contra"),
     ("fact_check", "con_contradicted", "CON contra"),
     ("fact_check", "unverifiable_citation_pct", "Bad cites %"),
+    ("turn_stats", "hit_budget_rate", "Budget hit"),
 )
 _SCALES = {
     "pro_total": _TOTAL,
@@ -41,6 +48,7 @@ _SCALES = {
     "swap_flipped": _SHARE,
     "stance_violations": ScoreColorScale(palette="good-low", min=0, max=2),
     "unverifiable_citation_pct": ScoreColorScale(palette="good-low", min=0, max=100),
+    "hit_budget_rate": _SHARE,
 }
 
 
@@ -58,8 +66,8 @@ def debate_viewer(score_keys: Mapping[str, Sequence[str]]) -> ViewerConfig:
         TaskSamplesColumn(id="input"),
         TaskSamplesColumn(id="answer"),
         *(TaskSamplesColumn.score(scorer, key) for scorer, key in shown),
-        TaskSamplesColumn(id="tokens"),
         TaskSamplesColumn(id="error"),
+        TaskSamplesColumn(id="tokens", visible=False),
         *hidden,
     ]
     return ViewerConfig(
