@@ -17,7 +17,13 @@ from debatebench_eval.servers.replies import BUDGET_TOLERANCE, generate_reply
 from debatebench_eval.servers.replies import reply_text as speech_text
 
 __all__ = [
-    "BUDGET_TOLERANCE", "Speaker", "speak", "speech_text", "turn_budget", "turn_messages",
+    "BUDGET_TOLERANCE",
+    "Speaker",
+    "speak",
+    "speaker_label",
+    "speech_text",
+    "turn_budget",
+    "turn_messages",
     "turn_where",
 ]  # fmt: skip
 
@@ -31,6 +37,16 @@ class Speaker:
     budget: int
     # Tokens the model's server can hold; None: not checked before a call.
     context_window: int | None = None
+
+
+def speaker_label(speaker: Speaker) -> str:
+    """Who speaks for which side, as the transcript heads a turn. Inspect labels each
+    model call by its role, and in a swapped sample the `con` role argues PRO: the
+    label says so (`PRO: ollama/m5 (the con role, sides swapped)`)."""
+    who = f"{speaker.side.upper()}: {speaker.model}"
+    return (
+        who if speaker.role == speaker.side else f"{who} (the {speaker.role} role, sides swapped)"
+    )
 
 
 def turn_budget(speaker: Speaker, phase: Phase, prep_budget: int | None) -> int:

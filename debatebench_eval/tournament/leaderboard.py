@@ -56,6 +56,7 @@ def leaderboard(logs: TournamentLogs, options: Options) -> dict[str, Any]:
     schedule = logs.schedule
     figures = standings(logs.results, schedule.models, schedule.judges, options)
     figures["counts"]["duplicates"] = logs.duplicates
+    figures["counts"]["fact_check_unscored"] = sum(r.fact_check_failed for r in logs.results)
     board = {
         "tournament": {
             "id": schedule.identity_hash,
@@ -314,7 +315,8 @@ def _head_to_head_lines(board: dict[str, Any]) -> list[str]:
 def _excluded_lines(counts: dict[str, Any]) -> list[str]:
     found = [(why, d) for why, ds in counts["excluded"].items() for d in ds]
     lines = ["", "## Excluded debates", "",
-             f"Scored {counts['scored']}, unscored {counts['unscored']}, failed {counts['error']}, "
+             f"Scored {counts['scored']}, unscored {counts['unscored']} (fact-checks unscored "
+             f"{counts.get('fact_check_unscored', 0)}), failed {counts['error']}, "
              f"missing {counts['missing']}; a scored debate whose twin (same matchup, sides "
              "exchanged) was not scored does not count either."]  # fmt: skip
     if not found:

@@ -62,6 +62,9 @@ class DebateResult:
     # The side that lost by forfeit, whatever the totals (a verdict rule that
     # comes before the scores, e.g. arguing the other position).
     forfeited: str | None = None
+    # The fact-check ran and scored nothing (it never enters the ratings; counted so
+    # a tournament whose every fact-check failed says so).
+    fact_check_failed: bool = False
     log: str | None = None
     sample_id: str | None = None
     uuid: str | None = None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from inspect_ai.event import ModelEvent, SpanBeginEvent
 from inspect_ai.scorer import Score
 
 from debatebench_eval.debate.motions import single_motion
@@ -67,3 +68,22 @@ def test_the_same_arguments_make_the_same_task_identity() -> None:
     assert first.metadata["pairing"] == again.metadata["pairing"]
     other = debate(motion=MOTION, paired=True, budget=500)
     assert other.metadata and other.metadata["pairing"] != first.metadata["pairing"]
+
+
+def test_a_swapped_transcript_heads_each_turn_with_the_side_its_role_argues(
+    run_debate: Any,
+) -> None:
+    log = paired(run_debate, {"pro": Script("pro"), "con": Script("con")})
+    heads = {}
+    for sample in log.samples or []:
+        spans = [e for e in sample.events if isinstance(e, SpanBeginEvent) and e.type == "turn"]
+        calls = [e for e in sample.events if isinstance(e, ModelEvent) and e.role != "judge"]
+        heads[str(sample.id)] = [
+            (span.name, call.role) for span, call in zip(spans, calls, strict=True)
+        ]
+    assert heads[PAIR] == [("PRO: mockllm/pro", "pro"), ("CON: mockllm/con", "con")]
+    # Inspect labels the call by its role; the turn's heading says which side it argues.
+    assert heads[f"{PAIR}.swapped"] == [
+        ("PRO: mockllm/con (the con role, sides swapped)", "con"),
+        ("CON: mockllm/pro (the pro role, sides swapped)", "pro"),
+    ]

@@ -42,6 +42,7 @@ from support.judge_replies import (
     turn_ids,
 )
 from support.scripted import Script, output
+from support.terminal import assert_printed_whole
 
 STRONG, WEAK = "An excellent, well-evidenced case.", "A thin case."
 Reply = Callable[[int, list[Any], GenerateConfig], ModelOutput]
@@ -326,6 +327,7 @@ def test_win_rate_by_model_pools_a_models_two_sides(run_debate: Any) -> None:
     assert sorted(winners) == ["con", "pro"]
     metrics = all_metrics(log)
     assert metrics["win_rate.mockllm/pro"] == 1 and metrics["win_rate.mockllm/con"] == 0
+    assert_printed_whole(metrics)
     # the answer names the winning model and its side, and marks the swapped half
     answers = sorted(rubric_score(log, i).answer for i in range(2))
     assert answers == [
