@@ -61,8 +61,8 @@ def figure_stats(with_stderr: bool = True) -> Metric:
     average, spread = mean(), stderr()
 
     def compute(scores: list[SampleScore]) -> dict[str, float | None]:
-        kept = [(s, (s.score.metadata or {}).get(FIGURES_KEY)) for s in scores]
-        kept = [(s, figures) for s, figures in kept if isinstance(figures, dict)]
+        found = [(s, (s.score.metadata or {}).get(FIGURES_KEY)) for s in scores]
+        kept = [(s, figures) for s, figures in found if isinstance(figures, dict)]
         if not kept:
             return {"scored_samples": 0.0}
         names = list(dict.fromkeys(name for _, figures in kept for name in figures))
@@ -75,8 +75,8 @@ def figure_stats(with_stderr: bool = True) -> Metric:
             ]
             out[name] = float(average(values)) if values else math.nan  # type: ignore[arg-type]
             if with_stderr:
-                found = float(spread(values)) if values else math.nan  # type: ignore[arg-type]
-                out[f"{name}_stderr"] = found
+                error = float(spread(values)) if values else math.nan  # type: ignore[arg-type]
+                out[f"{name}_stderr"] = error
         return out
 
     return compute

@@ -45,7 +45,7 @@ def judging_scorers(
         options["judge_budget"] = default_budget
     # Checked here, so a bad value is named as the task's -T.
     checked_options = judge_options(**options)
-    keys = {"rubric": RUBRIC_LISTED}
+    keys: dict[str, tuple[str, ...]] = {"rubric": RUBRIC_LISTED}
     checked = given.get("fact_check")
     run_fact_check = default_fact_check if checked is None else arg.as_bool("fact_check", checked)
     scorers = [rubric(**options)]

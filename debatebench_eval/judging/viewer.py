@@ -10,8 +10,9 @@ percent), the share of turns that hit their budget, and any error: at most
 Inspect's viewer (0.3.285) draws every key of every score value whatever
 `visible` says of a score column, so those keys are all a score's value holds
 (the other numbers are figures in its metadata, see `judging.figures`).
-`visible: false` is honoured for the viewer's own columns: tokens is hidden
-(the Columns menu shows it; the sample's header has it too).
+`visible: false` is honoured for the viewer's own columns, which it adds
+unless told: status, target, tokens, duration and the rest are hidden (the
+Columns menu shows them).
 """
 
 from __future__ import annotations
@@ -52,6 +53,19 @@ _SCALES = {
 }
 
 
+# The viewer's own columns a debate list does without.
+_HIDDEN = (
+    "sampleStatus",
+    "target",
+    "tokens",
+    "duration",
+    "epoch",
+    "retries",
+    "limit",
+    "sampleUuid",
+)
+
+
 def debate_viewer(score_keys: Mapping[str, Sequence[str]]) -> ViewerConfig:
     """The viewer layout for debates scored by `score_keys` (scorer -> its value's keys)."""
     shown = [(scorer, key) for scorer, key, _ in _SHOWN if scorer in score_keys]
@@ -67,7 +81,9 @@ def debate_viewer(score_keys: Mapping[str, Sequence[str]]) -> ViewerConfig:
         TaskSamplesColumn(id="answer"),
         *(TaskSamplesColumn.score(scorer, key) for scorer, key in shown),
         TaskSamplesColumn(id="error"),
-        TaskSamplesColumn(id="tokens", visible=False),
+        # The viewer adds its other columns unless told: a debate has no target, its
+        # status is the error column, its tokens and time are in the sample's header.
+        *(TaskSamplesColumn(id=column, visible=False) for column in _HIDDEN),
         *hidden,
     ]
     return ViewerConfig(

@@ -59,7 +59,9 @@ def test_the_sample_list_shows_the_columns_a_reader_scans_and_hides_the_rest(
     assert view is not None and not isinstance(view, list)
     columns = view.columns or []
     assert [c.id for c in columns if c.visible] == VISIBLE
-    assert "tokens" in {c.id for c in columns if not c.visible}
+    assert {"tokens", "target", "sampleStatus", "duration"} <= {
+        c.id for c in columns if not c.visible
+    }
     assert view.score_labels and view.score_labels["unverifiable_citation_pct"] == "Bad cites %"
     scores = (log.samples or [])[0].scores or {}
     assert scores["rubric"].answer == "mockllm/pro (PRO) · RESOLVED"
