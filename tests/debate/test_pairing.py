@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from inspect_ai.event import ModelEvent, SpanBeginEvent
-from inspect_ai.scorer import Score
+from inspect_ai.scorer import SampleScore, Score
 
 from debatebench_eval.debate.motions import single_motion
-from debatebench_eval.judging.metrics import complete_pairs
+from debatebench_eval.judging.figures import FIGURES_KEY, figures_of
+from debatebench_eval.judging.metrics import complete_pairs, model_win_rate
 
 from support.scripted import Script
 
@@ -87,3 +88,17 @@ def test_a_swapped_transcript_heads_each_turn_with_the_side_its_role_argues(
         ("PRO: mockllm/con (the con role, sides swapped)", "con"),
         ("CON: mockllm/pro (the pro role, sides swapped)", "pro"),
     ]
+
+
+def test_win_rates_read_logs_written_before_and_after_the_figures_moved() -> None:
+    """Old logs hold every rubric key in the value; new ones keep the figures in metadata."""
+    meta = {"pair_id": None, "swapped": False, "models": {"pro": "a", "con": "b"}}
+    old = Score(value={"pro_total": 60.0, "pro_role_win": 1.0, "pro_win": 1.0}, metadata=meta)
+    new = Score(
+        value={"pro_total": 60.0},
+        metadata={**meta, FIGURES_KEY: {"pro_role_win": 1.0, "pro_win": 1.0}},
+    )
+    assert figures_of(old) == figures_of(new) == {"pro_total": 60, "pro_role_win": 1, "pro_win": 1}
+    rates = model_win_rate()
+    for score in (old, new):
+        assert rates([SampleScore(score=score)]) == {"win_rate.a": 1.0, "win_rate.b": 0.0}
