@@ -24,7 +24,7 @@ _DEBATE_RULES = (
 )  # fmt: skip
 _JUDGING_RULES = (
     "rubric", "blind", "structured", "verdict", "score_schema", "options", "gate", "ledger",
-    "viewer", "explain",
+    "viewer", "explain", "figures",
 )  # fmt: skip
 _TOURNAMENT_RULES = (
     "schedule", "manifest", "results", "bradley_terry", "bootstrap", "agreement", "standings",

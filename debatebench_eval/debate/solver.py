@@ -33,7 +33,7 @@ from debatebench_eval.debate.record import (
     Turn,
     turn_id,
 )
-from debatebench_eval.debate.speech import Speaker, speak, turn_budget
+from debatebench_eval.debate.speech import Speaker, speak, speaker_label, turn_budget
 from debatebench_eval.judging.gate import check_quorum, guard, judge_trust
 from debatebench_eval.judging.options import JUDGE_ROLE, judge_models
 from debatebench_eval.prep.citations import with_citations
@@ -190,16 +190,17 @@ def debate_solver(
         for phase_index, (phase, order) in enumerate(zip(settings.phases, orders, strict=True)):
             async with span(f"{phase_index + 1}. {phase}", type="phase"):
                 for position, side in enumerate(order):
-                    turn = await _take_turn(
-                        state,
-                        Debate(run, turns, passages),
-                        speakers[side],
-                        phase,
-                        phase_index,
-                        position,
-                        seed[0],
-                        settings,
-                    )
+                    async with span(speaker_label(speakers[side]), type="turn"):
+                        turn = await _take_turn(
+                            state,
+                            Debate(run, turns, passages),
+                            speakers[side],
+                            phase,
+                            phase_index,
+                            position,
+                            seed[0],
+                            settings,
+                        )
                     turns.append(turn)
                     # In the store at once: a debate that fails later keeps its turns.
                     record.turns = list(turns)

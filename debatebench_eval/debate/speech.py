@@ -17,8 +17,8 @@ from debatebench_eval.servers.replies import BUDGET_TOLERANCE, generate_reply
 from debatebench_eval.servers.replies import reply_text as speech_text
 
 __all__ = [
-    "BUDGET_TOLERANCE", "Speaker", "speak", "speech_text", "turn_budget", "turn_cap",
-    "turn_messages", "turn_where",
+    "BUDGET_TOLERANCE", "Speaker", "speak", "speaker_label", "speech_text", "turn_budget",
+    "turn_cap", "turn_messages", "turn_where",
 ]  # fmt: skip
 
 
@@ -34,6 +34,16 @@ class Speaker:
     # Thinking's cap beside `budget` (which then caps the answer alone); None:
     # thinking and speech share `budget`, as providers count them by default.
     reasoning_budget: int | None = None
+
+
+def speaker_label(speaker: Speaker) -> str:
+    """Who speaks for which side, as the transcript heads a turn. Inspect labels each
+    model call by its role, and in a swapped sample the `con` role argues PRO: the
+    label says so (`PRO: ollama/m5 (the con role, sides swapped)`)."""
+    who = f"{speaker.side.upper()}: {speaker.model}"
+    return (
+        who if speaker.role == speaker.side else f"{who} (the {speaker.role} role, sides swapped)"
+    )
 
 
 def turn_budget(speaker: Speaker, phase: Phase, prep_budget: int | None) -> int:

@@ -32,7 +32,7 @@ from debatebench_eval.debate.protocol import parse_phases
 from debatebench_eval.debate.run_yaml import parse_run_yaml
 from debatebench_eval.debate.solver import debate_solver
 from debatebench_eval.debate.teams import resolve_team
-from debatebench_eval.debate.turn_stats import STAT_KEYS, turn_stats
+from debatebench_eval.debate.turn_stats import STAT_LISTED, turn_stats
 from debatebench_eval.judging.options import JUDGE_ARGS
 from debatebench_eval.judging.run_summary import report_problems_after_the_run
 from debatebench_eval.judging.scorer_set import HEADLINE_METRIC, judging_scorers
@@ -194,7 +194,7 @@ def debate(
         ),
         scorer=[*judging.scorers, turn_stats()],
         model_roles=roles or None,
-        viewer=debate_viewer({**judging.score_keys, "turn_stats": STAT_KEYS}),
+        viewer=debate_viewer({**judging.score_keys, "turn_stats": STAT_LISTED}),
         headline_metric=HEADLINE_METRIC,
         config=GenerateConfig(max_retries=DEFAULT_MAX_RETRIES, timeout=settings.timeout),
         # One failed debate must not stop the others; eval-retry resumes it.

@@ -3,16 +3,20 @@
 Not a quality judgment: token use per side (all of it, and the speeches'
 own, without reasoning), how often a side hit its budget, and latency. It
 reads only the DebateRecord, so `inspect score` can rerun it on any debate
-log.
+log. The share of turns that hit their budget is the score's value (the
+sample list shows it); the other numbers are its figures (see
+`judging.figures`).
 """
 
 from __future__ import annotations
 
-from inspect_ai.scorer import Score, Scorer, Target, mean, scorer
+from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from debatebench_eval.debate.protocol import SIDES
 from debatebench_eval.debate.record import DebateRecord
+from debatebench_eval.judging.figures import FIGURES_KEY, split_figures
+from debatebench_eval.judging.metrics import figure_stats, listed_metrics
 
 STAT_KEYS = (
     "turns",
@@ -25,9 +29,10 @@ STAT_KEYS = (
     "hit_budget_rate",
     "mean_latency_s",
 )
+STAT_LISTED = ("hit_budget_rate",)
 
 
-@scorer(metrics={"*": [mean()]})
+@scorer(metrics=[figure_stats(with_stderr=False), listed_metrics(STAT_LISTED, with_stderr=False)])
 def turn_stats() -> Scorer:
     """Per-debate token use, budget hits and latency from the recorded turns."""
 
@@ -49,6 +54,7 @@ def turn_stats() -> Scorer:
             value[f"{side}_output_tokens"] = float(sum(u.output_tokens for u in own))
             value[f"{side}_answer_tokens"] = float(sum(u.answer_tokens for u in own))
         hits = [f"{t.phase_index}:{t.side}" for t in turns if t.hit_budget]
-        return Score(value={k: value[k] for k in STAT_KEYS}, metadata={"hit_budget_turns": hits})
+        listed, figures = split_figures({k: value[k] for k in STAT_KEYS}, STAT_LISTED)
+        return Score(value=listed, metadata={"hit_budget_turns": hits, FIGURES_KEY: figures})
 
     return score

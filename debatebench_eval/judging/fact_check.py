@@ -2,8 +2,10 @@
 
 One call to the judge role's first model, over the same blind view as the
 rubric. Claims are attributed to a side through the turn they name, never
-through anything the judge says about sides. Counts and rates are numbers in
-the score; the ledger itself is metadata.
+through anything the judge says about sides. Counts and rates are numbers:
+each side's contradicted claims and the share of unverifiable citations in
+the score's value (the sample list shows them), the rest in its figures (see
+`judging.figures`); the ledger itself is metadata.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any
 
 from inspect_ai.log import transcript
 from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, Model
-from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
+from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 from inspect_ai.util import span
 
@@ -22,6 +24,7 @@ from debatebench_eval.debate.protocol import SIDES
 from debatebench_eval.debate.record import DebateRecord
 from debatebench_eval.judging.blind import Orientation, blind_orientation, view_fields
 from debatebench_eval.judging.explain import ledger_explanation
+from debatebench_eval.judging.figures import FIGURES_KEY, split_figures
 from debatebench_eval.judging.gate import guard, judge_trust
 from debatebench_eval.judging.ledger import (
     REPLY_SHAPE,
@@ -32,7 +35,9 @@ from debatebench_eval.judging.ledger import (
     fact_check_prompts,
     reply_schema,
 )
+from debatebench_eval.judging.metrics import figure_stats, listed_metrics
 from debatebench_eval.judging.options import judge_models, scorer_options
+from debatebench_eval.judging.score_schema import unscored_answer
 from debatebench_eval.judging.structured import Exchange, ask_judge
 
 FACT_CHECK_KEYS = (
@@ -40,9 +45,11 @@ FACT_CHECK_KEYS = (
     *(f"{side}_{verdict}_rate" for side in SIDES for verdict in VERDICTS),
     "citations", "unverifiable_citations", "unverifiable_citation_pct", "repairs",
 )  # fmt: skip
+# The keys of the score's value, in the sample list's order; the rest are figures.
+FACT_CHECK_LISTED = ("pro_contradicted", "con_contradicted", "unverifiable_citation_pct")
 
 
-@scorer(metrics={"*": [mean(), stderr()]})
+@scorer(metrics=[figure_stats(), listed_metrics(FACT_CHECK_LISTED)])
 def fact_check(
     judge_budget: int | None = None,
     judge_schema: bool | str = "auto",
@@ -109,15 +116,23 @@ def fact_check(
             "exchange": exchange.record(),
         }
         if exchange.result is None:
-            return Score.unscored(reason=exchange.failure, metadata=meta)
+            return Score.unscored(
+                reason=exchange.failure,
+                answer=unscored_answer(f"fact-check: {exchange.failure}"),
+                metadata=meta,
+            )
         ledger = exchange.result
+        value, figures = split_figures(
+            ledger_value(ledger.claims, exchange.repairs), FACT_CHECK_LISTED
+        )
         return Score(
-            value=ledger_value(ledger.claims, exchange.repairs),
+            value=value,
             explanation=ledger_explanation(ledger, record),
             metadata={
                 **meta,
                 "ledger": [_claim_record(c) for c in ledger.claims],
                 "no_claims": ledger.no_claims,
+                FIGURES_KEY: figures,
             },
         )
 

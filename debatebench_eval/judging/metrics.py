@@ -1,21 +1,28 @@
 """Cross-sample metrics of the judging scorers that need more than a per-key mean.
 
-Per-key means and standard errors come from Inspect (`KEY_METRICS`); the
-metrics here read the score metadata for what a mean of one key cannot give:
-each model's win rate with its sides pooled, and the panel's inter-judge
-agreement. With several epochs Inspect reduces scores first and keeps the
-first epoch's metadata, so these then describe the first epoch's judges.
+Per-key means and standard errors of the keys a score's value keeps (the
+ones the sample list shows) come from Inspect (`listed_metrics`); the
+metrics here read the score metadata for the rest: every other figure's mean
+and standard error (`figure_stats`, see `judging.figures`), each model's win
+rate with its sides pooled, and the panel's inter-judge agreement. With
+several epochs Inspect reduces scores first and keeps the first epoch's
+metadata, so these then describe the first epoch.
 
 A figure these metrics cannot compute for a run (agreement with one judge,
 win rates with no scored debate) is reported as `None`, which Inspect leaves
 out of its results, so the terminal table shows no `nan` row for it; the
 per-sample values it would be computed from stay in the log.
+
+Metric names carry no square brackets: Inspect's terminal table renders them
+as rich markup, where `win_rate[ollama/m5]` prints as `win_rate`. A figure of
+one thing among several is `FIGURE.THING` (`win_rate.ollama/m5`).
 """
 
 from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Sequence
 
 from inspect_ai.scorer import (
     Metric,
@@ -28,26 +35,65 @@ from inspect_ai.scorer import (
 )
 
 from debatebench_eval.debate.protocol import SIDES
+from debatebench_eval.judging.figures import FIGURES_KEY, figures_of
 
-# The key a debate log's headline reads (how often the `pro` role's model won).
-HEADLINE_KEY = "pro_role_win"
-# Each key's mean and standard error. The headline key is named as well as
-# globbed: Inspect expands `*` over the keys of a scored sample, so before the
-# first debate is scored, or when none is, the only per-key score it holds is
-# named `*` and a headline naming `pro_role_win` would not be found (Inspect
-# warns, then shows another figure). Named, it is always there (NaN when
-# nothing was scored); when a sample is scored the two entries merge into one.
-KEY_METRICS = {"*": [mean(), stderr()], HEADLINE_KEY: [mean(), stderr()]}
+# Shown when one model argued every side: no model beat another, and what the
+# run measures is the side advantage.
+PRO_SIDE_WIN_RATE = "pro_side_win_rate"
+
+
+def listed_metrics(keys: Sequence[str], with_stderr: bool = True) -> dict[str, list[Metric]]:
+    """Mean (and standard error) of each key of a score's value, named, not globbed:
+    before the first sample is scored, or when none is, Inspect expands `*` over no
+    keys at all, and the scorer's figures would vanish from the results instead of
+    showing NaN."""
+    return {key: [mean(), stderr()] if with_stderr else [mean()] for key in keys}
+
+
+@metric
+def figure_stats(with_stderr: bool = True) -> Metric:
+    """Mean (as `KEY`) and standard error (as `KEY_stderr`) of every figure a score
+    keeps in its metadata, over the samples where it is a number (NaN: not applicable).
+
+    With no scored sample at all it reports `scored_samples: 0`, so a scorer that
+    failed on every sample says so in the results rather than showing nothing.
+    """
+    average, spread = mean(), stderr()
+
+    def compute(scores: list[SampleScore]) -> dict[str, float | None]:
+        found = [(s, (s.score.metadata or {}).get(FIGURES_KEY)) for s in scores]
+        kept = [(s, figures) for s, figures in found if isinstance(figures, dict)]
+        if not kept:
+            return {"scored_samples": 0.0}
+        names = list(dict.fromkeys(name for _, figures in kept for name in figures))
+        out: dict[str, float | None] = {}
+        for name in names:
+            values = [
+                SampleScore(score=Score(value=float(v)), sample_id=s.sample_id)
+                for s, figures in kept
+                if isinstance(v := figures.get(name), int | float) and not math.isnan(v)
+            ]
+            out[name] = float(average(values)) if values else math.nan  # type: ignore[arg-type]
+            if with_stderr:
+                error = float(spread(values)) if values else math.nan  # type: ignore[arg-type]
+                out[f"{name}_stderr"] = error
+        return out
+
+    return compute
 
 
 @metric
 def model_win_rate() -> Metric:
-    """Each debater model's share of the debates it argued, both sides pooled.
+    """Each debater model's share of the debates it argued, both sides pooled, as
+    `win_rate.MODEL`; the first is the run's headline (what the log listing shows).
 
     With paired debates a model argues pro in one sample and con in its twin,
     so its rate is over both, and only over complete pairs (both halves
     scored): a lone half would count one side only. `incomplete_pairs` says
-    how many pairs were left out. A model on both sides of one debate wins half.
+    how many pairs were left out. The `pro` role's model comes first: in a
+    paired run or a tournament pair its rate is the head-to-head result. When
+    one model argued every side (its rate is 1/2 by construction) the first
+    figure is `pro_side_win_rate`, the share of debates the pro side won.
     """
 
     def compute(scores: list[SampleScore]) -> dict[str, float | None]:
@@ -57,18 +103,22 @@ def model_win_rate() -> Metric:
         kept, incomplete = complete_pairs(judged)
         wins: dict[str, float] = defaultdict(float)
         debates: dict[str, int] = defaultdict(int)
+        pro_side_wins: list[float] = []
+        first: str | None = None
         for score in kept:
-            value, meta = score.value, score.metadata or {}
-            models = meta.get("models")
-            if not isinstance(value, dict) or not isinstance(models, dict):
+            figures, models = figures_of(score), (score.metadata or {}).get("models")
+            if not isinstance(models, dict) or "pro_role_win" not in figures:
                 continue
+            first = first or models.get("pro")
+            pro_side_wins.append(figures["pro_win"])
             for role, model in models.items():
                 debates[model] += 1
-                share = value["pro_role_win"] if role == "pro" else 1 - value["pro_role_win"]
-                wins[model] += share
-        rates: dict[str, float | None] = {
-            f"win_rate[{m}]": wins[m] / debates[m] for m in sorted(debates)
-        }
+                won = figures["pro_role_win"]
+                wins[model] += won if role == "pro" else 1 - won
+        order = sorted(debates, key=lambda m: (m != first, m))
+        rates: dict[str, float | None] = {f"win_rate.{m}": wins[m] / debates[m] for m in order}
+        if len(debates) == 1:
+            rates = {PRO_SIDE_WIN_RATE: sum(pro_side_wins) / len(pro_side_wins), **rates}
         return {**rates, "incomplete_pairs": float(incomplete)} if incomplete else rates
 
     return compute

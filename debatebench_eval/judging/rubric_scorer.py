@@ -21,8 +21,14 @@ from debatebench_eval.debate.record import DebateRecord
 from debatebench_eval.judging import score_schema as schema
 from debatebench_eval.judging.blind import Orientation, blind_orientation, view_fields
 from debatebench_eval.judging.explain import rubric_explanation
+from debatebench_eval.judging.figures import FIGURES_KEY, split_figures
 from debatebench_eval.judging.gate import check_quorum, guard, judge_trust
-from debatebench_eval.judging.metrics import KEY_METRICS, model_win_rate, panel_alpha
+from debatebench_eval.judging.metrics import (
+    figure_stats,
+    listed_metrics,
+    model_win_rate,
+    panel_alpha,
+)
 from debatebench_eval.judging.options import (
     JudgeOptions,
     judge_models,
@@ -50,7 +56,15 @@ from debatebench_eval.judging.verdict import (
 Reading = Exchange[dict[str, SideJudgment]]
 
 
-@scorer(metrics=[KEY_METRICS, model_win_rate(), panel_alpha()])
+# The win rates first: the first metric of the first scorer is the log's headline.
+@scorer(
+    metrics=[
+        model_win_rate(),
+        panel_alpha(),
+        figure_stats(),
+        listed_metrics(schema.RUBRIC_LISTED),
+    ]
+)
 def rubric(
     rubric: str | None = None,
     swap_judging: bool = True,
@@ -186,9 +200,12 @@ def _score(
     valid = [i for i, judge_record in enumerate(records) if judge_record["valid"]]
     if len(valid) < quorum:
         failures = schema.reading_failures(orientations, per_judge)
+        reason = f"{len(valid)} of {len(judges)} judges gave a valid score, {quorum} needed: " + (
+            " | ".join(failures) or "none failed outright"
+        )
         return Score.unscored(
-            reason=f"{len(valid)} of {len(judges)} judges gave a valid score, {quorum} needed: "
-            + (" | ".join(failures) or "none failed outright"),
+            reason=reason,
+            answer=schema.unscored_answer(reason),
             metadata={**context, "trust": trust},
         )
     combined = median_scores([_judge_mean(per_judge[i], orientations) for i in valid])
@@ -204,7 +221,7 @@ def _score(
         switched=frozenset(side for side, switched in violations.items() if switched),
     )  # fmt: skip
     flips = [bool(records[i]["swap_flipped"]) for i in valid] if options.swap_judging else None
-    value = schema.rubric_value(
+    every = schema.rubric_value(
         options.rubric,
         combined,
         verdict,
@@ -214,6 +231,7 @@ def _score(
         judges=len(valid),
         repairs=sum(r.repairs for readings in per_judge for r in readings),
     )
+    value, figures = split_figures(every, schema.RUBRIC_LISTED)
     details = schema.side_details(
         record, options.rubric, combined, records, per_judge, orientations
     )
@@ -223,10 +241,11 @@ def _score(
         "stance": schema.stance_summary(stances, violations),
         "sides": details,
         "trust": trust,
+        FIGURES_KEY: figures,
     }
     return Score(
         value=value,
-        answer=schema.answer(verdict),
+        answer=schema.answer(verdict, record),
         explanation=rubric_explanation(metadata, options.rubric, verdict),
         metadata=metadata,
     )

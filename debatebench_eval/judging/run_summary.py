@@ -11,6 +11,7 @@ runs with `--display none`), for each log of the package's tasks:
   status, or `UNSCORED:` / `FAILED:` and the reason, after the reasoning
   budgets when the run set them (the speeches' budgets are then their own);
 - any other log: its failed samples and unscored samples with their reasons;
+- a scorer that scored no sample at all: `fact-check failed on all N samples`;
 - a judge validation: which figures are undefined for the speeches rated, and why;
 - last, when no sample of the run was scored, a line that says so.
 
@@ -226,8 +227,15 @@ def unscored_lines(samples: list[EvalSampleSummary], skip: str | None = None) ->
             if (score := (s.scores or {}).get(scorer)) is not None
             and _unscored(scorer, score.value)
         ]
-        lines += _block(f"{len(unscored)} of {len(samples)} samples unscored by {scorer}", unscored)
+        lines += _block(unscored_heading(scorer, len(unscored), len(samples)), unscored)
     return lines
+
+
+def unscored_heading(scorer: str, unscored: int, total: int) -> str:
+    """How many samples a scorer left unscored; said outright when it scored none."""
+    if unscored == total:
+        return f"{scorer.replace('_', '-')} failed on all {total} samples (none scored)"
+    return f"{unscored} of {total} samples unscored by {scorer}"
 
 
 def undefined_lines(log: EvalLog, samples: list[EvalSampleSummary]) -> list[str]:

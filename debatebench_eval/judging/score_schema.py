@@ -1,9 +1,12 @@
 """The fixed shape of the judging scores, fixed before the scorers were built.
 
 `Score.value` holds numbers only, with the same keys in every scored sample
-(NaN where a value does not apply, e.g. `swap_flipped` without swap judging);
-an unscored sample is Inspect's own sentinel (`Score.unscored`, NaN at the
-root) with the reason and every raw reply in metadata. Text — winner, reasons,
+(NaN where a value does not apply, e.g. `swap_flipped` without swap judging):
+the keys a reader scans in the sample list (`RUBRIC_LISTED`); every other
+number of `rubric_keys` is in `metadata["figures"]` (see `judging.figures`).
+An unscored sample is Inspect's own sentinel (`Score.unscored`, NaN at the
+root) with the reason and every raw reply in metadata, and an answer that
+says `UNSCORED:` and why. Text — winner, reasons,
 ledgers, replies, judge identity, trust status, prep grounding — lives in
 metadata. Fields filled by later work (trust, prep grounding) exist now, so
 regression baselines do not churn when they are filled.
@@ -30,6 +33,10 @@ RUBRIC_OUTCOME_KEYS = (
     "swap_flipped", "stance_violations", "pro_stance_violation", "con_stance_violation",
     "judges", "repairs",
 )  # fmt: skip
+# The keys of the score's value, in the sample list's order; the rest are figures.
+RUBRIC_LISTED = ("pro_total", "con_total", "margin", "swap_flipped", "stance_violations")
+# What the sample list shows of an unscored sample's reason (the log has all of it).
+UNSCORED_CHARS = 90
 _TIER_KEYS = dict(zip(TIERS, ("tier_resolved", "tier_contested", "tier_unresolved"), strict=True))
 
 
@@ -191,12 +198,26 @@ _HOW = {
 }
 
 
-def answer(verdict: Verdict) -> str:
-    """The winner as the sample list shows it: side, then tier or how a tie was broken."""
+def answer(verdict: Verdict, record: DebateRecord) -> str:
+    """The winner as the sample list shows it: the winning model and the side it argued
+    (marked when the sides were swapped, as the ID column cuts `.swapped` off), then
+    the tier or how a tie was broken, e.g. `ollama/m5 (CON) · RESOLVED`."""
+    assert record.run is not None
+    model = next(s.model for s in record.run.sides if s.side == verdict.winner)
+    swapped = ", sides swapped" if record.run.swapped else ""
+    who = f"{model} ({verdict.winner.upper()}{swapped})"
     if verdict.reason == "stance_forfeit":
         loser = "CON" if verdict.winner == "pro" else "PRO"
-        return f"{verdict.winner.upper()} · {loser} forfeit"
-    return f"{verdict.winner.upper()} · {_HOW.get(verdict.reason, verdict.tier)}"
+        return f"{who} · {loser} forfeit"
+    return f"{who} · {_HOW.get(verdict.reason, verdict.tier)}"
+
+
+def unscored_answer(reason: str | None) -> str:
+    """What the sample list shows of an unscored sample: that it is, and why, in short."""
+    text = " ".join((reason or "no reason recorded").split())
+    if len(text) > UNSCORED_CHARS:
+        text = text[: UNSCORED_CHARS - 1].rstrip(" ,;:|") + "…"
+    return f"UNSCORED: {text}"
 
 
 def verdict_metadata(record: DebateRecord, verdict: Verdict) -> dict[str, Any]:

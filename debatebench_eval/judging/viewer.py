@@ -1,11 +1,18 @@
 """How `inspect view` lays out a debate log: the columns a reader scans, labelled.
 
-The sample list shows, per debate: its id (whole), the motion, the winner
-with its tier (the score's answer), both totals, the margin, whether the
-order-swapped readings disagreed, stance violations, each side's
+The sample list shows, per debate: its id (whole), the motion, the winning
+model with its side and tier (the score's answer), both totals, the margin,
+whether the order-swapped readings disagreed, stance violations, each side's
 contradicted claims, the share of citations that could not be verified (in
-percent), tokens and any error. Every other score key is a hidden column,
-one click away in the Columns menu.
+percent), the share of turns that hit their budget, and any error: at most
+13 columns at 1600 px.
+
+Inspect's viewer (0.3.285) draws every key of every score value whatever
+`visible` says of a score column, so those keys are all a score's value holds
+(the other numbers are figures in its metadata, see `judging.figures`).
+`visible: false` is honoured for the viewer's own columns, which it adds
+unless told: status, target, tokens, duration and the rest are hidden (the
+Columns menu shows them).
 """
 
 from __future__ import annotations
@@ -33,6 +40,7 @@ _SHOWN = (
     ("fact_check", "pro_contradicted", "PRO contra"),
     ("fact_check", "con_contradicted", "CON contra"),
     ("fact_check", "unverifiable_citation_pct", "Bad cites %"),
+    ("turn_stats", "hit_budget_rate", "Budget hit"),
 )
 _SCALES = {
     "pro_total": _TOTAL,
@@ -41,7 +49,21 @@ _SCALES = {
     "swap_flipped": _SHARE,
     "stance_violations": ScoreColorScale(palette="good-low", min=0, max=2),
     "unverifiable_citation_pct": ScoreColorScale(palette="good-low", min=0, max=100),
+    "hit_budget_rate": _SHARE,
 }
+
+
+# The viewer's own columns a debate list does without.
+_HIDDEN = (
+    "sampleStatus",
+    "target",
+    "tokens",
+    "duration",
+    "epoch",
+    "retries",
+    "limit",
+    "sampleUuid",
+)
 
 
 def debate_viewer(score_keys: Mapping[str, Sequence[str]]) -> ViewerConfig:
@@ -58,8 +80,10 @@ def debate_viewer(score_keys: Mapping[str, Sequence[str]]) -> ViewerConfig:
         TaskSamplesColumn(id="input"),
         TaskSamplesColumn(id="answer"),
         *(TaskSamplesColumn.score(scorer, key) for scorer, key in shown),
-        TaskSamplesColumn(id="tokens"),
         TaskSamplesColumn(id="error"),
+        # The viewer adds its other columns unless told: a debate has no target, its
+        # status is the error column, its tokens and time are in the sample's header.
+        *(TaskSamplesColumn(id=column, visible=False) for column in _HIDDEN),
         *hidden,
     ]
     return ViewerConfig(

@@ -104,6 +104,7 @@ def leaderboard(source: TournamentLogs | Imported, options: Options) -> dict[str
                             options)  # fmt: skip
         versions = {json.dumps(log.versions, sort_keys=True) for log in source.logs if log.versions}
     figures["counts"]["duplicates"] = source.duplicates
+    figures["counts"]["fact_check_unscored"] = sum(r.fact_check_failed for r in source.results)
     board = {
         "tournament": header,
         "settings": {
@@ -440,7 +441,8 @@ def _head_to_head_lines(board: dict[str, Any]) -> list[str]:
 def _excluded_lines(counts: dict[str, Any]) -> list[str]:
     found = [(why, d) for why, ds in counts["excluded"].items() for d in ds]
     lines = ["", "## Excluded debates", "",
-             f"Scored {counts['scored']}, unscored {counts['unscored']}, failed {counts['error']}, "
+             f"Scored {counts['scored']}, unscored {counts['unscored']} (fact-checks unscored "
+             f"{counts.get('fact_check_unscored', 0)}), failed {counts['error']}, "
              f"missing {counts['missing']}; a scored debate whose twin (same matchup, sides "
              "exchanged) was not scored does not count either."]  # fmt: skip
     if not found:

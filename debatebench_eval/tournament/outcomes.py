@@ -37,6 +37,7 @@ from debatebench_eval.tournament.results import DebateResult, JudgeView, SideSta
 from debatebench_eval.tournament.schedule import Schedule
 
 SCORER = "rubric"
+FACT_CHECK = "fact_check"
 # Verdicts decided before the scores: the loser forfeited, whatever the totals.
 FORFEITS = ("stance_forfeit",)
 # Enough of an error message to act on; the log has all of it.
@@ -218,6 +219,8 @@ def debate_result(sample: EvalSample, pair: tuple[str, str], log: str) -> Debate
     }  # fmt: skip
     if sample.error is not None:
         return DebateResult(**common, status="error", reason=_first(sample.error.message))
+    fact_check = (sample.scores or {}).get(FACT_CHECK)
+    common["fact_check_failed"] = fact_check is not None and not isinstance(fact_check.value, dict)
     score = (sample.scores or {}).get(SCORER)
     if score is None:
         return DebateResult(**common, status="unscored", reason="no rubric score in the log")

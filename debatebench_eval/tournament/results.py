@@ -64,6 +64,9 @@ class DebateResult:
     forfeited: str | None = None
     # False for an outcome imported without a margin: its totals say only who won.
     margin_known: bool = True
+    # The fact-check ran and scored nothing (it never enters the ratings; counted so
+    # a tournament whose every fact-check failed says so).
+    fact_check_failed: bool = False
     log: str | None = None
     sample_id: str | None = None
     uuid: str | None = None

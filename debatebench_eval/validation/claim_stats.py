@@ -78,12 +78,12 @@ class FactCheckSummary:
             "extras": float(self.extras),
         }
         for verdict, figures in self.per_verdict.items():
-            out[f"precision[{verdict}]"] = figures.precision
-            out[f"recall[{verdict}]"] = figures.recall
-            out[f"f1[{verdict}]"] = figures.f1
-        out.update({f"baseline[{name}]": value for name, value in self.baselines.items()})
+            out[f"precision.{verdict}"] = figures.precision
+            out[f"recall.{verdict}"] = figures.recall
+            out[f"f1.{verdict}"] = figures.f1
+        out.update({f"baseline.{name}": value for name, value in self.baselines.items()})
         for gold, row in self.confusion.items():
-            out.update({f"confusion[{gold}>{pred}]": float(n) for pred, n in row.items()})
+            out.update({f"confusion.{gold}>{pred}": float(n) for pred, n in row.items()})
         return out
 
 

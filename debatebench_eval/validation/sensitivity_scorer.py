@@ -18,6 +18,7 @@ from typing import Any
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
+from debatebench_eval.judging.figures import figures_of
 from debatebench_eval.judging.options import judge_models, judge_options
 from debatebench_eval.judging.rubric_scorer import rubric
 from debatebench_eval.judging.score_schema import rubric_keys
@@ -135,8 +136,11 @@ def rubric_sensitivity(
         if not isinstance(judged.value, dict):
             value = dict.fromkeys(keys, math.nan) | {"parsed": 0.0}
             return Score(value=value, explanation=judged.reason, metadata=meta)
+        # Every rubric figure in the value: the pair statistics compare dimensions,
+        # and this task's log keeps the shape it had before the rubric split its score.
+        every = figures_of(judged)
         return Score(
-            value={**judged.value, "parsed": 1.0},
+            value={**{key: every[key] for key in keys}, "parsed": 1.0},
             answer=judged.answer,
             explanation=f"*{describe(variant)}*\n\n{judged.explanation}",
             metadata=meta,

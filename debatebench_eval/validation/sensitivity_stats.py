@@ -112,11 +112,11 @@ class SensitivitySummary:
             unchanged_mean_abs_shift=_nan(self.unchanged_mean_abs_shift),
         )
         for name, rate in self.by_degradation.items():
-            out.update(_rate(f"sensitivity[{name}]", rate))
+            out.update(_rate(f"sensitivity.{name}", rate))
         for name, dims in self.falls.items():
             for dim, rate in dims.items():
-                out[f"fell[{name}.{dim}]"] = _nan(rate.value)
-        out.update({f"chance[{name}]": value for name, value in self.chance.items()})
+                out[f"fell.{name}.{dim}"] = _nan(rate.value)
+        out.update({f"chance.{name}": value for name, value in self.chance.items()})
         return out
 
 

@@ -278,7 +278,7 @@ class ValidationSummary:
     ceiling_by_position: float | None
 
     def as_metrics(self) -> dict[str, float | None]:
-        """Flat numeric figures, per-source bias as `bias[SOURCE]`; the headline
+        """Flat numeric figures, per-source bias as `bias.SOURCE`; the headline
         figures first, as the viewer shows the first few. An undefined figure is
         None, which Inspect leaves out of its results (no `nan` row in the terminal
         table; `why_undefined` says why it is missing), except tau-c, the log's
@@ -289,7 +289,7 @@ class ValidationSummary:
             if name != "bias_by_source" and name not in metrics:
                 metrics[name] = None if value is None else float(value)
         metrics[HEADLINE] = _or_nan(metrics[HEADLINE])
-        metrics.update({f"bias[{s}]": b for s, b in self.bias_by_source.items()})
+        metrics.update({f"bias.{s}": b for s, b in self.bias_by_source.items()})
         return metrics
 
 

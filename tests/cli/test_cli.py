@@ -11,6 +11,7 @@ from pathlib import Path
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 from debatebench_eval.debate.record import DebateRecord
+from debatebench_eval.judging.figures import figures_of
 
 from support.stub_server import StubBehaviour, StubServer
 
@@ -186,7 +187,7 @@ def test_inspect_score_rejudges_a_saved_log_with_another_judge_role(tmp_path: Pa
     # The original judgment is kept; the re-judge is appended under a new name.
     assert scores["rubric"].metadata["judges"] == ["ollama/judge-one"]
     assert scores["rubric1"].metadata["judges"] == ["ollama/judge-two"]
-    assert scores["rubric1"].value["judges"] == 1
+    assert figures_of(scores["rubric1"])["judges"] == 1
     assert judged_by.count("judge-two") == 2  # both orientations
 
 

@@ -27,6 +27,7 @@ from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
 from debatebench_eval.cli.embedded import CONTEXT_TOKENS, MODEL_ALIAS, embedded_server
 from debatebench_eval.debate.record import DebateRecord
+from debatebench_eval.judging.figures import figures_of
 from debatebench_eval.judging.rubric import default_rubric
 from debatebench_eval.validation.log_reader import trust_record
 
@@ -96,7 +97,7 @@ def check_rubric(score: Any) -> None:
     if isinstance(score.value, dict):
         for side in ("pro", "con"):
             for d in default_rubric().dimensions:
-                assert 0 <= score.value[f"{side}_{d.name}"] <= d.max
+                assert 0 <= figures_of(score)[f"{side}_{d.name}"] <= d.max
         assert score.metadata["winner"] in ("pro", "con")
         return
     assert math.isnan(score.value) and score.reason, score
@@ -109,7 +110,7 @@ def check_rubric(score: Any) -> None:
 
 def check_fact_check(score: Any) -> None:
     if isinstance(score.value, dict):
-        assert score.value["citations"] >= score.value["unverifiable_citations"] >= 0
+        assert figures_of(score)["citations"] >= figures_of(score)["unverifiable_citations"] >= 0
         return
     assert math.isnan(score.value) and score.reason
     assert score.metadata["exchange"]["replies"] or score.metadata["exchange"]["error"]

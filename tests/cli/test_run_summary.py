@@ -10,9 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from inspect_ai.log import EvalSampleSummary
+from inspect_ai.scorer import Score
 
 from debatebench_eval.cli.main import QUICKSTART_ARGS, _again, _judged
-from debatebench_eval.judging.run_summary import WIDTH, shorten, verdict_line
+from debatebench_eval.judging.run_summary import WIDTH, shorten, unscored_lines, verdict_line
 
 from support.commands import run_inspect
 from support.stub_server import StubBehaviour, StubServer
@@ -82,7 +84,20 @@ def test_a_validation_run_lists_the_speeches_its_judge_could_not_rate(tmp_path: 
     with StubServer() as stub:  # its speech is no rating
         err = run_inspect(args, stub.base_url, tmp_path, "none").stderr
     assert "debatebench: debatebench/judge_validation (" in err
-    assert "  2 of 2 samples unscored by speech_rating:" in err
+    assert "  speech-rating failed on all 2 samples (none scored):" in err
+
+
+def test_a_scorer_that_failed_on_every_debate_says_so() -> None:
+    def sample(n: int, fact_check: Score) -> EvalSampleSummary:
+        scores = {"rubric": Score(value={"pro_total": 30.0}), "fact_check": fact_check}
+        return EvalSampleSummary(id=f"d{n}", epoch=1, input="", target="", scores=scores)
+
+    failed = [sample(n, Score.unscored(reason="no ledger")) for n in range(3)]
+    assert unscored_lines(failed, skip="rubric")[0] == (
+        "  fact-check failed on all 3 samples (none scored):"
+    )
+    some = [*failed[:2], sample(2, Score(value={"pro_contradicted": 0.0}))]
+    assert unscored_lines(some, skip="rubric")[0] == "  2 of 3 samples unscored by fact_check:"
 
 
 @pytest.mark.parametrize(

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspect_ai.scorer import Score
+from inspect_ai.event import ModelEvent, SpanBeginEvent
+from inspect_ai.scorer import SampleScore, Score
 
 from debatebench_eval.debate.motions import single_motion
-from debatebench_eval.judging.metrics import complete_pairs
+from debatebench_eval.judging.figures import FIGURES_KEY, figures_of
+from debatebench_eval.judging.metrics import complete_pairs, model_win_rate
 
 from support.scripted import Script
 
@@ -67,3 +69,36 @@ def test_the_same_arguments_make_the_same_task_identity() -> None:
     assert first.metadata["pairing"] == again.metadata["pairing"]
     other = debate(motion=MOTION, paired=True, budget=500)
     assert other.metadata and other.metadata["pairing"] != first.metadata["pairing"]
+
+
+def test_a_swapped_transcript_heads_each_turn_with_the_side_its_role_argues(
+    run_debate: Any,
+) -> None:
+    log = paired(run_debate, {"pro": Script("pro"), "con": Script("con")})
+    heads = {}
+    for sample in log.samples or []:
+        spans = [e for e in sample.events if isinstance(e, SpanBeginEvent) and e.type == "turn"]
+        calls = [e for e in sample.events if isinstance(e, ModelEvent) and e.role != "judge"]
+        heads[str(sample.id)] = [
+            (span.name, call.role) for span, call in zip(spans, calls, strict=True)
+        ]
+    assert heads[PAIR] == [("PRO: mockllm/pro", "pro"), ("CON: mockllm/con", "con")]
+    # Inspect labels the call by its role; the turn's heading says which side it argues.
+    assert heads[f"{PAIR}.swapped"] == [
+        ("PRO: mockllm/con (the con role, sides swapped)", "con"),
+        ("CON: mockllm/pro (the pro role, sides swapped)", "pro"),
+    ]
+
+
+def test_win_rates_read_logs_written_before_and_after_the_figures_moved() -> None:
+    """Old logs hold every rubric key in the value; new ones keep the figures in metadata."""
+    meta = {"pair_id": None, "swapped": False, "models": {"pro": "a", "con": "b"}}
+    old = Score(value={"pro_total": 60.0, "pro_role_win": 1.0, "pro_win": 1.0}, metadata=meta)
+    new = Score(
+        value={"pro_total": 60.0},
+        metadata={**meta, FIGURES_KEY: {"pro_role_win": 1.0, "pro_win": 1.0}},
+    )
+    assert figures_of(old) == figures_of(new) == {"pro_total": 60, "pro_role_win": 1, "pro_win": 1}
+    rates = model_win_rate()
+    for score in (old, new):
+        assert rates([SampleScore(score=score)]) == {"win_rate.a": 1.0, "win_rate.b": 0.0}

@@ -25,6 +25,7 @@ from debatebench_eval.core.errors import ConfigError, ServerError
 from debatebench_eval.debate.display import turn_heading
 from debatebench_eval.debate.record import DebateRecord, TurnUsage
 from debatebench_eval.debate.task import DEBATE_ARGS, debate
+from debatebench_eval.judging.figures import figures_of
 from debatebench_eval.judging.run_summary import reasoning_lines
 from debatebench_eval.servers.calls import call_config
 from debatebench_eval.servers.replies import check_reasoning_budget, generate_reply
@@ -138,8 +139,7 @@ def test_the_sides_are_compared_on_their_speeches_not_their_thinking(
     )
     sample = (log.samples or [])[0]
     assert sample.error is None
-    stats = sample.scores["turn_stats"].value  # type: ignore[index]
-    assert isinstance(stats, dict)
+    stats = figures_of(sample.scores["turn_stats"])  # type: ignore[index]
     assert stats["pro_answer_tokens"] == stats["con_answer_tokens"] == 60.0
     assert (stats["pro_output_tokens"], stats["con_output_tokens"]) == (560.0, 60.0)
     assert stats["reasoning_tokens"] == 500.0

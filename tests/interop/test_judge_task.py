@@ -17,6 +17,7 @@ from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.debate.record import DebateRecord
 from debatebench_eval.interop.judge_task import judge
 from debatebench_eval.interop.transcript_file import read_transcript
+from debatebench_eval.judging.figures import figures_of
 
 from support.rejudging import (
     MIRROR_TRANSCRIPTS,
@@ -57,10 +58,10 @@ def test_judge_scores_the_nine_mirror_transcripts(tmp_path: Path) -> None:
         assert isinstance(rubric.value, dict) and rubric.metadata is not None
         assert rubric.metadata["winner"] == "con" and rubric.metadata["winner_reason"] == "total"
         # Side A's clarity point averages out over the two orientations.
-        assert rubric.value["pro_clarity"] == 7.5 and rubric.value["con_clarity"] == 9.5
+        assert figures_of(rubric)["pro_clarity"] == 7.5 and figures_of(rubric)["con_clarity"] == 9.5
         assert rubric.value["swap_flipped"] == 0.0
         fact_check = (sample.scores or {})["fact_check"]
-        assert isinstance(fact_check.value, dict) and fact_check.value["pro_claims"] == 4
+        assert isinstance(fact_check.value, dict) and figures_of(fact_check)["pro_claims"] == 4
         assert "### 1. Opening (short) — PRO" in sample.output.completion
 
 

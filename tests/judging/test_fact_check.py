@@ -13,7 +13,8 @@ from inspect_ai.util import Store
 from debatebench_eval.core.reply_model import text_pattern
 from debatebench_eval.debate.record import DebateRecord, Passage, Turn, TurnUsage
 from debatebench_eval.judging.blind import Orientation
-from debatebench_eval.judging.fact_check import FACT_CHECK_KEYS
+from debatebench_eval.judging.fact_check import FACT_CHECK_KEYS, FACT_CHECK_LISTED
+from debatebench_eval.judging.figures import figures_of
 from debatebench_eval.judging.ledger import (
     MAX_CLAIMS_PER_TURN,
     REPLY_SHAPE,
@@ -253,13 +254,14 @@ def test_the_fact_check_scores_counts_rates_and_keeps_the_ledger(run_debate: Any
     judge = fact_judge(a_ledger)
     log = run_debate(roles={**debaters(), "judge": judge.model()}, phases="[opening]")
     score = fact_score(log)
-    assert list(score.value) == list(FACT_CHECK_KEYS)
-    assert score.value["citations"] == 1 and score.value["unverifiable_citation_pct"] == 100
+    assert list(score.value) == list(FACT_CHECK_LISTED)
+    assert sorted(figures_of(score)) == sorted(FACT_CHECK_KEYS)
+    assert figures_of(score)["citations"] == 1 and score.value["unverifiable_citation_pct"] == 100
     sides = [c["side"] for c in score.metadata["ledger"]]
     assert sorted(sides) == ["con", "pro"]
     first_side = sides[0]
-    assert score.value[f"{first_side}_contradicted"] == 1
-    assert score.value[f"{first_side}_contradicted_rate"] == 1
+    assert figures_of(score)[f"{first_side}_contradicted"] == 1
+    assert figures_of(score)[f"{first_side}_contradicted_rate"] == 1
     assert score.metadata["ledger"][0]["citations"][0]["verified"] is False
     # Turns are named as the transcript heads them, and every claim's reason is shown.
     assert "*Cites:* 1. Opening — CON ✗ quote not found in the cited turn" in score.explanation
@@ -271,7 +273,7 @@ def test_the_fact_check_scores_counts_rates_and_keeps_the_ledger(run_debate: Any
 def test_a_side_with_no_claims_has_nan_rates_not_zero(run_debate: Any) -> None:
     judge = fact_judge(lambda ids, n: {"claims": [], "no_claims": NONE_MADE})
     log = run_debate(roles={**debaters(), "judge": judge.model()}, phases="[opening]")
-    value = fact_score(log).value
+    value = figures_of(fact_score(log))
     assert value["pro_claims"] == 0 and math.isnan(value["pro_supported_rate"])
     assert math.isnan(value["unverifiable_citation_pct"])
     score = fact_score(log)
@@ -297,6 +299,7 @@ def test_an_empty_ledger_without_reasons_is_repaired_then_unscored(
     score = fact_score(log)
     assert math.isnan(score.value) and problem in score.reason
     assert len(score.metadata["exchange"]["replies"]) == 2
+    assert score.answer.startswith("UNSCORED: fact-check: ")
 
 
 def test_a_reason_for_no_claims_beside_listed_claims_is_malformed() -> None:
@@ -343,7 +346,7 @@ def test_a_repaired_ledger_is_scored(run_debate: Any) -> None:
     log = run_debate(
         roles={**debaters(), "judge": judge.model()}, phases="[opening]", swap_judging=False
     )
-    assert fact_score(log).value["repairs"] == 1
+    assert figures_of(fact_score(log))["repairs"] == 1
 
 
 @pytest.mark.parametrize(

@@ -46,7 +46,8 @@ def test_the_cases_cover_winners_tiebreaks_swaps_and_every_failure(current: dict
 
 def test_a_single_changed_number_or_winner_is_caught() -> None:
     baseline = json.loads(BASELINE.read_text(encoding="utf-8"))
-    for path, new in ((("value", "pro_clarity"), 3.0), (("answer",), "pro")):
+    figure = ("metadata", "figures", "pro_clarity")
+    for path, new in ((("value", "pro_total"), 3.0), (figure, 3.0), (("answer",), "pro")):
         changed = copy.deepcopy(baseline)
         node = changed["mirror-1"]["rubric"]
         for key in path[:-1]:

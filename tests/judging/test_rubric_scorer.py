@@ -16,9 +16,11 @@ from inspect_ai.util import Store
 from debatebench_eval.debate.protocol import Side
 from debatebench_eval.debate.record import DebateRecord, Passage, RunSettings, SideSettings
 from debatebench_eval.judging.blind import Orientation
+from debatebench_eval.judging.figures import figures_of
 from debatebench_eval.judging.options import JudgeOptions
 from debatebench_eval.judging.rubric import SideJudgment, check_judgment, default_rubric
 from debatebench_eval.judging.score_schema import (
+    RUBRIC_LISTED,
     answer,
     context,
     judge_record,
@@ -40,6 +42,7 @@ from support.judge_replies import (
     turn_ids,
 )
 from support.scripted import Script, output
+from support.terminal import assert_printed_whole
 
 STRONG, WEAK = "An excellent, well-evidenced case.", "A thin case."
 Reply = Callable[[int, list[Any], GenerateConfig], ModelOutput]
@@ -96,11 +99,14 @@ def test_a_judged_debate_has_every_key_the_winner_and_both_readings(run_debate: 
     judge = Script("judge", reply=judge_only(content_judge()))
     log = run_debate(roles={**debaters(), "judge": judge.model()}, seed=3)
     score = rubric_score(log)
-    assert list(score.value) == list(rubric_keys(default_rubric()))
+    figures = figures_of(score)
+    assert list(score.value) == list(RUBRIC_LISTED)
+    assert sorted(figures) == sorted(rubric_keys(default_rubric()))
     assert score.value["pro_total"] == 90 and score.value["con_total"] == 50
-    assert (score.answer, score.metadata["winner_reason"]) == ("PRO · RESOLVED", "total")
-    assert score.metadata["margin_tier"] == "RESOLVED" and score.value["tier_resolved"] == 1
-    assert score.value["swap_flipped"] == 0 and score.value["pro_win"] == 1
+    answered = (score.answer, score.metadata["winner_reason"])
+    assert answered == ("mockllm/pro (PRO) · RESOLVED", "total")
+    assert score.metadata["margin_tier"] == "RESOLVED" and figures["tier_resolved"] == 1
+    assert score.value["swap_flipped"] == 0 and figures["pro_win"] == 1
     clarity = score.metadata["sides"]["pro"]["dimensions"]["clarity"]
     assert clarity["score"] == 9 and clarity["max"] == 10 and len(clarity["justifications"]) == 2
     assert score.metadata["trust"]["status"] == "unvalidated"
@@ -147,7 +153,8 @@ def test_a_judge_biased_to_side_a_is_caught_by_the_swap(run_debate: Any) -> None
     seed = sample_seed(log)
     assert score.metadata["winner_reason"] == "coin_toss"
     assert score.metadata["winner"] == ("pro" if seed % 2 == 0 else "con")
-    assert score.answer == f"{score.metadata['winner'].upper()} · tie, coin toss"
+    won = score.metadata["winner"]
+    assert score.answer == f"mockllm/{won} ({won.upper()}) · tie, coin toss"
 
 
 def sample_seed(log: EvalLog) -> int:
@@ -173,7 +180,7 @@ def test_a_malformed_reply_is_repaired_once_naming_the_problem(run_debate: Any) 
     judge = Script("judge", reply=judge_only(first_bad))
     log = run_debate(roles={**debaters(), "judge": judge.model()}, fact_check=False)
     score = rubric_score(log)
-    assert score.value["repairs"] == 1 and score.value["pro_total"] == 90
+    assert figures_of(score)["repairs"] == 1 and score.value["pro_total"] == 90
     (repaired,) = [c for c in judge.calls if len(c.messages) > 2]
     repair = str(repaired.messages[-1].content)
     assert '"side_a.clarity" is missing' in repair or '"side_b.clarity" is missing' in repair
@@ -190,6 +197,11 @@ def test_an_unusable_judge_leaves_the_sample_unscored_never_zero(run_debate: Any
     assert replies == ["Side A won.", "Side A won."]
     results = {s.name: s for s in (log.results.scores if log.results else [])}
     assert results["rubric"].unscored_samples == 1 and results["rubric"].scored_samples == 0
+    # The list says so, and the scorer's results say it scored nothing.
+    assert score.answer.startswith("UNSCORED: 0 of 1 judges gave a valid score, 1 needed")
+    assert len(score.answer) <= len("UNSCORED: ") + 90
+    assert results["rubric"].metrics["scored_samples"].value == 0
+    assert math.isnan(results["pro_total"].metrics["mean"].value)
 
 
 def fails_when_a_is_con(good: Reply) -> Reply:
@@ -228,17 +240,17 @@ def test_a_panel_needs_every_judge_unless_a_quorum_is_set(run_debate: Any) -> No
     log = run_debate(roles={**debaters(), "judge": judges}, fact_check=False)
     assert "2 of 3 judges gave a valid score, 3 needed" in rubric_score(log).reason
     log = run_debate(roles={**debaters(), "judge": judges}, fact_check=False, judge_quorum=2)
-    score = rubric_score(log)
-    assert score.value["judges"] == 2
+    figures = figures_of(rubric_score(log))
+    assert figures["judges"] == 2
     # Median of two judges per dimension is their mean: (27 + 24) / 2 on argument_quality.
-    assert score.value["pro_argument_quality"] == 25.5
+    assert figures["pro_argument_quality"] == 25.5
 
 
 def test_a_panel_takes_the_median_per_dimension_and_reports_alpha(run_debate: Any) -> None:
     judges = panel(content_judge(0.9, 0.5), content_judge(0.8, 0.4), content_judge(0.2, 0.9))
     log = run_debate(roles={**debaters(), "judge": judges}, fact_check=False)
     score = rubric_score(log)
-    assert score.value["pro_clarity"] == 8 and score.value["con_clarity"] == 5
+    assert figures_of(score)["pro_clarity"] == 8 and figures_of(score)["con_clarity"] == 5
     # Each unit is a (side, dimension): the three judges' scores as fractions of the max.
     fractions = {"pro": (0.9, 0.8, 0.2), "con": (0.5, 0.4, 0.9)}
     units = [
@@ -314,7 +326,14 @@ def test_win_rate_by_model_pools_a_models_two_sides(run_debate: Any) -> None:
     winners = [rubric_score(log, i).metadata["winner"] for i in range(2)]
     assert sorted(winners) == ["con", "pro"]
     metrics = all_metrics(log)
-    assert metrics["win_rate[mockllm/pro]"] == 1 and metrics["win_rate[mockllm/con]"] == 0
+    assert metrics["win_rate.mockllm/pro"] == 1 and metrics["win_rate.mockllm/con"] == 0
+    assert_printed_whole(metrics)
+    # the answer names the winning model and its side, and marks the swapped half
+    answers = sorted(rubric_score(log, i).answer for i in range(2))
+    assert answers == [
+        "mockllm/pro (CON, sides swapped) · RESOLVED",
+        "mockllm/pro (PRO) · RESOLVED",
+    ]
 
 
 def test_win_rates_keep_to_pairs_with_both_halves_scored(run_debate: Any) -> None:
@@ -330,7 +349,7 @@ def test_win_rates_keep_to_pairs_with_both_halves_scored(run_debate: Any) -> Non
     assert sorted(scored) == [False, True]
     metrics = all_metrics(log)
     assert metrics["incomplete_pairs"] == 1
-    assert not any(name.startswith("win_rate[") for name in metrics)
+    assert not any(name.startswith("win_rate.") for name in metrics)
 
 
 @pytest.mark.parametrize(
@@ -436,11 +455,17 @@ def judge_mean(readings: list[Reading]) -> SideScores:
 
 
 @pytest.mark.parametrize(
-    ("winner", "expected"), [("pro", "PRO · CON forfeit"), ("con", "CON · PRO forfeit")]
+    ("winner", "expected"),
+    [("pro", "mockllm/pro (PRO) · CON forfeit"), ("con", "mockllm/con (CON) · PRO forfeit")],
 )
 def test_a_forfeit_answer_names_the_side_that_forfeited(winner: Side, expected: str) -> None:
     verdict = Verdict(winner, "stance_forfeit", {"pro": 40, "con": 60}, 20, "RESOLVED")
-    assert answer(verdict) == expected
+    assert answer(verdict, scored_record(passages=False)) == expected
+
+
+def test_a_tie_answer_names_the_model_and_how_the_tie_was_broken() -> None:
+    verdict = Verdict("con", "coin_toss", {"pro": 50, "con": 50}, 0, "UNRESOLVED")
+    assert answer(verdict, scored_record(passages=False)) == "mockllm/con (CON) · tie, coin toss"
 
 
 def test_the_stance_summary_counts_switched_and_unclear_readings() -> None:

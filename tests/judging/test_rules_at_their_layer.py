@@ -11,6 +11,7 @@ from inspect_ai import score
 from inspect_ai.model import GenerateConfig, ModelOutput
 
 from debatebench_eval.debate.record import DebateRecord
+from debatebench_eval.judging.figures import figures_of
 from debatebench_eval.judging.rubric_scorer import rubric
 
 from support.judge_replies import MAXIMA, NONE_MADE, is_rubric_call, rubric_reply, side_scores
@@ -48,7 +49,7 @@ def test_a_panel_averages_each_judges_readings_before_the_median(run_debate: Any
     roles = {side: s.model() for side, s in speakers().items()}
     log = run_debate(roles={**roles, "judge": [j.model() for j in judges]}, fact_check=False,
                      phases="[opening]")  # fmt: skip
-    value = ((log.samples or [])[0].scores or {})["rubric"].value
+    value = figures_of(((log.samples or [])[0].scores or {})["rubric"])
     assert value["pro_clarity"] == 8 and value["con_clarity"] == round(MAXIMA["clarity"] * 0.5)
 
 

@@ -16,8 +16,10 @@ VISIBLE = [
     "sampleId", "input", "answer", "score__rubric__pro_total", "score__rubric__con_total",
     "score__rubric__margin", "score__rubric__swap_flipped", "score__rubric__stance_violations",
     "score__fact_check__pro_contradicted", "score__fact_check__con_contradicted",
-    "score__fact_check__unverifiable_citation_pct", "tokens", "error",
+    "score__fact_check__unverifiable_citation_pct", "score__turn_stats__hit_budget_rate", "error",
 ]  # fmt: skip
+# What the sample list of inspect_ai 0.3.285 can show at 1600 px.
+MOST_COLUMNS = 13
 
 
 def debaters() -> dict[str, Any]:
@@ -57,19 +59,64 @@ def test_the_sample_list_shows_the_columns_a_reader_scans_and_hides_the_rest(
     assert view is not None and not isinstance(view, list)
     columns = view.columns or []
     assert [c.id for c in columns if c.visible] == VISIBLE
-    hidden = {c.id for c in columns if not c.visible}
-    assert "score__rubric__pro_clarity" in hidden and "score__turn_stats__turns" in hidden
-    assert "score__fact_check__pro_supported_rate" in hidden
+    assert {"tokens", "target", "sampleStatus", "duration"} <= {
+        c.id for c in columns if not c.visible
+    }
     assert view.score_labels and view.score_labels["unverifiable_citation_pct"] == "Bad cites %"
-    score = ((log.samples or [])[0].scores or {})["rubric"]
-    assert score.answer == "PRO · RESOLVED"
+    scores = (log.samples or [])[0].scores or {}
+    assert scores["rubric"].answer == "mockllm/pro (PRO) · RESOLVED"
 
 
-def test_the_log_listing_leads_with_the_pro_roles_win_rate(run_debate: Any) -> None:
+def test_every_score_key_the_viewer_draws_is_a_column_and_there_are_13_at_most(
+    run_debate: Any,
+) -> None:
+    """The viewer draws every key of every score value, `visible: false` or not: the
+    keys themselves must be the short list."""
     log = run_debate(roles={**debaters(), "judge": judge().model()}, phases="[opening]")
-    headline = log.eval.headline_metric
-    assert headline is not None
-    assert (headline.scorer, headline.score, headline.metric) == ("rubric", "pro_role_win", "mean")
+    scores = (log.samples or [])[0].scores or {}
+    drawn = [
+        f"score__{scorer}__{key}"
+        for scorer, score in scores.items()
+        if isinstance(score.value, dict)
+        for key in score.value
+    ]
+    assert set(drawn) == set(VISIBLE) - {"sampleId", "input", "answer", "error"}
+    assert len(VISIBLE) <= MOST_COLUMNS
+    # the other numbers are figures in the metadata, with their means in the results
+    figures = scores["rubric"].metadata["figures"]  # type: ignore[index]
+    assert figures["pro_clarity"] == 8 and figures["pro_win"] == 1
+    assert "pro_claims" in scores["fact_check"].metadata["figures"]  # type: ignore[index]
+    assert "turns" in scores["turn_stats"].metadata["figures"]  # type: ignore[index]
+    results = {s.name: s.metrics for s in (log.results.scores if log.results else [])}
+    assert results["rubric"]["pro_clarity"].value == 8
+    assert "pro_clarity_stderr" in results["rubric"] and "tier_resolved" in results["rubric"]
+    assert results["fact_check"]["pro_claims"].value == 1
+    assert results["turn_stats"]["turns"].value == 2
+    assert results["pro_total"]["mean"].value == 80
+
+
+def test_the_log_listing_leads_with_the_pro_roles_models_win_rate_by_name(
+    run_debate: Any,
+) -> None:
+    log = run_debate(roles={**debaters(), "judge": judge().model()}, phases="[opening]")
+    declared = log.eval.headline_metric
+    assert declared is not None and (declared.scorer, declared.score) == ("rubric", "rubric")
+    assert log.results is not None and log.results.headline is not None
+    first = log.results.scores[0]
+    assert (first.name, next(iter(first.metrics))) == ("rubric", "win_rate.mockllm/pro")
+    assert first.metrics["win_rate.mockllm/pro"].value == 1
+    assert first.metrics["win_rate.mockllm/con"].value == 0
+
+
+def test_with_one_model_on_both_sides_the_headline_is_the_pro_sides_share(
+    run_debate: Any,
+) -> None:
+    one = Script("m", reply=lambda n, m, c: output("m", "A speech.")).model()
+    log = run_debate(roles={"pro": one, "con": one, "judge": judge().model()}, phases="[opening]")
+    assert log.results is not None
+    first = log.results.scores[0]
+    assert next(iter(first.metrics)) == "pro_side_win_rate"
+    assert first.metrics["pro_side_win_rate"].value == 1
 
 
 def test_the_explanation_speaks_of_pro_and_con_and_says_when_readings_disagree(

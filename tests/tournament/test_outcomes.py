@@ -15,8 +15,10 @@ from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log, write_eval_lo
 from inspect_ai.scorer import SampleScore, Score
 
 from debatebench_eval.core._inspect import TASK_IDENTIFIER_VERSION, task_identifier
+from debatebench_eval.tournament.leaderboard import leaderboard, markdown
 from debatebench_eval.tournament.outcomes import read_tournament
 from debatebench_eval.tournament.results import eligible_debates, excluded
+from debatebench_eval.tournament.standings import Options
 
 from support.tournaments import MODELS, run_tournament
 
@@ -84,6 +86,22 @@ def test_an_unscored_debate_excludes_its_matchup_and_is_listed(
     assert out["unscored"][0].reason == "1 of 2 judges gave a valid score"
     assert [(d.motion, d.swapped) for d in out["twin"]] == [("carbon-tax", True)]
     assert len(eligible_debates(results)) == 10  # never counted as a loss
+
+
+def test_a_failed_fact_check_is_counted_beside_the_rubrics_unscored(
+    played: Path, tmp_path: Path
+) -> None:
+    folder = copy_of(played, tmp_path)
+
+    def fail_fact_check(sample) -> None:  # type: ignore[no-untyped-def]
+        sample.scores["fact_check"] = Score.unscored(reason="fact-check: no ledger")
+
+    edit_sample(folder, "carbon-tax", fail_fact_check)
+    logs = read_tournament([str(folder)])
+    assert [r.fact_check_failed for r in logs.results].count(True) == 1
+    board = leaderboard(logs, Options(resamples=100))
+    assert board["counts"]["fact_check_unscored"] == 1
+    assert "unscored 0 (fact-checks unscored 1)" in markdown(board)
 
 
 def test_a_failed_debate_is_listed_with_its_error(played: Path, tmp_path: Path) -> None:

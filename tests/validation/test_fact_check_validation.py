@@ -29,6 +29,7 @@ from debatebench_eval.validation.planted_set import (
 from support import fact_check_set
 from support.judge_checks import oracle_judge, planted_set, random_judge
 from support.scripted import Script, output
+from support.terminal import assert_printed_whole
 
 
 def metrics(log: EvalLog) -> dict[str, float]:
@@ -209,14 +210,15 @@ def test_the_oracle_judge_reaches_one(judged: dict[str, EvalLog]) -> None:
     for name in ("macro_f1", "macro_f1_low", "claim_recall", "citation_accuracy", "parse_rate"):
         assert found[name] == 1.0, name
     assert found["planted"] == 512 and found["extras"] == 0
-    assert found["confusion[supported>supported]"] == 128
+    assert found["confusion.supported>supported"] == 128
+    assert_printed_whole(found)
 
 
 def test_the_random_judge_sits_at_the_baselines(judged: dict[str, EvalLog]) -> None:
     found = metrics(judged["random"])
-    assert found["macro_f1_low"] <= found["baseline[random]"] <= found["macro_f1_high"]
+    assert found["macro_f1_low"] <= found["baseline.random"] <= found["macro_f1_high"]
     assert found["macro_f1_high"] < 0.6 and found["citation_accuracy"] == 0
-    assert found["baseline[majority]"] == found["baseline[all_not_checkable]"] == pytest.approx(0.1)
+    assert found["baseline.majority"] == found["baseline.all_not_checkable"] == pytest.approx(0.1)
 
 
 def test_the_log_the_metric_and_a_reread_agree(judged: dict[str, EvalLog]) -> None:

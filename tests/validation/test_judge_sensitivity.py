@@ -30,6 +30,7 @@ from debatebench_eval.validation.sensitivity_task import judge_sensitivity
 from support.judge_checks import oracle_judge, random_judge
 from support.paths import RESULTS
 from support.scripted import Script
+from support.terminal import assert_printed_whole
 
 DIMENSIONS = default_rubric().names
 MAXIMA = {d.name: d.max for d in default_rubric().dimensions}
@@ -189,15 +190,17 @@ def test_the_oracle_judge_reaches_one(judged: dict[str, EvalLog]) -> None:
         "sensitivity",
         "loss_rate",
         "parse_rate",
-        *(f"sensitivity[{d}]" for d in DEGRADATIONS),
+        *(f"sensitivity.{d}" for d in DEGRADATIONS),
     ):
         assert found[name] == 1.0, name
     assert found["unchanged_moved"] == 0 and found["swap_flip_rate"] == 0
+    assert_printed_whole(found)
+    assert any(name.startswith("fell.") for name in found)
 
 
 def test_the_random_judge_sits_at_chance(judged: dict[str, EvalLog]) -> None:
     found = metrics(judged["random"])
-    assert found["sensitivity_low"] <= found["chance[all]"] <= found["sensitivity_high"]
+    assert found["sensitivity_low"] <= found["chance.all"] <= found["sensitivity_high"]
     assert found["sensitivity_high"] < 0.8
     assert found["unchanged_moved"] > 0.9 and found["unchanged_mean_abs_shift"] > 5
 

@@ -38,6 +38,7 @@ from debatebench_eval.validation.stats import (
 )
 
 from support.paths import ROOT
+from support.terminal import assert_printed_whole, printed
 
 DATA = ROOT / "validation" / "data.csv"
 QWEN = ROOT / "tests" / "fixtures" / "validation" / "judge-scores-qwen3-8b-full.json"
@@ -315,10 +316,16 @@ def test_small_subsets_have_no_annotator_ceiling() -> None:
 def test_as_metrics_is_flat_and_numeric() -> None:
     metrics = qwen_summary().as_metrics()
     assert metrics["n"] == 631.0 and metrics["ceiling_annotators"] == 64.0
-    assert metrics["bias[Arg-GPT2]"] == pytest.approx(-1.46, abs=0.005)
+    assert metrics["bias.Arg-GPT2"] == pytest.approx(-1.46, abs=0.005)
     assert "bias_by_source" not in metrics
     assert all(isinstance(v, float) for v in metrics.values())
-    assert sum(key.startswith("bias[") for key in metrics) == 8
+    assert sum(key.startswith("bias.") for key in metrics) == 8
+    assert_printed_whole(metrics)
+
+
+def test_a_bracketed_name_would_lose_its_qualifier_on_the_terminal() -> None:
+    # Why the names carry none: Inspect prints them as rich markup.
+    assert "fell[shuffled.clarity]" not in printed(["fell[shuffled.clarity]"])
 
 
 # Small hand-made data, computed afresh in each test: a summary cached by a

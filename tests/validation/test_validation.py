@@ -143,7 +143,7 @@ def test_a_validation_run_reports_every_figure(tmp_path: Path) -> None:
         metrics["tau_c"] > 0.5 and metrics["tau_c_low"] <= metrics["tau_c"] <= metrics["tau_c_high"]
     )
     for key in ("tau_b", "distinct_values", "source_baseline_tau_c", "within_source_tau",
-                "ceiling_by_position", "bias", "bias[Arg-GPT2]"):  # fmt: skip
+                "ceiling_by_position", "bias", "bias.Arg-GPT2"):  # fmt: skip
         assert key in metrics
     unparsed = [s for s in log.samples or [] if s.scores and s.scores["speech_rating"].reason]
     assert len(unparsed) == 1
