@@ -32,10 +32,9 @@ from debatebench_eval.debate.run_yaml import parse_run_yaml
 from debatebench_eval.debate.solver import debate_solver
 from debatebench_eval.debate.teams import resolve_team
 from debatebench_eval.debate.turn_stats import STAT_KEYS, turn_stats
-from debatebench_eval.judging.options import JUDGE_ARGS
+from debatebench_eval.judging.options import JudgingOptions
 from debatebench_eval.judging.run_summary import report_problems_after_the_run
 from debatebench_eval.judging.scorer_set import HEADLINE_METRIC, judging_scorers
-from debatebench_eval.judging.verdict import DEFAULT_LEANING_MARGIN, DEFAULT_RESOLVED_MARGIN
 from debatebench_eval.judging.viewer import debate_viewer
 from debatebench_eval.prep.pools import TOPIC_MATCHES, open_pools
 
@@ -87,16 +86,7 @@ def debate(
     prep_budget: int | None = None,
     context_window: int | None = None,
     topic_match: str = "words",
-    rubric: str | None = None,
-    swap_judging: bool = True,
-    fact_check: bool | None = None,
-    judge_budget: int | None = None,
-    judge_quorum: int | None = None,
-    strict_judge: bool = False,
-    judge_schema: bool | str = "auto",
-    resolved_margin: float = DEFAULT_RESOLVED_MARGIN,
-    leaning_margin: float = DEFAULT_LEANING_MARGIN,
-    require_validated_judge: bool = False,
+    judging: dict[str, Any] | None = None,
     **unknown: Any,
 ) -> Task:
     """A structured adversarial debate between the `pro` and `con` model roles.
@@ -133,28 +123,18 @@ def debate(
         topic_match: Which pool rows are candidates for prep: words (the default: a row
             whose topic shares a word with the motion's topic, as debatebench matches) or
             exact (a row whose topic equals it, ignoring case and spacing).
-        rubric: A rubric file for the judge (default scorers/rubric.yaml).
-        swap_judging: Judge twice with Side A/B swapped and average (default true).
-        fact_check: Run the fact-check scorer (default true, or the run.yaml's judge setting).
-        judge_budget: Completion-token cap of each judge call (default 6000, or the run.yaml's).
-        judge_quorum: Valid judges needed when the judge role is a panel (default: all).
-        strict_judge: Refuse to debate when the judge is also a debater (default false: warn).
-        judge_schema: Hold the judge to JSON: auto (the default: object on llama.cpp's
-            servers, true elsewhere, asked of each judge's server), true (structured
-            output), object (json_object with the schema) or false (prompt only).
-        resolved_margin: Total-score margin for RESOLVED (default 15 of 100).
-        leaning_margin: Total-score margin for CONTESTED_BUT_LEANING (default 5 of 100).
-        require_validated_judge: Refuse, before any model call, a judge without a passing
-            validation record (see `debatebench-eval trust`).
+        judging: The judge's settings as one mapping, e.g. judging="{judge_budget: 1024,
+            swap_judging: false}"; its keys are listed below (`debatebench-eval list`).
+            Each key is also accepted as an option of its own (-T judge_budget=1024).
     """
-    arg.reject_unknown("task debate", unknown, (*DEBATE_ARGS, *JUDGE_ARGS))
+    judged = JudgingOptions.gather(judging, unknown, owner="task debate", known=DEBATE_ARGS)
     given = {k: v for k, v in locals().items() if k in DEBATE_ARGS}
     settings, roles = _settings(given)
-    judged = {k: v for k, v in locals().items() if k in JUDGE_ARGS}
-    judging = judging_scorers(
-        judged, default_budget=settings.judge_budget, default_fact_check=settings.fact_check
+    options = JudgingOptions.checked(
+        judged, defaults={"judge_budget": settings.judge_budget, "fact_check": settings.fact_check}
     )
-    pairing = new_pairing_token({**given, **judged}) if settings.paired else None
+    judging_set = judging_scorers(options)
+    pairing = new_pairing_token({**given, **judged.values}) if settings.paired else None
     report_problems_after_the_run()
     has_prep = any(phase.is_prep for phase in settings.phases)
     where = f"{given['config']}: sources" if given["config"] else "-T sources"
@@ -168,15 +148,12 @@ def debate(
         solver=debate_solver(
             settings,
             pools,
-            strict_judge=arg.as_bool("strict_judge", strict_judge),
-            require_validated_judge=arg.as_bool("require_validated_judge", require_validated_judge),
             pairing=pairing,
-            judge_quorum=arg.as_int("judge_quorum", judge_quorum),
-            judged=JudgedCalls(judging.options, judging.fact_check),
+            judged=JudgedCalls(options, judging_set.fact_check),
         ),
-        scorer=[*judging.scorers, turn_stats()],
+        scorer=[*judging_set.scorers, turn_stats()],
         model_roles=roles or None,
-        viewer=debate_viewer({**judging.score_keys, "turn_stats": STAT_KEYS}),
+        viewer=debate_viewer({**judging_set.score_keys, "turn_stats": STAT_KEYS}),
         headline_metric=HEADLINE_METRIC,
         config=GenerateConfig(max_retries=DEFAULT_MAX_RETRIES, timeout=settings.timeout),
         # One failed debate must not stop the others; eval-retry resumes it.

@@ -32,7 +32,7 @@ from debatebench_eval.judging.ledger import (
     fact_check_prompts,
     reply_schema,
 )
-from debatebench_eval.judging.options import judge_models, scorer_options
+from debatebench_eval.judging.options import JudgingOptions, judge_models
 from debatebench_eval.judging.structured import Exchange, ask_judge
 
 FACT_CHECK_KEYS = (
@@ -42,31 +42,26 @@ FACT_CHECK_KEYS = (
 )  # fmt: skip
 
 
+# The judging settings the fact-check reads.
+FACT_CHECK_JUDGING = ("judge_budget", "judge_schema", "strict_judge", "require_validated_judge")
+
+
 @scorer(metrics={"*": [mean(), stderr()]})
-def fact_check(
-    judge_budget: int | None = None,
-    judge_schema: bool | str = "auto",
-    strict_judge: bool = False,
-    require_validated_judge: bool = False,
-    **unknown: Any,
-) -> Scorer:
+def fact_check(judging: JudgingOptions | dict[str, Any] | None = None, **unknown: Any) -> Scorer:
     """Audit every claim against the debate's record (passages and turns) with the judge role.
 
     Args:
-        judge_budget: Completion-token cap of the call (default 6000).
-        judge_schema: Hold the judge to JSON: auto (the default: object on llama.cpp's
-            servers, true elsewhere, asked of each judge's server), true (structured
-            output), object (json_object with the schema) or false (prompt only).
-        strict_judge: Refuse to judge with a model that also debated (default false: warn).
-        require_validated_judge: Refuse a judge without a passing validation record.
+        judging: The judge's settings as one mapping (keys: `debatebench-eval list`); the
+            fact-check reads judge_budget, judge_schema, strict_judge and
+            require_validated_judge. Each key is also accepted as an option of its own.
     """
-    options = scorer_options(
-        "fact_check",
+    options = JudgingOptions.parse(
+        judging,
         unknown,
-        judge_budget=judge_budget,
-        judge_schema=judge_schema,
-        strict_judge=strict_judge,
-        require_validated_judge=require_validated_judge,
+        flag="-S",
+        owner="scorer fact_check",
+        known=("judging",),
+        accepts=FACT_CHECK_JUDGING,
     )
     budget, mode = options.judge_budget, options.judge_schema
     strict, required = options.strict_judge, options.require_validated_judge

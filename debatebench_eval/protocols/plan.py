@@ -235,5 +235,5 @@ def coerce_options(given: dict[str, Any], unknown: dict[str, Any]) -> Options:
         seed=arg.as_int("seed", given.get("seed"), minimum=0),
         probe=arg.as_bool("probe", given.get("probe", True)),
         retries=DEFAULT_EMPTY_RETRIES if retries is None else retries,
-        judge_schema=json_mode(given.get("judge_schema", "auto")),
+        judge_schema=json_mode(arg.label("judge_schema"), given.get("judge_schema", "auto")),
     )
