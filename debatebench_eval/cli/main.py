@@ -224,7 +224,7 @@ def _run_report(args: argparse.Namespace) -> int:
 # replies well formed.
 QUICKSTART_ARGS = [
     "--limit", "1", "-T", "format=lightning", "-T", "budget=160", "--seed", "42",
-    "-T", "judge_budget=1024",
+    "-T", "judging={judge_budget: 1024}",
     "-T", "context_window=4096",  # embedded.CONTEXT_TOKENS, without importing it here
 ]  # fmt: skip
 

@@ -3,46 +3,35 @@
 Inspect hands `-T` values over YAML-parsed and comma-split, coerces nothing
 and only warns about unknown keys (an unknown `-S` key is a TypeError with a
 traceback). These helpers turn each value into its declared type or raise
-one ConfigError naming the argument as the user typed it.
+one ConfigError naming the argument as the user typed it. The label is
+always given, never read from process state: `text`, `boolean`, ... take it
+whole (`-S judging.judge_budget`); the `as_*` forms name a task's `-T NAME`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from debatebench_eval.core.errors import ConfigError
 
 # Inspect passes the model to every task factory whether or not it asks.
 _ALWAYS_PASSED = frozenset({"model"})
-# The flag the arguments being checked came with: -T for a task, -S for a
-# scorer built by `inspect score`.
-_FLAG: ContextVar[str] = ContextVar("argument_flag", default="-T")
 
 
-@contextmanager
-def given_with(flag: str) -> Iterator[None]:
-    """Name arguments checked inside this block as given with `flag`."""
-    token = _FLAG.set(flag)
-    try:
-        yield
-    finally:
-        _FLAG.reset(token)
+def label(name: str, flag: str = "-T") -> str:
+    """An argument as the user typed it: `-T budget` or `-S rounds`."""
+    return f"{flag} {name}"
 
 
-def label(name: str) -> str:
-    """An argument as the user typed it: `-T budget` or `-S judge_budget`."""
-    return f"{_FLAG.get()} {name}"
-
-
-def reject_unknown(owner: str, extra: Mapping[str, Any], known: Iterable[str]) -> None:
-    """`owner` is what takes the arguments, e.g. "task debate" or "scorer rubric"."""
+def reject_unknown(
+    owner: str, extra: Mapping[str, Any], known: Iterable[str], flag: str = "-T"
+) -> None:
+    """`owner` is what takes the arguments, e.g. "task debate" or "solver deliberate"."""
     unknown = sorted(set(extra) - _ALWAYS_PASSED)
     if unknown:
         raise ConfigError(
-            label(unknown[0]),
+            label(unknown[0], flag),
             f"unknown argument(s) {', '.join(unknown)} for {owner}",
             f"one of {', '.join(sorted(known))}",
         )
@@ -69,8 +58,7 @@ def as_list(name: str, value: Any) -> list[str] | None:
 
 
 # The coercions themselves. `where` is the option as the user typed it
-# (`-T budget`, `-S judging.judge_budget`): the typed option groups pass it
-# explicitly; the `as_*` forms above name it from the flag in context.
+# (`-T budget`, `-S judging.judge_budget`).
 
 
 def text(where: str, value: Any, *, optional: bool = True) -> str | None:

@@ -32,11 +32,16 @@ class Given:
     labels: dict[str, str]
 
 
-def label_of(info: ValidationInfo) -> str:
-    """The label of the field being validated (`-T judge_budget`)."""
-    assert info.field_name is not None
+def labelled(info: ValidationInfo, key: str) -> str:
+    """A key of the group being validated as the user gave it (`-T judge_budget`)."""
     labels: Mapping[str, str] = (info.context or {}).get("labels", {})
-    return labels.get(info.field_name, f"-T {info.field_name}")
+    return labels.get(key, f"-T {key}")
+
+
+def label_of(info: ValidationInfo) -> str:
+    """The label of the field being validated."""
+    assert info.field_name is not None
+    return labelled(info, info.field_name)
 
 
 def coerced(convert: Callable[..., Any], *, default: Any = None, **settings: Any) -> Any:
@@ -71,43 +76,33 @@ class OptionGroup(BaseModel):
         return [f"{key}: {field.description}" for key, field in cls.model_fields.items()]
 
     @classmethod
-    def gather(
-        cls,
-        group: Any,
-        flat: Mapping[str, Any],
-        *,
-        flag: str = "-T",
-        owner: str,
-        known: Iterable[str] = (),
-        accepts: Iterable[str] | None = None,
-    ) -> Given:
+    def gather(cls, group: Any, flat: Mapping[str, Any], taker: Taker) -> Given:
         """The group's values from its mapping option and any key given flat.
 
-        `flat` holds the other options the task or scorer received (its `**unknown`):
-        a key of the group among them is accepted with a message naming the group
-        form; any other key is one error naming `owner` and its `known` options.
-        `accepts` narrows the group to the keys `owner` reads (default: all)."""
-        keys = cls.option_keys() if accepts is None else tuple(accepts)
-        values, labels = _from_mapping(cls, group, flag, keys)
+        `flat` holds the other options the taker received (its `**unknown`): a key
+        of the group among them is accepted with a message naming the group form;
+        any other key is one error naming the taker and its own options."""
+        keys = cls.option_keys() if taker.accepts is None else taker.accepts
+        values, labels = _from_mapping(cls, group, taker.flag, keys)
         for key, value in flat.items():
             if key == "model" or value is None:  # Inspect passes the model to every task
                 continue
+            where = f"{taker.flag} {key}"
             if key not in keys:
                 raise ConfigError(
-                    f"{flag} {key}",
-                    f"unknown argument(s) {', '.join(sorted(set(flat) - {'model'}))} for {owner}",
-                    f"one of {', '.join(sorted((*known, cls.GROUP)))}, "
-                    f"or a key of {flag} {cls.GROUP}: {', '.join(keys)}",
+                    where,
+                    f"unknown argument(s) {', '.join(sorted(set(flat) - {'model'}))} "
+                    f"for {taker.owner}",
+                    f"one of {', '.join(sorted((*taker.known, cls.GROUP)))}, "
+                    f"or a key of {taker.flag} {cls.GROUP}: {', '.join(keys)}",
                 )
             if key in values:
-                raise ConfigError(
-                    f"{flag} {key}", f"given also as {labels[key]}", "each setting once"
-                )
+                raise ConfigError(where, f"given also as {labels[key]}", "each setting once")
             logger.warning(
-                "%s %s is accepted as %s %s=\"{%s: ...}\"; give it in that form.",
-                flag, key, flag, cls.GROUP, key,
+                '%s is accepted as %s %s="{%s: ...}"; give it in that form.',
+                where, taker.flag, cls.GROUP, key,
             )  # fmt: skip
-            values[key], labels[key] = value, f"{flag} {key}"
+            values[key], labels[key] = value, where
         return Given(values, labels)
 
     @classmethod
@@ -124,21 +119,32 @@ class OptionGroup(BaseModel):
         return cls.model_validate(values, context={"labels": given.labels})
 
     @classmethod
-    def parse(
-        cls,
-        group: Any,
-        flat: Mapping[str, Any],
-        *,
-        flag: str = "-T",
-        owner: str,
-        known: Iterable[str] = (),
-        accepts: Iterable[str] | None = None,
-    ) -> Self:
-        """`gather` then `checked`, for a caller with no defaults of its own."""
+    def parse(cls, group: Any, flat: Mapping[str, Any], taker: Taker) -> Self:
+        """`gather` then `checked`, for a taker with no defaults of its own."""
         if isinstance(group, cls) and not flat:
             return group  # already checked, by the task that built this scorer
-        given = cls.gather(group, flat, flag=flag, owner=owner, known=known, accepts=accepts)
-        return cls.checked(given)
+        return cls.checked(cls.gather(group, flat, taker))
+
+
+@dataclass(frozen=True)
+class Taker:
+    """What takes a group: `owner` ("task debate"), the flag its options come with,
+    its own options (`known`, for the unknown-key message) and the group's keys it
+    reads (`accepts`; None: all)."""
+
+    owner: str
+    flag: str = "-T"
+    known: tuple[str, ...] = ()
+    accepts: tuple[str, ...] | None = None
+
+
+def task_taker(name: str, known: Iterable[str], accepts: Iterable[str] | None = None) -> Taker:
+    return Taker(f"task {name}", "-T", tuple(known), None if accepts is None else tuple(accepts))
+
+
+def scorer_taker(name: str, accepts: Iterable[str] | None = None) -> Taker:
+    """A scorer's only option is the group (`inspect score -S judging=...`)."""
+    return Taker(f"scorer {name}", "-S", ("judging",), None if accepts is None else tuple(accepts))
 
 
 def _from_mapping(

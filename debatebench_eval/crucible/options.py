@@ -14,7 +14,7 @@ from pydantic import Field, ValidationInfo, model_validator
 
 from debatebench_eval.core import arguments as arg
 from debatebench_eval.core.errors import ConfigError
-from debatebench_eval.core.options import Given, coerced
+from debatebench_eval.core.options import Given, coerced, labelled
 from debatebench_eval.crucible.topic import NEUTRALIZE_MODES
 from debatebench_eval.judging.options import JudgeCalls, check_margins, points
 
@@ -110,15 +110,10 @@ class ScoringOptions(JudgeCalls):
 
     @model_validator(mode="after")
     def _consistent(self, info: ValidationInfo) -> Self:
-        labels: dict[str, str] = (info.context or {}).get("labels", {})
-        check_margins(
-            self.resolved_margin,
-            self.leaning_margin,
-            labels.get("leaning_margin", "-T leaning_margin"),
-        )
+        check_margins(self.resolved_margin, self.leaning_margin, labelled(info, "leaning_margin"))
         if self.judge_quorum is not None and self.judge_quorum > self.judges:
             raise ConfigError(
-                labels.get("judge_quorum", "-T judge_quorum"),
+                labelled(info, "judge_quorum"),
                 f"{self.judge_quorum} is above judges {self.judges}",
                 "at most the number of judge readings",
             )

@@ -20,6 +20,7 @@ from inspect_ai.scorer import stderr as stderr_metric
 from inspect_ai.solver import TaskState
 from inspect_ai.util import span
 
+from debatebench_eval.core.options import scorer_taker
 from debatebench_eval.crucible import audit as audit_rules
 from debatebench_eval.crucible import outcome as outcomes
 from debatebench_eval.crucible import panel
@@ -78,9 +79,7 @@ def crucible_score(judging: dict[str, Any] | None = None, **unknown: Any) -> Sco
             `debatebench-eval list`, the crucible's); a key not given is the run's.
             Each key is also accepted as an option of its own.
     """
-    given = ScoringOptions.gather(
-        judging, unknown, flag="-S", owner="scorer crucible_score", known=("judging",)
-    )
+    given = ScoringOptions.gather(judging, unknown, scorer_taker("crucible_score"))
     scoring_options(given)  # a bad -S value is one message here
 
     async def score(state: TaskState, target: Target) -> Score | None:

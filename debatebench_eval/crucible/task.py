@@ -10,6 +10,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import GenerateConfig
 
 from debatebench_eval.core import arguments as arg
+from debatebench_eval.core.options import task_taker
 from debatebench_eval.core.resources import data_file
 from debatebench_eval.crucible.corpus import open_corpus
 from debatebench_eval.crucible.options import (
@@ -91,7 +92,7 @@ def crucible(
             meta_judge, audit_spread and the margins on a claim's 1-5 scale (keys:
             `debatebench-eval list`). Each key is also accepted as an option of its own.
     """
-    scored = ScoringOptions.gather(judging, unknown, owner="task crucible", known=DEBATE_ARGS)
+    scored = ScoringOptions.gather(judging, unknown, task_taker("crucible", DEBATE_ARGS))
     given = {k: v for k, v in locals().items() if k in DEBATE_ARGS}
     topics = [load_topic(path) for path in topic_paths(topic)]
     ids = sample_ids(topics)

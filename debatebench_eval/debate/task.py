@@ -12,6 +12,7 @@ from inspect_ai.model import GenerateConfig, Model, get_model
 
 from debatebench_eval.core import arguments as arg
 from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.core.options import task_taker
 from debatebench_eval.debate.config import (
     DEFAULT_BUDGET,
     DEFAULT_EMPTY_RETRIES,
@@ -127,7 +128,7 @@ def debate(
             swap_judging: false}"; its keys are listed below (`debatebench-eval list`).
             Each key is also accepted as an option of its own (-T judge_budget=1024).
     """
-    judged = JudgingOptions.gather(judging, unknown, owner="task debate", known=DEBATE_ARGS)
+    judged = JudgingOptions.gather(judging, unknown, task_taker("debate", DEBATE_ARGS))
     given = {k: v for k, v in locals().items() if k in DEBATE_ARGS}
     settings, roles = _settings(given)
     options = JudgingOptions.checked(

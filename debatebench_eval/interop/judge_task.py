@@ -27,6 +27,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from debatebench_eval.core import arguments as arg
 from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.core.options import task_taker
 from debatebench_eval.debate.config import DEFAULT_TIMEOUT
 from debatebench_eval.debate.display import transcript_markdown, turn_heading
 from debatebench_eval.debate.record import DebateRecord
@@ -81,7 +82,7 @@ def judge(
             accepted as an option of its own (-T judge_budget=1024).
         probe: Check each judge model's server answers before judging (default true).
     """
-    judged = JudgingOptions.gather(judging, unknown, owner="task judge", known=JUDGE_TASK_ARGS)
+    judged = JudgingOptions.gather(judging, unknown, task_taker("judge", JUDGE_TASK_ARGS))
     source = arg.as_text("transcripts", transcripts)
     if source is None:
         raise ConfigError(

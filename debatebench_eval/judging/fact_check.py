@@ -18,6 +18,7 @@ from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
 from inspect_ai.util import span
 
+from debatebench_eval.core.options import scorer_taker
 from debatebench_eval.debate.protocol import SIDES
 from debatebench_eval.debate.record import DebateRecord
 from debatebench_eval.judging.blind import Orientation, blind_orientation, view_fields
@@ -55,14 +56,7 @@ def fact_check(judging: JudgingOptions | dict[str, Any] | None = None, **unknown
             fact-check reads judge_budget, judge_schema, strict_judge and
             require_validated_judge. Each key is also accepted as an option of its own.
     """
-    options = JudgingOptions.parse(
-        judging,
-        unknown,
-        flag="-S",
-        owner="scorer fact_check",
-        known=("judging",),
-        accepts=FACT_CHECK_JUDGING,
-    )
+    options = JudgingOptions.parse(judging, unknown, scorer_taker("fact_check", FACT_CHECK_JUDGING))
     budget, mode = options.judge_budget, options.judge_schema
     strict, required = options.strict_judge, options.require_validated_judge
     prompts = fact_check_prompts()

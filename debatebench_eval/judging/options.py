@@ -18,7 +18,7 @@ from pydantic import Field, ValidationInfo, field_serializer, model_validator
 
 from debatebench_eval.core import arguments as arg
 from debatebench_eval.core.errors import ConfigError, DebateError
-from debatebench_eval.core.options import OptionGroup, coerced
+from debatebench_eval.core.options import OptionGroup, coerced, labelled
 from debatebench_eval.judging.rubric import Rubric, default_rubric, load_rubric
 from debatebench_eval.judging.verdict import DEFAULT_LEANING_MARGIN, DEFAULT_RESOLVED_MARGIN
 from debatebench_eval.servers.calls import call_config
@@ -211,12 +211,7 @@ class JudgingOptions(JudgeCalls):
 
     @model_validator(mode="after")
     def _leaning_at_most_resolved(self, info: ValidationInfo) -> Self:
-        labels: dict[str, str] = (info.context or {}).get("labels", {})
-        check_margins(
-            self.resolved_margin,
-            self.leaning_margin,
-            labels.get("leaning_margin", "-T leaning_margin"),
-        )
+        check_margins(self.resolved_margin, self.leaning_margin, labelled(info, "leaning_margin"))
         return self
 
 

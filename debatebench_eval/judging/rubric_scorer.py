@@ -17,6 +17,7 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 from inspect_ai.util import span
 
+from debatebench_eval.core.options import scorer_taker
 from debatebench_eval.debate.record import DebateRecord
 from debatebench_eval.judging import score_schema as schema
 from debatebench_eval.judging.blind import Orientation, blind_orientation, view_fields
@@ -55,14 +56,7 @@ def rubric(judging: JudgingOptions | dict[str, Any] | None = None, **unknown: An
             swap_judging: false}" (keys: `debatebench-eval list`); each key is also
             accepted as an option of its own (-S judge_budget=900).
     """
-    options = JudgingOptions.parse(
-        judging,
-        unknown,
-        flag="-S",
-        owner="scorer rubric",
-        known=("judging",),
-        accepts=RUBRIC_JUDGING,
-    )
+    options = JudgingOptions.parse(judging, unknown, scorer_taker("rubric", RUBRIC_JUDGING))
 
     async def score(state: TaskState, target: Target) -> Score | None:
         record = state.store_as(DebateRecord)

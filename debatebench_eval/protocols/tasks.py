@@ -12,6 +12,7 @@ from inspect_ai.model import GenerateConfig, model_roles
 
 from debatebench_eval.core import arguments as arg
 from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.core.options import task_taker
 from debatebench_eval.debate.config import DEFAULT_TIMEOUT
 from debatebench_eval.debate.task import DEFAULT_MAX_RETRIES
 from debatebench_eval.judging.options import JudgeCalls
@@ -120,9 +121,8 @@ def adjudicate(
         empty_retries: Extra attempts when a role returns no text (default 2).
         probe: Check each model server answers before the first call (default true).
     """
-    judged = JudgeCalls.parse(
-        judging, unknown, owner="task adjudicate", known=ADJUDICATE_ARGS, accepts=("judge_schema",)
-    )
+    taker = task_taker("adjudicate", ADJUDICATE_ARGS, ("judge_schema",))
+    judged = JudgeCalls.parse(judging, unknown, taker)
     kind = arg.as_text("debate_type", debate_type)
     if kind not in DEBATE_TYPES:
         found = "missing" if kind is None else f"got {kind!r}"

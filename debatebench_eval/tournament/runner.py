@@ -23,6 +23,7 @@ from inspect_ai.model import Model, get_model
 from debatebench_eval.core import arguments as arg
 from debatebench_eval.core._inspect import filesystem
 from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.core.options import Taker
 from debatebench_eval.debate.config import DEFAULT_FORMAT, DebateSettings, named_format
 from debatebench_eval.debate.motions import Motion, default_motions, load_motions
 from debatebench_eval.debate.protocol import parse_phases
@@ -96,7 +97,7 @@ def requested_schedule(
     judging = JudgingOptions.parse(
         task_args.get("judging"),
         {k: v for k, v in task_args.items() if k in JUDGE_ARGS},
-        owner="debatebench-eval tournament",
+        Taker("debatebench-eval tournament"),
     )
     phases, format_name = _phases(format, task_args.get("phases"))
     if "phases" in task_args:

@@ -18,6 +18,7 @@ from typing import Any
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
+from debatebench_eval.core.options import scorer_taker
 from debatebench_eval.judging.fact_check import fact_check
 from debatebench_eval.judging.options import JudgingOptions, judge_models
 from debatebench_eval.validation.claim_matching import ClaimOutcome, match_ledger
@@ -66,12 +67,7 @@ def planted_claims(
             require_validated_judge (as `fact_check`); each is also accepted on its own.
     """
     options = JudgingOptions.parse(
-        judging,
-        unknown,
-        flag="-S",
-        owner="scorer planted_claims",
-        known=("judging",),
-        accepts=PLANTED_JUDGING,
+        judging, unknown, scorer_taker("planted_claims", PLANTED_JUDGING)
     )
     checker = fact_check(judging=options)
 

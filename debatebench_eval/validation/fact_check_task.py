@@ -18,6 +18,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import GenerateConfig
 
 from debatebench_eval.core import arguments as arg
+from debatebench_eval.core.options import task_taker
 from debatebench_eval.debate.config import DEFAULT_TIMEOUT
 from debatebench_eval.interop.judge_task import DEFAULT_MAX_RETRIES, Transcripts, recorded_debate
 from debatebench_eval.judging.options import JudgingOptions
@@ -45,13 +46,8 @@ def fact_check_validation(
             judging="{judge_budget: 4000}"; each is also accepted as an option of its own.
         probe: Check the judge's server answers before judging (default true).
     """
-    options = JudgingOptions.parse(
-        judging,
-        unknown,
-        owner="task fact_check_validation",
-        known=TASK_ARGS,
-        accepts=PLANTED_JUDGING,
-    )
+    taker = task_taker("fact_check_validation", TASK_ARGS, PLANTED_JUDGING)
+    options = JudgingOptions.parse(judging, unknown, taker)
     folder = arg.as_text("data", data)
     planted = load_planted_set(Path(folder).expanduser() if folder else None)
     report_problems_after_the_run()

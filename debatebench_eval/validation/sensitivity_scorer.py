@@ -18,6 +18,7 @@ from typing import Any
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
+from debatebench_eval.core.options import scorer_taker
 from debatebench_eval.judging.options import JudgingOptions, judge_models
 from debatebench_eval.judging.rubric_scorer import rubric
 from debatebench_eval.judging.score_schema import rubric_keys
@@ -99,12 +100,7 @@ def rubric_sensitivity(
             no model debated the set); each key is also accepted as an option of its own.
     """
     options = JudgingOptions.parse(
-        judging,
-        unknown,
-        flag="-S",
-        owner="scorer rubric_sensitivity",
-        known=("judging",),
-        accepts=SENSITIVITY_JUDGING,
+        judging, unknown, scorer_taker("rubric_sensitivity", SENSITIVITY_JUDGING)
     )
     judge = rubric(judging=options)
     keys = rubric_keys(options.rubric)

@@ -18,6 +18,7 @@ from inspect_ai.model import GenerateConfig
 
 from debatebench_eval.core import arguments as arg
 from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.core.options import task_taker
 from debatebench_eval.debate.config import DEFAULT_TIMEOUT
 from debatebench_eval.interop.judge_task import DEFAULT_MAX_RETRIES, Transcripts, recorded_debate
 from debatebench_eval.judging.options import JudgingOptions
@@ -56,13 +57,8 @@ def judge_sensitivity(
             key is also accepted as an option of its own.
         probe: Check each judge's server answers before judging (default true).
     """
-    options = JudgingOptions.parse(
-        judging,
-        unknown,
-        owner="task judge_sensitivity",
-        known=TASK_ARGS,
-        accepts=SENSITIVITY_JUDGING,
-    )
+    taker = task_taker("judge_sensitivity", TASK_ARGS, SENSITIVITY_JUDGING)
+    options = JudgingOptions.parse(judging, unknown, taker)
     chosen = _degradations(degradations)
     spec = load_spec(dimensions=options.rubric.names)
     sources = load_sources()

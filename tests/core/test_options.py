@@ -13,6 +13,7 @@ import pytest
 
 from debatebench_eval._registry import SCORERS, TASKS
 from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.core.options import Taker
 from debatebench_eval.core.resources import data_file
 from debatebench_eval.crucible.options import ScoringOptions
 from debatebench_eval.crucible.task import crucible
@@ -104,7 +105,7 @@ def test_a_flat_name_is_accepted_with_a_message_naming_the_group_form(
 ) -> None:
     with caplog.at_level(logging.WARNING):
         options = JudgingOptions.parse(
-            None, {"judge_budget": "900", "swap_judging": "false"}, owner="task judge"
+            None, {"judge_budget": "900", "swap_judging": "false"}, Taker("task judge")
         )
         judge(transcripts=_transcript(), judge_budget="900")
     assert (options.judge_budget, options.swap_judging) == (900, False)
@@ -161,7 +162,7 @@ def test_the_debate_task_takes_at_most_20_options() -> None:
 
 
 def test_none_is_not_given_and_defaults_fill_what_was_not_given() -> None:
-    given = JudgingOptions.gather({"judge_budget": None}, {"strict_judge": None}, owner="x")
+    given = JudgingOptions.gather({"judge_budget": None}, {"strict_judge": None}, Taker("x"))
     options = JudgingOptions.checked(given, defaults={"judge_budget": 1234, "swap_judging": None})
     assert (options.judge_budget, options.strict_judge, options.swap_judging) == (1234, False, True)
 
@@ -170,3 +171,14 @@ def _transcript() -> str:
     from support.rejudging import MIRROR_TRANSCRIPTS
 
     return str(MIRROR_TRANSCRIPTS[0])
+
+
+def test_a_deliberation_option_is_named_with_the_flag_it_came_with() -> None:
+    from debatebench_eval.protocols.solver import deliberate
+    from debatebench_eval.protocols.tasks import panel
+
+    for build, flag in ((lambda: deliberate(table="bad name"), "-S"),
+                        (lambda: panel(task="t", table="bad name"), "-T"),
+                        (lambda: deliberate(rounds="many"), "-S")):  # fmt: skip
+        with pytest.raises(ConfigError, match=f"^{flag} (table|rounds): "):
+            build()
