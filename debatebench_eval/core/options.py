@@ -142,9 +142,11 @@ def task_taker(name: str, known: Iterable[str], accepts: Iterable[str] | None = 
     return Taker(f"task {name}", "-T", tuple(known), None if accepts is None else tuple(accepts))
 
 
-def scorer_taker(name: str, accepts: Iterable[str] | None = None) -> Taker:
-    """A scorer's only option is the group (`inspect score -S judging=...`)."""
-    return Taker(f"scorer {name}", "-S", ("judging",), None if accepts is None else tuple(accepts))
+def scorer_taker(name: str) -> Taker:
+    """A scorer's only option is the group (`inspect score -S judging=...`), all of it:
+    `inspect score LOG` builds the scorer again from the whole group the log recorded,
+    and a task narrows the group to what it reads before its scorers see it."""
+    return Taker(f"scorer {name}", "-S", ("judging",))
 
 
 def _from_mapping(

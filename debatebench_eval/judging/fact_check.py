@@ -43,10 +43,6 @@ FACT_CHECK_KEYS = (
 )  # fmt: skip
 
 
-# The judging settings the fact-check reads.
-FACT_CHECK_JUDGING = ("judge_budget", "judge_schema", "strict_judge", "require_validated_judge")
-
-
 @scorer(metrics={"*": [mean(), stderr()]})
 def fact_check(judging: JudgingOptions | dict[str, Any] | None = None, **unknown: Any) -> Scorer:
     """Audit every claim against the debate's record (passages and turns) with the judge role.
@@ -56,7 +52,7 @@ def fact_check(judging: JudgingOptions | dict[str, Any] | None = None, **unknown
             fact-check reads judge_budget, judge_schema, strict_judge and
             require_validated_judge. Each key is also accepted as an option of its own.
     """
-    options = JudgingOptions.parse(judging, unknown, scorer_taker("fact_check", FACT_CHECK_JUDGING))
+    options = JudgingOptions.parse(judging, unknown, scorer_taker("fact_check"))
     budget, mode = options.judge_budget, options.judge_schema
     strict, required = options.strict_judge, options.require_validated_judge
     prompts = fact_check_prompts()

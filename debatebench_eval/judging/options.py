@@ -206,8 +206,9 @@ class JudgingOptions(JudgeCalls):
     )
 
     @field_serializer("rubric")
-    def _rubric_file(self, rubric: Rubric) -> str:
-        return rubric.file
+    def _rubric_file(self, rubric: Rubric) -> str | None:
+        # The bundled rubric as "not given", so a log names no path of this machine.
+        return None if rubric == default_rubric() else rubric.file
 
     @model_validator(mode="after")
     def _leaning_at_most_resolved(self, info: ValidationInfo) -> Self:

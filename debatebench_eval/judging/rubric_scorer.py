@@ -43,8 +43,6 @@ from debatebench_eval.judging.verdict import (
 )
 
 Reading = Exchange[dict[str, SideJudgment]]
-# Every judging setting but whether the fact-check runs, which is the task's.
-RUBRIC_JUDGING = tuple(key for key in JudgingOptions.option_keys() if key != "fact_check")
 
 
 @scorer(metrics=[KEY_METRICS, model_win_rate(), panel_alpha()])
@@ -56,7 +54,7 @@ def rubric(judging: JudgingOptions | dict[str, Any] | None = None, **unknown: An
             swap_judging: false}" (keys: `debatebench-eval list`); each key is also
             accepted as an option of its own (-S judge_budget=900).
     """
-    options = JudgingOptions.parse(judging, unknown, scorer_taker("rubric", RUBRIC_JUDGING))
+    options = JudgingOptions.parse(judging, unknown, scorer_taker("rubric"))
 
     async def score(state: TaskState, target: Target) -> Score | None:
         record = state.store_as(DebateRecord)

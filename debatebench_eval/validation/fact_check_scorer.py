@@ -66,9 +66,7 @@ def planted_claims(
         judging: The judge's settings as one mapping, of judge_budget, judge_schema and
             require_validated_judge (as `fact_check`); each is also accepted on its own.
     """
-    options = JudgingOptions.parse(
-        judging, unknown, scorer_taker("planted_claims", PLANTED_JUDGING)
-    )
+    options = JudgingOptions.parse(judging, unknown, scorer_taker("planted_claims"))
     checker = fact_check(judging=options)
 
     async def score(state: TaskState, target: Target) -> Score | None:

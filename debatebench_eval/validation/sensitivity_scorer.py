@@ -99,9 +99,7 @@ def rubric_sensitivity(
         judging: The judge's settings as one mapping (as `rubric`, without strict_judge:
             no model debated the set); each key is also accepted as an option of its own.
     """
-    options = JudgingOptions.parse(
-        judging, unknown, scorer_taker("rubric_sensitivity", SENSITIVITY_JUDGING)
-    )
+    options = JudgingOptions.parse(judging, unknown, scorer_taker("rubric_sensitivity"))
     judge = rubric(judging=options)
     keys = rubric_keys(options.rubric)
     design = {

@@ -182,3 +182,22 @@ def test_a_deliberation_option_is_named_with_the_flag_it_came_with() -> None:
                         (lambda: deliberate(rounds="many"), "-S")):  # fmt: skip
         with pytest.raises(ConfigError, match=f"^{flag} (table|rounds): "):
             build()
+
+
+def test_a_scorer_is_built_again_from_the_group_its_log_recorded(tmp_path: Path) -> None:
+    """`inspect score LOG` calls each scorer with the options the log recorded: the
+    whole group, dumped, with the bundled rubric as no path of this machine."""
+    options = JudgingOptions.checked(
+        JudgingOptions.gather({"judge_budget": 900, "fact_check": False}, {}, Taker("x"))
+    )
+    recorded = options.model_dump()
+    assert recorded["rubric"] is None
+    for scorer in (rubric, fact_check):
+        scorer(judging=recorded)  # no key refused
+    again = JudgingOptions.parse(recorded, {}, Taker("x"))
+    assert again == options
+    copy = tmp_path / "mine.yaml"
+    copy.write_text(RUBRIC.read_text(encoding="utf-8"), encoding="utf-8")
+    custom = JudgingOptions(rubric=load_rubric(copy))
+    assert custom.model_dump()["rubric"] == str(copy)
+    assert JudgingOptions.parse(custom.model_dump(), {}, Taker("x")).rubric == custom.rubric
