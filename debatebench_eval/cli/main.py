@@ -10,6 +10,7 @@ import argparse
 import inspect
 import shlex
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,9 @@ from debatebench_eval.cli import deliberation
 from debatebench_eval.cli.tournament import add_tournament_parser
 from debatebench_eval.core._inspect import registry_info
 from debatebench_eval.core.errors import print_error
+from debatebench_eval.core.options import OptionGroup
+from debatebench_eval.crucible.options import ScoringOptions
+from debatebench_eval.judging.options import JudgingOptions
 
 
 def _listing() -> str:
@@ -118,7 +122,18 @@ def _run_list(args: argparse.Namespace) -> int:
         if "Args:" in doc:
             print(f"\n{ALIAS_PREFIX}/{registry_info(obj).name.split('/', 1)[-1]} options:")
             print(doc.split("Args:", 1)[1].rstrip())
+    # Declared once, on the group: every task and scorer that judges takes these.
+    for group, users in _JUDGING_GROUPS:
+        print(f'\njudging keys of {users} (-T judging="{{key: value, ...}}", -S for a scorer):\n')
+        for line in group.options_doc():
+            print(textwrap.fill(line, 88, initial_indent="    ", subsequent_indent="        "))
     return 0
+
+
+_JUDGING_GROUPS: tuple[tuple[type[OptionGroup], str], ...] = (
+    (JudgingOptions, "debate, judge, judge_sensitivity, fact_check_validation"),
+    (ScoringOptions, "crucible"),
+)
 
 
 def _run_export(args: argparse.Namespace) -> int:
@@ -209,7 +224,7 @@ def _run_report(args: argparse.Namespace) -> int:
 # replies well formed.
 QUICKSTART_ARGS = [
     "--limit", "1", "-T", "format=lightning", "-T", "budget=160", "--seed", "42",
-    "-T", "judge_budget=1024",
+    "-T", "judging={judge_budget: 1024}",
     "-T", "context_window=4096",  # embedded.CONTEXT_TOKENS, without importing it here
 ]  # fmt: skip
 

@@ -3,105 +3,118 @@
 Inspect hands `-T` values over YAML-parsed and comma-split, coerces nothing
 and only warns about unknown keys (an unknown `-S` key is a TypeError with a
 traceback). These helpers turn each value into its declared type or raise
-one ConfigError naming the argument as the user typed it.
+one ConfigError naming the argument as the user typed it. The label is
+always given, never read from process state: `text`, `boolean`, ... take it
+whole (`-S judging.judge_budget`); the `as_*` forms name a task's `-T NAME`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from debatebench_eval.core.errors import ConfigError
 
 # Inspect passes the model to every task factory whether or not it asks.
 _ALWAYS_PASSED = frozenset({"model"})
-# The flag the arguments being checked came with: -T for a task, -S for a
-# scorer built by `inspect score`.
-_FLAG: ContextVar[str] = ContextVar("argument_flag", default="-T")
 
 
-@contextmanager
-def given_with(flag: str) -> Iterator[None]:
-    """Name arguments checked inside this block as given with `flag`."""
-    token = _FLAG.set(flag)
-    try:
-        yield
-    finally:
-        _FLAG.reset(token)
+def label(name: str, flag: str = "-T") -> str:
+    """An argument as the user typed it: `-T budget` or `-S rounds`."""
+    return f"{flag} {name}"
 
 
-def label(name: str) -> str:
-    """An argument as the user typed it: `-T budget` or `-S judge_budget`."""
-    return f"{_FLAG.get()} {name}"
-
-
-def reject_unknown(owner: str, extra: Mapping[str, Any], known: Iterable[str]) -> None:
-    """`owner` is what takes the arguments, e.g. "task debate" or "scorer rubric"."""
+def reject_unknown(
+    owner: str, extra: Mapping[str, Any], known: Iterable[str], flag: str = "-T"
+) -> None:
+    """`owner` is what takes the arguments, e.g. "task debate" or "solver deliberate"."""
     unknown = sorted(set(extra) - _ALWAYS_PASSED)
     if unknown:
         raise ConfigError(
-            label(unknown[0]),
+            label(unknown[0], flag),
             f"unknown argument(s) {', '.join(unknown)} for {owner}",
             f"one of {', '.join(sorted(known))}",
         )
 
 
 def as_text(name: str, value: Any, *, optional: bool = True) -> str | None:
+    return text(label(name), value, optional=optional)
+
+
+def as_bool(name: str, value: Any) -> bool:
+    return boolean(label(name), value)
+
+
+def as_choice(name: str, value: Any, choices: Iterable[str]) -> str:
+    return choice(label(name), value, choices)
+
+
+def as_int(name: str, value: Any, *, minimum: int = 1, optional: bool = True) -> int | None:
+    return integer(label(name), value, minimum=minimum, optional=optional)
+
+
+def as_list(name: str, value: Any) -> list[str] | None:
+    return listed(label(name), value)
+
+
+# The coercions themselves. `where` is the option as the user typed it
+# (`-T budget`, `-S judging.judge_budget`).
+
+
+def text(where: str, value: Any, *, optional: bool = True) -> str | None:
     """A string argument; a comma-split list is joined back as typed."""
     if value is None:
         if optional:
             return None
-        raise ConfigError(label(name), "no value", "a string")
+        raise ConfigError(where, "no value", "a string")
     if isinstance(value, list):
         # Inspect split on bare commas without stripping, so "," restores it.
         return ",".join(str(part) for part in value)
     if isinstance(value, bool):
         raise ConfigError(
-            label(name),
+            where,
             f"YAML read the value as {value}",
-            f"a string; quote it inside the argument, e.g. {label(name)}='\"no\"'",
+            f"a string; quote it inside the argument, e.g. {where}='\"no\"'",
         )
     return str(value)
 
 
-def as_bool(name: str, value: Any) -> bool:
+def boolean(where: str, value: Any) -> bool:
     if isinstance(value, bool):
         return value
     if isinstance(value, str) and value.strip().lower() in ("true", "false"):
         return value.strip().lower() == "true"
-    raise ConfigError(label(name), f"got {value!r}", "true or false")
+    raise ConfigError(where, f"got {value!r}", "true or false")
 
 
-def as_choice(name: str, value: Any, choices: Iterable[str]) -> str:
+def choice(where: str, value: Any, choices: Iterable[str]) -> str:
     """One of a fixed set of words."""
-    text = value.strip().lower() if isinstance(value, str) else None
-    if text is None or text not in choices:
-        raise ConfigError(label(name), f"got {value!r}", " or ".join(choices))
-    return text
+    word = value.strip().lower() if isinstance(value, str) else None
+    if word is None or word not in choices:
+        raise ConfigError(where, f"got {value!r}", " or ".join(choices))
+    return word
 
 
-def as_int(name: str, value: Any, *, minimum: int = 1, optional: bool = True) -> int | None:
+def integer(where: str, value: Any, *, minimum: int = 1, optional: bool = True) -> int | None:
     if value is None and optional:
         return None
     if isinstance(value, str) and value.strip().lstrip("-").isdigit():
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ConfigError(label(name), f"got {value!r}", f"an integer of at least {minimum}")
+        raise ConfigError(where, f"got {value!r}", f"an integer of at least {minimum}")
     return value
 
 
-def as_list(name: str, value: Any) -> list[str] | None:
+def listed(where: str, value: Any) -> list[str] | None:
     """A list argument given as a YAML list, a comma-split list or one string."""
     if value is None:
         return None
     if isinstance(value, str):
-        text = value.strip()
-        if text.startswith("[") and text.endswith("]"):
-            text = text[1:-1]
-        return [part.strip() for part in text.split(",") if part.strip()]
+        inner = value.strip()
+        if inner.startswith("[") and inner.endswith("]"):
+            inner = inner[1:-1]
+        return [part.strip() for part in inner.split(",") if part.strip()]
     if isinstance(value, list):
         # "-T phases=[a, b]" arrives as ["[a", " b]"] after Inspect's comma split.
-        return as_list(name, ",".join(str(part) for part in value))
-    raise ConfigError(label(name), f"got {value!r}", "a list such as [a, b]")
+        return listed(where, ",".join(str(part) for part in value))
+    raise ConfigError(where, f"got {value!r}", "a list such as [a, b]")

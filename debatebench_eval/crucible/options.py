@@ -7,13 +7,16 @@ option. The topic file's `protocol` and `scoring` switches are defaults that
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import Any
+from dataclasses import dataclass
+from typing import Annotated, Any, Self
+
+from pydantic import Field, ValidationInfo, model_validator
 
 from debatebench_eval.core import arguments as arg
 from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.core.options import Given, coerced, labelled
 from debatebench_eval.crucible.topic import NEUTRALIZE_MODES
-from debatebench_eval.judging.options import DEFAULT_JUDGE_BUDGET, json_mode, margins, points
+from debatebench_eval.judging.options import JudgeCalls, check_margins, points
 
 # A claims reply (five claims with chains and excerpts) runs to about 1,500
 # tokens, and a thinking model spends as much again first.
@@ -42,18 +45,6 @@ DEBATE_ARGS = (
     "probe",
     "resume_cache",
 )
-SCORING_ARGS = (
-    "judges",
-    "judge_quorum",
-    "meta_judge",
-    "audit_spread",
-    "resolved_margin",
-    "leaning_margin",
-    "judge_budget",
-    "judge_schema",
-    "strict_judge",
-    "require_validated_judge",
-)
 
 
 @dataclass(frozen=True)
@@ -73,21 +64,66 @@ class DebateOptions:
     resume_cache: bool = True
 
 
-@dataclass(frozen=True)
-class ScoringOptions:
-    judges: int = 3
-    judge_quorum: int | None = None
-    meta_judge: bool = True
-    audit_spread: float = DEFAULT_AUDIT_SPREAD
-    resolved_margin: float = DEFAULT_RESOLVED_MARGIN
-    leaning_margin: float = DEFAULT_LEANING_MARGIN
-    judge_budget: int = DEFAULT_JUDGE_BUDGET
-    judge_schema: str = "auto"
-    strict_judge: bool = False
-    require_validated_judge: bool = False
+def _judges(where: str, value: Any) -> int:
+    return _ranged_at(where, value, 3, 1, 9)
+
+
+def _audit_spread(where: str, value: Any) -> float:
+    return points(where, value, DEFAULT_AUDIT_SPREAD, MAX_MARGIN)
+
+
+def _resolved(where: str, value: Any) -> float:
+    return points(where, value, DEFAULT_RESOLVED_MARGIN, MAX_MARGIN)
+
+
+def _leaning(where: str, value: Any) -> float:
+    return points(where, value, DEFAULT_LEANING_MARGIN, MAX_MARGIN)
+
+
+class ScoringOptions(JudgeCalls):
+    """The crucible's judging settings: the judge's calls as every judging task's, and a
+    panel of readings on the 1-5 scale of a claim (`-T judging="{judges: 2}"`)."""
+
+    judges: Annotated[int, coerced(_judges, default=3)] = Field(
+        default=3,
+        description="Panel readings, each with its own anonymisation seed; the judge role's "
+        "models are used in turn (1-9, default 3, or scoring.judge_count).",
+    )
+    meta_judge: Annotated[bool, coerced(arg.boolean, default=True)] = Field(
+        default=True,
+        description="Audit the readings with the meta_judge role (else the first judge), with "
+        "at most one targeted rescore (default true, or scoring.enable_meta_judge).",
+    )
+    audit_spread: Annotated[float, coerced(_audit_spread)] = Field(
+        default=DEFAULT_AUDIT_SPREAD,
+        description="Spread of a claim's weighted total across readings that flags it for "
+        "the audit (default 1.5 points of 1-5).",
+    )
+    resolved_margin: Annotated[float, coerced(_resolved)] = Field(
+        default=DEFAULT_RESOLVED_MARGIN,
+        description="Gap of side means for RESOLVED (default 1.5).",
+    )
+    leaning_margin: Annotated[float, coerced(_leaning)] = Field(
+        default=DEFAULT_LEANING_MARGIN,
+        description="Gap of side means for CONTESTED_BUT_LEANING (default 0.5).",
+    )
+
+    @model_validator(mode="after")
+    def _consistent(self, info: ValidationInfo) -> Self:
+        check_margins(self.resolved_margin, self.leaning_margin, labelled(info, "leaning_margin"))
+        if self.judge_quorum is not None and self.judge_quorum > self.judges:
+            raise ConfigError(
+                labelled(info, "judge_quorum"),
+                f"{self.judge_quorum} is above judges {self.judges}",
+                "at most the number of judge readings",
+            )
+        return self
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return self.model_dump()
+
+
+SCORING_ARGS = ScoringOptions.option_keys()
 
 
 def _given(given: dict[str, Any], defaults: dict[str, Any], key: str) -> Any:
@@ -96,11 +132,15 @@ def _given(given: dict[str, Any], defaults: dict[str, Any], key: str) -> Any:
 
 
 def _ranged(name: str, value: Any, default: int, low: int, high: int) -> int:
-    number = arg.as_int(name, value, minimum=low)
+    return _ranged_at(arg.label(name), value, default, low, high)
+
+
+def _ranged_at(where: str, value: Any, default: int, low: int, high: int) -> int:
+    number = arg.integer(where, value, minimum=low)
     if number is None:
         return default
     if number > high:
-        raise ConfigError(arg.label(name), f"got {number}", f"an integer from {low} to {high}")
+        raise ConfigError(where, f"got {number}", f"an integer from {low} to {high}")
     return number
 
 
@@ -144,48 +184,15 @@ def early_stop(value: Any) -> float | None:
         return DEFAULT_EARLY_STOP
     if value is False or (isinstance(value, str) and value.strip().lower() in ("none", "never")):
         return None
-    threshold = points("early_stop", value, DEFAULT_EARLY_STOP, maximum=1)
+    threshold = points(arg.label("early_stop"), value, DEFAULT_EARLY_STOP, maximum=1)
     return threshold or None
 
 
 def scoring_options(
-    given: dict[str, Any], defaults: dict[str, Any] | None = None
+    given: Given | dict[str, Any], defaults: dict[str, Any] | None = None
 ) -> ScoringOptions:
     """The scorer's options from -T/-S values (None: not given) over `defaults` (the
     topic file's switches, or the options a saved run was scored with)."""
-    defaults = defaults or {}
-    base = ScoringOptions()
-
-    def pick(key: str) -> Any:
-        return _given(given, defaults, key)
-
-    resolved, leaning = margins(
-        pick("resolved_margin"),
-        pick("leaning_margin"),
-        base.resolved_margin,
-        base.leaning_margin,
-        maximum=MAX_MARGIN,
-    )
-    judges = _ranged("judges", pick("judges"), base.judges, 1, 9)
-    quorum = arg.as_int("judge_quorum", pick("judge_quorum"))
-    if quorum is not None and quorum > judges:
-        raise ConfigError(
-            arg.label("judge_quorum"),
-            f"{quorum} is above judges {judges}",
-            "at most the number of judge readings",
-        )
-    meta, schema = pick("meta_judge"), pick("judge_schema")
-    return ScoringOptions(
-        judges=judges,
-        judge_quorum=quorum,
-        meta_judge=base.meta_judge if meta is None else arg.as_bool("meta_judge", meta),
-        audit_spread=points("audit_spread", pick("audit_spread"), base.audit_spread, MAX_MARGIN),
-        resolved_margin=resolved,
-        leaning_margin=leaning,
-        judge_budget=arg.as_int("judge_budget", pick("judge_budget")) or base.judge_budget,
-        judge_schema=json_mode(base.judge_schema if schema is None else schema),
-        strict_judge=arg.as_bool("strict_judge", pick("strict_judge") or False),
-        require_validated_judge=arg.as_bool(
-            "require_validated_judge", pick("require_validated_judge") or False
-        ),
-    )
+    if not isinstance(given, Given):
+        given = Given(dict(given), {key: arg.label(key) for key in given})
+    return ScoringOptions.checked(given, defaults)

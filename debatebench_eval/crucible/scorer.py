@@ -20,13 +20,13 @@ from inspect_ai.scorer import stderr as stderr_metric
 from inspect_ai.solver import TaskState
 from inspect_ai.util import span
 
-from debatebench_eval.core import arguments as arg
+from debatebench_eval.core.options import scorer_taker
 from debatebench_eval.crucible import audit as audit_rules
 from debatebench_eval.crucible import outcome as outcomes
 from debatebench_eval.crucible import panel
 from debatebench_eval.crucible.blindview import BlindView, reading_seed
 from debatebench_eval.crucible.calls import Caller, Request
-from debatebench_eval.crucible.options import SCORING_ARGS, ScoringOptions, scoring_options
+from debatebench_eval.crucible.options import ScoringOptions, scoring_options
 from debatebench_eval.crucible.prompts import judge_prompts
 from debatebench_eval.crucible.record import SIDES, CrucibleRecord
 from debatebench_eval.crucible.report_text import explanation
@@ -71,47 +71,22 @@ class PanelReading:
 
 
 @scorer(metrics=[{"*": [mean(), stderr_metric()]}])
-def crucible_score(
-    judges: int | None = None,
-    judge_quorum: int | None = None,
-    meta_judge: bool | None = None,
-    audit_spread: float | None = None,
-    resolved_margin: float | None = None,
-    leaning_margin: float | None = None,
-    judge_budget: int | None = None,
-    judge_schema: bool | str | None = None,
-    strict_judge: bool | None = None,
-    require_validated_judge: bool | None = None,
-    **unknown: Any,
-) -> Scorer:
+def crucible_score(judging: dict[str, Any] | None = None, **unknown: Any) -> Scorer:
     """Blind six-dimension scoring of every verified claim by a panel, with a meta-judge audit.
 
     Args:
-        judges: Panel readings, each with its own anonymisation seed; the judge role's
-            models are used in turn (default 3, or the run's).
-        judge_quorum: Valid readings needed (default: all).
-        meta_judge: Audit the readings' consistency with the `meta_judge` role (else the
-            first judge), allowing one targeted rescore (default true).
-        audit_spread: Spread of a claim's weighted total across readings that flags it
-            for the audit (default 1.5 points of 1-5).
-        resolved_margin: Gap of side means for RESOLVED (default 1.5).
-        leaning_margin: Gap of side means for CONTESTED_BUT_LEANING (default 0.5).
-        judge_budget: Completion-token cap of each judge call (default 6000).
-        judge_schema: Hold every call to JSON: auto, true, object or false (default auto).
-        strict_judge: Refuse a judge that is also a debater's model (default false: warn).
-        require_validated_judge: Refuse a judge without a passing validation record.
+        judging: The judging settings as one mapping, e.g. judging="{judges: 2}" (keys:
+            `debatebench-eval list`, the crucible's); a key not given is the run's.
+            Each key is also accepted as an option of its own.
     """
-    given = {k: v for k, v in locals().items() if k in SCORING_ARGS}
-    with arg.given_with("-S"):
-        arg.reject_unknown("scorer crucible_score", unknown, SCORING_ARGS)
-        scoring_options(given)  # a bad -S value is one message here
+    given = ScoringOptions.gather(judging, unknown, scorer_taker("crucible_score"))
+    scoring_options(given)  # a bad -S value is one message here
 
     async def score(state: TaskState, target: Target) -> Score | None:
         record = state.store_as(CrucibleRecord)
         if record.run is None or not record.complete:
             return None  # a partial debate is never scored
-        with arg.given_with("-S"):
-            options = scoring_options(given, record.run.options.get("scoring"))
+        options = scoring_options(given, record.run.options.get("scoring"))
         return await score_record(record, options)
 
     return score

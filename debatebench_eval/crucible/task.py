@@ -10,11 +10,12 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import GenerateConfig
 
 from debatebench_eval.core import arguments as arg
+from debatebench_eval.core.options import task_taker
 from debatebench_eval.core.resources import data_file
 from debatebench_eval.crucible.corpus import open_corpus
 from debatebench_eval.crucible.options import (
     DEBATE_ARGS,
-    SCORING_ARGS,
+    ScoringOptions,
     debate_options,
     scoring_options,
 )
@@ -57,16 +58,7 @@ def crucible(
     timeout: int | None = None,
     probe: bool | None = None,
     resume_cache: bool | None = None,
-    judges: int | None = None,
-    judge_quorum: int | None = None,
-    meta_judge: bool | None = None,
-    audit_spread: float | None = None,
-    resolved_margin: float | None = None,
-    leaning_margin: float | None = None,
-    judge_budget: int | None = None,
-    judge_schema: bool | str | None = None,
-    strict_judge: bool | None = None,
-    require_validated_judge: bool | None = None,
+    judging: dict[str, Any] | None = None,
     **unknown: Any,
 ) -> Task:
     """Claim-level, cite-or-lose debate over a corpus (Truth Crucible's design), judged per claim.
@@ -95,25 +87,13 @@ def crucible(
         resume_cache: Keep every debate call that passed its checks so `inspect eval-retry`
             of this run resumes a crashed topic where it stopped (default true; a fresh
             `inspect eval` always asks the model; false: every call live, even on retry).
-        judges: Panel readings, each with its own anonymisation seed; the judge role's
-            models are used in turn (1-9, default 3, or scoring.judge_count).
-        judge_quorum: Valid readings needed (default: all).
-        meta_judge: Audit the readings with the meta_judge role (else the first judge),
-            with at most one targeted rescore (default true, or scoring.enable_meta_judge).
-        audit_spread: Spread of a claim's weighted total across readings that flags it for
-            the audit (default 1.5 points of 1-5).
-        resolved_margin: Gap of side means for RESOLVED (default 1.5).
-        leaning_margin: Gap of side means for CONTESTED_BUT_LEANING (default 0.5).
-        judge_budget: Completion-token cap of each judge call (default 6000).
-        judge_schema: Hold every call to JSON: auto (the default: object on llama.cpp's
-            servers, true elsewhere), true, object or false.
-        strict_judge: Refuse, before any call, a judge that is also a debater's model.
-        require_validated_judge: Refuse, before any call, a judge without a passing
-            validation record.
+        judging: The judging settings as one mapping, e.g. judging="{judges: 2,
+            meta_judge: false}": the judge's calls as every judging task's, and judges,
+            meta_judge, audit_spread and the margins on a claim's 1-5 scale (keys:
+            `debatebench-eval list`). Each key is also accepted as an option of its own.
     """
-    arg.reject_unknown("task crucible", unknown, (*DEBATE_ARGS, *SCORING_ARGS))
-    given = dict(locals())
-    scored = {k: given[k] for k in SCORING_ARGS}
+    scored = ScoringOptions.gather(judging, unknown, task_taker("crucible", DEBATE_ARGS))
+    given = {k: v for k, v in locals().items() if k in DEBATE_ARGS}
     topics = [load_topic(path) for path in topic_paths(topic)]
     ids = sample_ids(topics)
     runs = {
@@ -130,7 +110,7 @@ def crucible(
         dataset=crucible_dataset(topics, ids, runs),
         solver=crucible_solver(runs),
         # Only the options given: the rest come from each topic's run record.
-        scorer=crucible_score(**{k: v for k, v in scored.items() if v is not None}),
+        scorer=crucible_score(judging=scored.values),
         viewer=crucible_viewer(),
         config=GenerateConfig(max_retries=DEFAULT_MAX_RETRIES, timeout=timeout),
         fail_on_error=False,  # one failed topic must not stop the others; eval-retry resumes it

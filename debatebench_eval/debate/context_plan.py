@@ -43,7 +43,7 @@ from debatebench_eval.debate.speech import (
 )
 from debatebench_eval.judging.blind import blind_orientation
 from debatebench_eval.judging.fact_check import fact_check_messages
-from debatebench_eval.judging.options import JudgeOptions
+from debatebench_eval.judging.options import JudgingOptions
 from debatebench_eval.judging.rubric_scorer import rubric_messages
 from debatebench_eval.servers.context_window import PlannedCall, check_plan
 
@@ -56,7 +56,7 @@ _FOUND = re.compile("\u27e6unwritten turn (\\d+)\u27e7")
 class JudgedCalls:
     """What the judging scorers will ask of each debate."""
 
-    options: JudgeOptions
+    options: JudgingOptions
     fact_check: bool
 
 

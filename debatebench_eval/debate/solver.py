@@ -35,7 +35,7 @@ from debatebench_eval.debate.record import (
 )
 from debatebench_eval.debate.speech import Speaker, speak, speaker_label, turn_budget
 from debatebench_eval.judging.gate import check_quorum, guard, judge_trust
-from debatebench_eval.judging.options import JUDGE_ROLE, judge_models
+from debatebench_eval.judging.options import JUDGE_ROLE, JudgingOptions, judge_models
 from debatebench_eval.prep.citations import with_citations
 from debatebench_eval.prep.pools import Pools, gather
 from debatebench_eval.servers.probe import ensure_reachable, model_base_url
@@ -124,10 +124,7 @@ def _run_settings(
 def debate_solver(
     settings: DebateSettings,
     pools: Pools | None = None,
-    strict_judge: bool = False,
-    require_validated_judge: bool = False,
     pairing: str | None = None,
-    judge_quorum: int | None = None,
     judged: JudgedCalls | None = None,
 ) -> Solver:
     """Run one complete debate per sample and record it in the DebateRecord store.
@@ -135,16 +132,15 @@ def debate_solver(
     Args:
         settings: The validated run settings (phases, teams, budgets, seeds).
         pools: The opened evidence pools, when the phases include prep.
-        strict_judge: Refuse, before any model call, when the judge is also a debater.
-        require_validated_judge: Refuse, before any model call, a judge without a
-            passing validation record.
         pairing: The paired run's token (debate.pairing): a half whose twin the run
             left out is refused before any model call.
-        judge_quorum: The rubric's quorum, refused before any model call when the
-            judge role has fewer models.
-        judged: What the judging scorers will ask of each debate: their calls are
-            checked against the context, with the turns', before the first turn.
+        judged: The judging settings and what the scorers will ask of each debate.
+            Before any model call: a judge panel below the quorum is refused, and so
+            are (with `strict_judge`) a judge that also debates and (with
+            `require_validated_judge`) a judge without a passing validation record;
+            the judges' calls are checked against the context with the turns'.
     """
+    options = judged.options if judged is not None else JudgingOptions()
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         if pairing is not None:
@@ -154,7 +150,7 @@ def debate_solver(
             )
         speakers = _speakers(settings, swapped=bool(state.metadata.get("swapped")))
         judges = judge_models()
-        check_quorum(judges, judge_quorum)
+        check_quorum(judges, options.judge_quorum)
         if settings.probe:
             # The judges too: a judge server that is down would otherwise be found
             # only after every debate has been spoken.
@@ -173,9 +169,9 @@ def debate_solver(
         record.run = run
         state.metadata.update(run.model_dump(exclude={"sides"}))
         state.metadata.update(reasoning_metadata(speakers))
-        if strict_judge:
+        if options.strict_judge:
             guard(judges, record, strict=True)
-        if require_validated_judge:
+        if options.require_validated_judge:
             await judge_trust(judges, require=True)
         passages: list[Passage] = []
         if pools is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ from inspect_ai.model import GenerateConfig, Model, get_model
 
 from debatebench_eval.core import arguments as arg
 from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.core.options import task_taker
 from debatebench_eval.debate.config import (
     DEFAULT_BUDGET,
     DEFAULT_EMPTY_RETRIES,
@@ -33,10 +35,9 @@ from debatebench_eval.debate.run_yaml import parse_run_yaml
 from debatebench_eval.debate.solver import debate_solver
 from debatebench_eval.debate.teams import resolve_team
 from debatebench_eval.debate.turn_stats import STAT_LISTED, turn_stats
-from debatebench_eval.judging.options import JUDGE_ARGS
+from debatebench_eval.judging.options import JudgingOptions
 from debatebench_eval.judging.run_summary import report_problems_after_the_run
 from debatebench_eval.judging.scorer_set import HEADLINE_METRIC, judging_scorers
-from debatebench_eval.judging.verdict import DEFAULT_LEANING_MARGIN, DEFAULT_RESOLVED_MARGIN
 from debatebench_eval.judging.viewer import debate_viewer
 from debatebench_eval.prep.pools import TOPIC_MATCHES, open_pools
 
@@ -47,10 +48,11 @@ DEFAULT_MAX_RETRIES = 3
 DEBATE_ARGS = (
     "motion", "motions", "format", "phases", "budget", "pro_budget", "con_budget",
     "pro_team", "con_team", "paired", "config", "seed", "timeout", "empty_retries", "probe",
-    "sources", "prep_budget", "context_window", "topic_match",
-    "reasoning_budget", "pro_reasoning_budget", "con_reasoning_budget",
+    "sources", "prep_budget", "context_window", "topic_match", "reasoning_budget",
 )  # fmt: skip
-_REASONING = ("reasoning_budget", "pro_reasoning_budget", "con_reasoning_budget")
+# Each role's own budget: a key of `budget` now; the older options still accepted.
+_SIDE_BUDGETS = ("pro_budget", "con_budget")
+logger = logging.getLogger(__name__)
 # With config=run.yaml these live in the file; giving both would be ambiguous.
 _RUN_YAML_OWNS = (
     "motion",
@@ -75,9 +77,7 @@ def debate(
     motions: str = DEFAULT_MOTIONS,
     format: str = DEFAULT_FORMAT,
     phases: str | list[str] | None = None,
-    budget: int = DEFAULT_BUDGET,
-    pro_budget: int | None = None,
-    con_budget: int | None = None,
+    budget: int | dict[str, int] = DEFAULT_BUDGET,
     pro_team: str = DEFAULT_TEAMS["pro"],
     con_team: str = DEFAULT_TEAMS["con"],
     paired: bool = False,
@@ -90,19 +90,8 @@ def debate(
     prep_budget: int | None = None,
     context_window: int | None = None,
     topic_match: str = "words",
-    reasoning_budget: int | None = None,
-    pro_reasoning_budget: int | None = None,
-    con_reasoning_budget: int | None = None,
-    rubric: str | None = None,
-    swap_judging: bool = True,
-    fact_check: bool | None = None,
-    judge_budget: int | None = None,
-    judge_quorum: int | None = None,
-    strict_judge: bool = False,
-    judge_schema: bool | str = "auto",
-    resolved_margin: float = DEFAULT_RESOLVED_MARGIN,
-    leaning_margin: float = DEFAULT_LEANING_MARGIN,
-    require_validated_judge: bool = False,
+    reasoning_budget: int | dict[str, int] | None = None,
+    judging: dict[str, Any] | None = None,
     **unknown: Any,
 ) -> Task:
     """A structured adversarial debate between the `pro` and `con` model roles.
@@ -116,9 +105,9 @@ def debate(
         phases: The phase list, e.g. [opening:medium, rebuttal:long,
             conclusion:short]; overrides `format`. Lengths short/medium/long
             ask for 2/5/10 sentences.
-        budget: Completion-token cap on every call, both sides (default 2000).
-        pro_budget: Cap for the `pro` role's model (overrides `budget`).
-        con_budget: Cap for the `con` role's model (overrides `budget`).
+        budget: Completion-token cap on every call: a number for both sides (default
+            2000), or "{pro: N, con: M}" per role (a role left out gets 2000). The older
+            -T pro_budget / -T con_budget are still accepted, with a message naming this.
         pro_team: Team of the pro side: built-in `advocate` (default) or
             `skeptic`, or a team file (.yaml, or .md with front matter).
         con_team: Team of the con side (default `skeptic`).
@@ -139,39 +128,28 @@ def debate(
         topic_match: Which pool rows are candidates for prep: words (the default: a row
             whose topic shares a word with the motion's topic, as debatebench matches) or
             exact (a row whose topic equals it, ignoring case and spacing).
-        reasoning_budget: Reasoning-token cap of every debater call, both sides; `budget`
-            then caps the speech alone and each call is sent max_tokens = budget +
-            reasoning_budget, with Inspect's reasoning_tokens for the providers that take
-            it. A reply reporting more reasoning tokens fails its debate. Default: none
-            (thinking, if any, shares `budget`).
-        pro_reasoning_budget: Reasoning cap for the `pro` role's model (overrides
-            `reasoning_budget`).
-        con_reasoning_budget: Reasoning cap for the `con` role's model (overrides
-            `reasoning_budget`).
-        rubric: A rubric file for the judge (default scorers/rubric.yaml).
-        swap_judging: Judge twice with Side A/B swapped and average (default true).
-        fact_check: Run the fact-check scorer (default true, or the run.yaml's judge setting).
-        judge_budget: Completion-token cap of each judge call (default 6000, or the run.yaml's).
-        judge_quorum: Valid judges needed when the judge role is a panel (default: all).
-        strict_judge: Refuse to debate when the judge is also a debater (default false: warn).
-        judge_schema: Hold the judge to JSON: auto (the default: object on llama.cpp's
-            servers, true elsewhere, asked of each judge's server), true (structured
-            output), object (json_object with the schema) or false (prompt only).
-        resolved_margin: Total-score margin for RESOLVED (default 15 of 100).
-        leaning_margin: Total-score margin for CONTESTED_BUT_LEANING (default 5 of 100).
-        require_validated_judge: Refuse, before any model call, a judge without a passing
-            validation record (see `debatebench-eval trust`).
+        reasoning_budget: Reasoning-token cap of every debater call: a number for both
+            sides, or "{pro: N, con: M}" per role. `budget` then caps the speech alone:
+            each call is sent max_tokens = budget + its reasoning budget, with Inspect's
+            reasoning_tokens for the providers that take it. A reply reporting more
+            reasoning tokens fails its debate. Default: none (thinking shares `budget`).
+        judging: The judge's settings as one mapping, e.g. judging="{judge_budget: 1024,
+            swap_judging: false}"; its keys are listed below (`debatebench-eval list`).
+            Each key is also accepted as an option of its own (-T judge_budget=1024).
     """
-    arg.reject_unknown("task debate", unknown, (*DEBATE_ARGS, *JUDGE_ARGS))
+    sides = {name: unknown.pop(name, None) for name in _SIDE_BUDGETS}
+    judged = JudgingOptions.gather(judging, unknown, task_taker("debate", DEBATE_ARGS))
     given = {k: v for k, v in locals().items() if k in DEBATE_ARGS}
+    given.update(side_budgets(budget, sides))
     settings, roles = _settings(given)
-    judged = {k: v for k, v in locals().items() if k in JUDGE_ARGS}
-    judging = judging_scorers(
-        judged, default_budget=settings.judge_budget, default_fact_check=settings.fact_check
+    options = JudgingOptions.checked(
+        judged, defaults={"judge_budget": settings.judge_budget, "fact_check": settings.fact_check}
     )
-    # Unset reasoning options left out: a paired run keeps the token (and so the task
-    # identity eval_set resumes by) that it had before they existed.
-    tokened = {k: v for k, v in {**given, **judged}.items() if v is not None or k not in _REASONING}
+    judging_set = judging_scorers(options)
+    # An unset reasoning budget is left out: a paired run keeps the token (and so the
+    # task identity eval_set resumes by) that it had before the option existed.
+    tokened = {k: v for k, v in {**given, **judged.values}.items()
+               if v is not None or k != "reasoning_budget"}  # fmt: skip
     pairing = new_pairing_token(tokened) if settings.paired else None
     report_problems_after_the_run()
     has_prep = any(phase.is_prep for phase in settings.phases)
@@ -186,15 +164,12 @@ def debate(
         solver=debate_solver(
             settings,
             pools,
-            strict_judge=arg.as_bool("strict_judge", strict_judge),
-            require_validated_judge=arg.as_bool("require_validated_judge", require_validated_judge),
             pairing=pairing,
-            judge_quorum=arg.as_int("judge_quorum", judge_quorum),
-            judged=JudgedCalls(judging.options, judging.fact_check),
+            judged=JudgedCalls(options, judging_set.fact_check),
         ),
-        scorer=[*judging.scorers, turn_stats()],
+        scorer=[*judging_set.scorers, turn_stats()],
         model_roles=roles or None,
-        viewer=debate_viewer({**judging.score_keys, "turn_stats": STAT_LISTED}),
+        viewer=debate_viewer({**judging_set.score_keys, "turn_stats": STAT_LISTED}),
         headline_metric=HEADLINE_METRIC,
         config=GenerateConfig(max_retries=DEFAULT_MAX_RETRIES, timeout=settings.timeout),
         # One failed debate must not stop the others; eval-retry resumes it.
@@ -221,7 +196,7 @@ def _settings(given: dict[str, Any]) -> tuple[DebateSettings, dict[str, Model]]:
     else:
         # A default is a value the run.yaml can own; only a value given differs from it.
         defaults = {n: p.default for n, p in inspect.signature(debate).parameters.items()}
-        clash = [key for key in _RUN_YAML_OWNS if given[key] != defaults[key]]
+        clash = [key for key in _RUN_YAML_OWNS if given[key] != defaults.get(key)]
         if clash:
             raise ConfigError(
                 f"-T {clash[0]}",
@@ -247,15 +222,43 @@ def _settings(given: dict[str, Any]) -> tuple[DebateSettings, dict[str, Model]]:
     return settings, roles
 
 
-def _reasoning_budgets(given: dict[str, Any]) -> dict[str, int | None]:
-    """Each role's reasoning budget: its own, else the shared one, else none. Not owned
-    by a run.yaml (debatebench's has no such key), so it applies to both entry points."""
-    shared = arg.as_int("reasoning_budget", given["reasoning_budget"])
-    budgets: dict[str, int | None] = {}
+def side_budgets(budget: Any, old: dict[str, Any]) -> dict[str, Any]:
+    """`budget` as the settings read it: one number, and each role's own cap (from a
+    mapping, or from the older -T pro_budget / -T con_budget, still accepted)."""
+    out: dict[str, Any] = {"budget": budget, **old}
+    for name, value in old.items():
+        if value is not None:
+            logger.warning('%s is accepted as -T budget="{%s: ...}"; give it in that form.',
+                           arg.label(name), name.removesuffix("_budget"))  # fmt: skip
+    if not isinstance(budget, dict):
+        return out
+    extra = sorted(set(map(str, budget)) - set(DEFAULT_TEAMS))
+    if extra:
+        raise ConfigError(arg.label("budget"), f"has the key(s) {', '.join(extra)}",
+                          "a number, or a mapping of pro and con to numbers")  # fmt: skip
     for role in DEFAULT_TEAMS:
-        own = arg.as_int(f"{role}_reasoning_budget", given[f"{role}_reasoning_budget"])
-        budgets[role] = shared if own is None else own
-    return budgets
+        if role in budget:
+            if old[f"{role}_budget"] is not None:
+                raise ConfigError(arg.label(f"{role}_budget"), "given also as -T budget."
+                                  f"{role}", "each setting once")  # fmt: skip
+            out[f"{role}_budget"] = budget[role]
+    out["budget"] = DEFAULT_BUDGET
+    return out
+
+
+def _reasoning_budgets(given: dict[str, Any]) -> dict[str, int | None]:
+    """Each role's reasoning budget: one number for both, or a mapping by role (a role
+    left out has none). Not owned by a run.yaml (debatebench's has no such key), so it
+    applies to both entry points."""
+    value = given["reasoning_budget"]
+    if not isinstance(value, dict):
+        shared = arg.as_int("reasoning_budget", value)
+        return dict.fromkeys(DEFAULT_TEAMS, shared)
+    unknown = sorted(set(map(str, value)) - set(DEFAULT_TEAMS))
+    if unknown:
+        raise ConfigError(arg.label("reasoning_budget"), f"has the key(s) {', '.join(unknown)}",
+                          "a number, or a mapping of pro and con to numbers")  # fmt: skip
+    return {role: arg.as_int(f"reasoning_budget.{role}", value.get(role)) for role in DEFAULT_TEAMS}
 
 
 def _reasoning_metadata(settings: DebateSettings) -> dict[str, dict[str, int | None]]:

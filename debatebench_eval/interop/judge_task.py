@@ -27,6 +27,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from debatebench_eval.core import arguments as arg
 from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.core.options import task_taker
 from debatebench_eval.debate.config import DEFAULT_TIMEOUT
 from debatebench_eval.debate.display import transcript_markdown, turn_heading
 from debatebench_eval.debate.record import DebateRecord
@@ -36,10 +37,9 @@ from debatebench_eval.interop.transcript_file import (
     record_from_document,
 )
 from debatebench_eval.judging.gate import judge_trust
-from debatebench_eval.judging.options import JUDGE_ARGS, JUDGE_ROLE, judge_models
+from debatebench_eval.judging.options import JUDGE_ROLE, JudgingOptions, judge_models
 from debatebench_eval.judging.run_summary import report_problems_after_the_run
 from debatebench_eval.judging.scorer_set import HEADLINE_METRIC, judging_scorers
-from debatebench_eval.judging.verdict import DEFAULT_LEANING_MARGIN, DEFAULT_RESOLVED_MARGIN
 from debatebench_eval.judging.viewer import debate_viewer
 from debatebench_eval.servers.probe import ensure_reachable
 
@@ -68,16 +68,7 @@ class Transcripts:
 @task
 def judge(
     transcripts: str | None = None,
-    rubric: str | None = None,
-    swap_judging: bool = True,
-    fact_check: bool | None = None,
-    judge_budget: int | None = None,
-    judge_quorum: int | None = None,
-    strict_judge: bool = False,
-    judge_schema: bool | str = "auto",
-    resolved_margin: float = DEFAULT_RESOLVED_MARGIN,
-    leaning_margin: float = DEFAULT_LEANING_MARGIN,
-    require_validated_judge: bool = False,
+    judging: dict[str, Any] | None = None,
     probe: bool = True,
     **unknown: Any,
 ) -> Task:
@@ -86,40 +77,30 @@ def judge(
     Args:
         transcripts: A folder of debatebench transcript files (*.json, schema_version 1
             or 2; score files beside them are passed over), or one transcript file.
-        rubric: A rubric file for the judge (default scorers/rubric.yaml).
-        swap_judging: Judge twice with Side A/B swapped and average (default true).
-        fact_check: Run the fact-check scorer (default true).
-        judge_budget: Completion-token cap of each judge call (default 6000).
-        judge_quorum: Valid judges needed when the judge role is a panel (default: all).
-        strict_judge: Refuse to judge with a model that also debated (default false: warn).
-        judge_schema: Hold the judge to JSON: auto (the default: object on llama.cpp's
-            servers, true elsewhere, asked of each judge's server), true (structured
-            output), object (json_object with the schema) or false (prompt only).
-        resolved_margin: Total-score margin for RESOLVED (default 15 of 100).
-        leaning_margin: Total-score margin for CONTESTED_BUT_LEANING (default 5 of 100).
-        require_validated_judge: Refuse, before any model call, a judge without a passing
-            validation record (see `debatebench-eval trust`).
+        judging: The judge's settings as one mapping, e.g. judging="{judge_budget: 1024,
+            swap_judging: false}" (keys: `debatebench-eval list`); each key is also
+            accepted as an option of its own (-T judge_budget=1024).
         probe: Check each judge model's server answers before judging (default true).
     """
-    arg.reject_unknown("task judge", unknown, (*JUDGE_TASK_ARGS, *JUDGE_ARGS))
-    judged = {k: v for k, v in locals().items() if k in JUDGE_ARGS}
+    judged = JudgingOptions.gather(judging, unknown, task_taker("judge", JUDGE_TASK_ARGS))
     source = arg.as_text("transcripts", transcripts)
     if source is None:
         raise ConfigError(
             "-T transcripts", "no value", "a folder of debatebench transcripts or one file"
         )
     debates = load_transcripts(Path(source).expanduser())
-    judging = judging_scorers(judged)
+    options = JudgingOptions.checked(judged)
+    judging_set = judging_scorers(options)
     report_problems_after_the_run()
     return Task(
         dataset=transcript_dataset(debates),
         solver=recorded_debate(
             debates,
             probe=arg.as_bool("probe", probe),
-            require_validated_judge=arg.as_bool("require_validated_judge", require_validated_judge),
+            require_validated_judge=options.require_validated_judge,
         ),
-        scorer=judging.scorers,
-        viewer=debate_viewer(judging.score_keys),
+        scorer=judging_set.scorers,
+        viewer=debate_viewer(judging_set.score_keys),
         headline_metric=HEADLINE_METRIC,
         config=GenerateConfig(max_retries=DEFAULT_MAX_RETRIES, timeout=DEFAULT_TIMEOUT),
         # One unjudgeable debate must not stop the others; eval-retry resumes it.

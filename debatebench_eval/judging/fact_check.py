@@ -20,6 +20,7 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 from inspect_ai.util import span
 
+from debatebench_eval.core.options import scorer_taker
 from debatebench_eval.debate.protocol import SIDES
 from debatebench_eval.debate.record import DebateRecord
 from debatebench_eval.judging.blind import Orientation, blind_orientation, view_fields
@@ -36,7 +37,7 @@ from debatebench_eval.judging.ledger import (
     reply_schema,
 )
 from debatebench_eval.judging.metrics import figure_stats, listed_metrics
-from debatebench_eval.judging.options import judge_models, scorer_options
+from debatebench_eval.judging.options import JudgingOptions, judge_models
 from debatebench_eval.judging.score_schema import unscored_answer
 from debatebench_eval.judging.structured import Exchange, ask_judge
 
@@ -50,31 +51,15 @@ FACT_CHECK_LISTED = ("pro_contradicted", "con_contradicted", "unverifiable_citat
 
 
 @scorer(metrics=[figure_stats(), listed_metrics(FACT_CHECK_LISTED)])
-def fact_check(
-    judge_budget: int | None = None,
-    judge_schema: bool | str = "auto",
-    strict_judge: bool = False,
-    require_validated_judge: bool = False,
-    **unknown: Any,
-) -> Scorer:
+def fact_check(judging: JudgingOptions | dict[str, Any] | None = None, **unknown: Any) -> Scorer:
     """Audit every claim against the debate's record (passages and turns) with the judge role.
 
     Args:
-        judge_budget: Completion-token cap of the call (default 6000).
-        judge_schema: Hold the judge to JSON: auto (the default: object on llama.cpp's
-            servers, true elsewhere, asked of each judge's server), true (structured
-            output), object (json_object with the schema) or false (prompt only).
-        strict_judge: Refuse to judge with a model that also debated (default false: warn).
-        require_validated_judge: Refuse a judge without a passing validation record.
+        judging: The judge's settings as one mapping (keys: `debatebench-eval list`); the
+            fact-check reads judge_budget, judge_schema, strict_judge and
+            require_validated_judge. Each key is also accepted as an option of its own.
     """
-    options = scorer_options(
-        "fact_check",
-        unknown,
-        judge_budget=judge_budget,
-        judge_schema=judge_schema,
-        strict_judge=strict_judge,
-        require_validated_judge=require_validated_judge,
-    )
+    options = JudgingOptions.parse(judging, unknown, scorer_taker("fact_check"))
     budget, mode = options.judge_budget, options.judge_schema
     strict, required = options.strict_judge, options.require_validated_judge
     prompts = fact_check_prompts()

@@ -1,23 +1,24 @@
 """The judging options and the judge models, shared by every judging scorer.
 
-Scorer options are task options (`-T swap_judging=false` on `inspect eval`),
-and scorer options again under `inspect score -S ...`; both arrive as YAML
-scalars and are coerced here, with one clear error naming the option.
+The judging settings are one option group, `JudgingOptions`: a task that
+judges takes it as `-T judging=...` and hands the checked group to its
+scorers; `inspect score -S judging=...` gives it to a scorer directly. The
+settings' old flat names (`-T judge_budget=...`) are still accepted.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, ClassVar, Self
 
 from inspect_ai.model import GenerateConfig, Model, ResponseSchema, get_model, model_roles
 from inspect_ai.util import JSONSchema
+from pydantic import Field, ValidationInfo, field_serializer, model_validator
 
 from debatebench_eval.core import arguments as arg
 from debatebench_eval.core.errors import ConfigError, DebateError
+from debatebench_eval.core.options import OptionGroup, coerced, labelled
 from debatebench_eval.judging.rubric import Rubric, default_rubric, load_rubric
 from debatebench_eval.judging.verdict import DEFAULT_LEANING_MARGIN, DEFAULT_RESOLVED_MARGIN
 from debatebench_eval.servers.calls import call_config
@@ -28,84 +29,15 @@ JUDGE_ROLE = "judge"
 # Room for a whole transcript's scores with justifications, and for the
 # reasoning a thinking model spends first (debatebench's example uses 6000).
 DEFAULT_JUDGE_BUDGET = 6000
-JUDGE_ARGS = (
-    "rubric", "swap_judging", "fact_check", "judge_budget", "judge_quorum", "strict_judge",
-    "judge_schema", "resolved_margin", "leaning_margin", "require_validated_judge",
-)  # fmt: skip
 
 
-@dataclass(frozen=True)
-class JudgeOptions:
-    rubric: Rubric
-    swap_judging: bool = True
-    judge_budget: int = DEFAULT_JUDGE_BUDGET
-    judge_quorum: int | None = None
-    strict_judge: bool = False
-    judge_schema: str = "auto"
-    resolved_margin: float = DEFAULT_RESOLVED_MARGIN
-    leaning_margin: float = DEFAULT_LEANING_MARGIN
-    require_validated_judge: bool = False
-
-
-def judge_options(
-    *,
-    rubric: Any = None,
-    swap_judging: Any = True,
-    judge_budget: Any = None,
-    judge_quorum: Any = None,
-    strict_judge: Any = False,
-    judge_schema: Any = "auto",
-    resolved_margin: Any = None,
-    leaning_margin: Any = None,
-    require_validated_judge: Any = False,
-) -> JudgeOptions:
-    """Coerce and check the judging options (from -T or -S)."""
-    path = arg.as_text("rubric", rubric)
-    resolved, leaning = margins(
-        resolved_margin, leaning_margin, DEFAULT_RESOLVED_MARGIN, DEFAULT_LEANING_MARGIN
-    )
-    return JudgeOptions(
-        rubric=load_rubric(Path(path).expanduser()) if path else default_rubric(),
-        swap_judging=arg.as_bool("swap_judging", swap_judging),
-        judge_budget=arg.as_int("judge_budget", judge_budget) or DEFAULT_JUDGE_BUDGET,
-        judge_quorum=arg.as_int("judge_quorum", judge_quorum),
-        strict_judge=arg.as_bool("strict_judge", strict_judge),
-        judge_schema=json_mode(judge_schema),
-        resolved_margin=resolved,
-        leaning_margin=leaning,
-        require_validated_judge=arg.as_bool("require_validated_judge", require_validated_judge),
-    )
-
-
-def scorer_options(scorer: str, unknown: Mapping[str, Any], **given: Any) -> JudgeOptions:
-    """A judging scorer's options as `inspect score -S` gives them: an unknown
-    key or a bad value is one message naming `-S <key>`. (From a task they
-    arrive already checked by `judging_scorers`, naming `-T`.)"""
-    with arg.given_with("-S"):
-        arg.reject_unknown(f"scorer {scorer}", unknown, given)
-        return judge_options(**given)
-
-
-def margins(
-    resolved_margin: Any,
-    leaning_margin: Any,
-    default_resolved: float,
-    default_leaning: float,
-    maximum: float = 100,
-) -> tuple[float, float]:
-    """The two margin-tier thresholds, each from 0 to `maximum`, leaning at most resolved."""
-    resolved = points("resolved_margin", resolved_margin, default_resolved, maximum)
-    leaning = points("leaning_margin", leaning_margin, default_leaning, maximum)
+def check_margins(resolved: float, leaning: float, where: str) -> None:
+    """A contested-but-leaning margin above the resolved one would leave no RESOLVED tier."""
     if leaning > resolved:
-        raise ConfigError(
-            arg.label("leaning_margin"),
-            f"{leaning} is above resolved_margin {resolved}",
-            "at most it",
-        )
-    return resolved, leaning
+        raise ConfigError(where, f"{leaning} is above resolved_margin {resolved}", "at most it")
 
 
-def points(name: str, value: Any, default: float, maximum: float = 100) -> float:
+def points(where: str, value: Any, default: float, maximum: float = 100) -> float:
     """A number of score points from 0 to `maximum` (a YAML string is read as a number)."""
     if value is None:
         return default
@@ -113,9 +45,7 @@ def points(name: str, value: Any, default: float, maximum: float = 100) -> float
         with contextlib.suppress(ValueError):
             value = float(value)
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= maximum:
-        raise ConfigError(
-            arg.label(name), f"got {value!r}", f"a number of points from 0 to {maximum:g}"
-        )
+        raise ConfigError(where, f"got {value!r}", f"a number of points from 0 to {maximum:g}")
     return float(value)
 
 
@@ -131,7 +61,7 @@ def judge_models() -> list[Model]:
 JSON_MODES = ("auto", "true", "object", "false")
 
 
-def json_mode(value: Any) -> str:
+def json_mode(where: str, value: Any) -> str:
     """How the judge is held to JSON: `auto` (per judge server, see
     `resolve_json_mode`), `true` (the provider's structured output, from
     Inspect's response schema), `object` (OpenAI-compatible servers such as
@@ -140,7 +70,7 @@ def json_mode(value: Any) -> str:
     if isinstance(value, str) and value.strip().lower() in ("auto", "object"):
         return value.strip().lower()
     try:
-        return "true" if arg.as_bool("judge_schema", value) else "false"
+        return "true" if arg.boolean(where, value) else "false"
     except ConfigError as exc:
         raise ConfigError(exc.where, exc.found, "auto, true, false or object") from None
 
@@ -199,3 +129,92 @@ def _response_format(schema: dict[str, Any], name: str, mode: str) -> dict[str, 
     if mode == "object":  # llama.cpp's servers: json_object with the schema, by grammar
         return {"type": "json_object", "schema": schema}
     return {"type": "json_schema", "json_schema": {"name": name, "schema": schema, "strict": True}}
+
+
+def _rubric(where: str, value: Any) -> Rubric:
+    if isinstance(value, Rubric):
+        return value
+    path = arg.text(where, value)
+    return load_rubric(Path(path).expanduser()) if path else default_rubric()
+
+
+def _schema(where: str, value: Any) -> str:
+    return json_mode(where, value)
+
+
+def _resolved(where: str, value: Any) -> float:
+    return points(where, value, DEFAULT_RESOLVED_MARGIN)
+
+
+def _leaning(where: str, value: Any) -> float:
+    return points(where, value, DEFAULT_LEANING_MARGIN)
+
+
+class JudgeCalls(OptionGroup):
+    """The settings of the judge's calls, shared by every group of judging settings."""
+
+    GROUP: ClassVar[str] = "judging"
+
+    judge_budget: Annotated[int, coerced(arg.integer, default=DEFAULT_JUDGE_BUDGET)] = Field(
+        default=DEFAULT_JUDGE_BUDGET,
+        description="Completion-token cap of each judge call (default 6000, or a debate "
+        "run.yaml's judge budget).",
+    )
+    judge_quorum: Annotated[int | None, coerced(arg.integer)] = Field(
+        default=None,
+        description="Valid judges (readings) needed when the judge role is a panel (default: all).",
+    )
+    strict_judge: Annotated[bool, coerced(arg.boolean, default=False)] = Field(
+        default=False,
+        description="Refuse to judge with a model that also debated (default false: warn).",
+    )
+    judge_schema: Annotated[str, coerced(_schema)] = Field(
+        default="auto",
+        description="Hold the judge to JSON: auto (the default: object on llama.cpp's servers, "
+        "true elsewhere, asked of each judge's server), true (structured output), object "
+        "(json_object with the schema) or false (prompt only).",
+    )
+    require_validated_judge: Annotated[bool, coerced(arg.boolean, default=False)] = Field(
+        default=False,
+        description="Refuse, before any model call, a judge without a passing validation "
+        "record (see `debatebench-eval trust`).",
+    )
+
+
+class JudgingOptions(JudgeCalls):
+    """The judge's settings: one group, taken by every task and scorer that judges a
+    debate (`-T judging="{judge_budget: 1024, swap_judging: false}"`, `-S judging=...`)."""
+
+    rubric: Annotated[Rubric, coerced(_rubric)] = Field(
+        default_factory=default_rubric,
+        description="A rubric file for the judge (default scorers/rubric.yaml).",
+    )
+    swap_judging: Annotated[bool, coerced(arg.boolean, default=True)] = Field(
+        default=True, description="Judge twice with Side A/B swapped and average (default true)."
+    )
+    fact_check: Annotated[bool | None, coerced(arg.boolean)] = Field(
+        default=None,
+        description="Run the fact-check scorer (default true, or the run.yaml's judge setting).",
+    )
+    resolved_margin: Annotated[float, coerced(_resolved)] = Field(
+        default=DEFAULT_RESOLVED_MARGIN,
+        description="Total-score margin for RESOLVED (default 15 of 100).",
+    )
+    leaning_margin: Annotated[float, coerced(_leaning)] = Field(
+        default=DEFAULT_LEANING_MARGIN,
+        description="Total-score margin for CONTESTED_BUT_LEANING (default 5 of 100).",
+    )
+
+    @field_serializer("rubric")
+    def _rubric_file(self, rubric: Rubric) -> str | None:
+        # The bundled rubric as "not given", so a log names no path of this machine.
+        return None if rubric == default_rubric() else rubric.file
+
+    @model_validator(mode="after")
+    def _leaning_at_most_resolved(self, info: ValidationInfo) -> Self:
+        check_margins(self.resolved_margin, self.leaning_margin, labelled(info, "leaning_margin"))
+        return self
+
+
+# The judging options as flat task arguments, the names they had before the group.
+JUDGE_ARGS = JudgingOptions.option_keys()

@@ -17,6 +17,7 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 from inspect_ai.util import span
 
+from debatebench_eval.core.options import scorer_taker
 from debatebench_eval.debate.record import DebateRecord
 from debatebench_eval.judging import score_schema as schema
 from debatebench_eval.judging.blind import Orientation, blind_orientation, view_fields
@@ -29,11 +30,7 @@ from debatebench_eval.judging.metrics import (
     model_win_rate,
     panel_alpha,
 )
-from debatebench_eval.judging.options import (
-    JudgeOptions,
-    judge_models,
-    scorer_options,
-)
+from debatebench_eval.judging.options import JudgingOptions, judge_models
 from debatebench_eval.judging.rubric import (
     Rubric,
     SideJudgment,
@@ -44,8 +41,6 @@ from debatebench_eval.judging.rubric import (
 )
 from debatebench_eval.judging.structured import Exchange, ask_judge
 from debatebench_eval.judging.verdict import (
-    DEFAULT_LEANING_MARGIN,
-    DEFAULT_RESOLVED_MARGIN,
     SideScores,
     decide,
     mean_scores,
@@ -65,46 +60,15 @@ Reading = Exchange[dict[str, SideJudgment]]
         listed_metrics(schema.RUBRIC_LISTED),
     ]
 )
-def rubric(
-    rubric: str | None = None,
-    swap_judging: bool = True,
-    judge_budget: int | None = None,
-    judge_quorum: int | None = None,
-    strict_judge: bool = False,
-    judge_schema: bool | str = "auto",
-    resolved_margin: float = DEFAULT_RESOLVED_MARGIN,
-    leaning_margin: float = DEFAULT_LEANING_MARGIN,
-    require_validated_judge: bool = False,
-    **unknown: Any,
-) -> Scorer:
+def rubric(judging: JudgingOptions | dict[str, Any] | None = None, **unknown: Any) -> Scorer:
     """Five-dimension rubric judging by the `judge` role (a panel when it lists several models).
 
     Args:
-        rubric: A rubric file (.yaml, the shape of scorers/rubric.yaml); default the bundled one.
-        swap_judging: Judge twice with Side A/B swapped and average (default true).
-        judge_budget: Completion-token cap of each judge call (default 6000).
-        judge_quorum: Valid judges needed when the judge role is a panel (default: all).
-        strict_judge: Refuse to judge with a model that also debated (default false: warn).
-        judge_schema: Hold the judge to JSON: auto (the default: object on llama.cpp's
-            servers, true elsewhere, asked of each judge's server), true (structured
-            output), object (json_object with the schema) or false (prompt only).
-        resolved_margin: Total-score margin for RESOLVED (default 15 of 100).
-        leaning_margin: Total-score margin for CONTESTED_BUT_LEANING (default 5 of 100).
-        require_validated_judge: Refuse a judge without a passing validation record.
+        judging: The judge's settings as one mapping, e.g. judging="{judge_budget: 900,
+            swap_judging: false}" (keys: `debatebench-eval list`); each key is also
+            accepted as an option of its own (-S judge_budget=900).
     """
-    options = scorer_options(
-        "rubric",
-        unknown,
-        rubric=rubric,
-        swap_judging=swap_judging,
-        judge_budget=judge_budget,
-        judge_quorum=judge_quorum,
-        strict_judge=strict_judge,
-        judge_schema=judge_schema,
-        resolved_margin=resolved_margin,
-        leaning_margin=leaning_margin,
-        require_validated_judge=require_validated_judge,
-    )
+    options = JudgingOptions.parse(judging, unknown, scorer_taker("rubric"))
 
     async def score(state: TaskState, target: Target) -> Score | None:
         record = state.store_as(DebateRecord)
@@ -133,7 +97,11 @@ def rubric(
 
 
 async def _judge_once(
-    judge: Model, record: DebateRecord, orientation: Orientation, options: JudgeOptions, number: int
+    judge: Model,
+    record: DebateRecord,
+    orientation: Orientation,
+    options: JudgingOptions,
+    number: int,
 ) -> Reading:
     """One reading, in a span the transcript names (the judge, the reading, its mapping)."""
     name = f"rubric: {judge}, reading {number} (Side A = {orientation.a.upper()})"
@@ -148,7 +116,7 @@ async def _judge_once(
 
 
 async def _ask_rubric(
-    judge: Model, record: DebateRecord, orientation: Orientation, options: JudgeOptions
+    judge: Model, record: DebateRecord, orientation: Orientation, options: JudgingOptions
 ) -> Reading:
     assert record.run is not None
     rubric = options.rubric
@@ -175,7 +143,9 @@ def rubric_messages(
     return [ChatMessageSystem(content=rubric.system), ChatMessageUser(content=prompt)]
 
 
-def _checked(reply: Any, options: JudgeOptions) -> tuple[dict[str, SideJudgment] | None, list[str]]:
+def _checked(
+    reply: Any, options: JudgingOptions
+) -> tuple[dict[str, SideJudgment] | None, list[str]]:
     judgments, problems = check_judgment(reply, options.rubric, options.judge_budget)
     return (judgments or None), problems
 
@@ -185,7 +155,7 @@ def _score(
     judges: list[Model],
     orientations: list[Orientation],
     per_judge: list[list[Reading]],
-    options: JudgeOptions,
+    options: JudgingOptions,
     warnings: list[str],
     trust: dict[str, Any],
 ) -> Score:

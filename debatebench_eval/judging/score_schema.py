@@ -22,7 +22,7 @@ from inspect_ai.model import Model
 from debatebench_eval.debate.protocol import SIDES, Side
 from debatebench_eval.debate.record import DebateRecord
 from debatebench_eval.judging.blind import Orientation
-from debatebench_eval.judging.options import JudgeOptions
+from debatebench_eval.judging.options import JudgingOptions
 from debatebench_eval.judging.rubric import Rubric, SideJudgment
 from debatebench_eval.judging.structured import Exchange
 from debatebench_eval.judging.verdict import TIERS, SideScores, Verdict, decide
@@ -148,7 +148,7 @@ def reading_failures(
 def context(
     record: DebateRecord,
     judges: list[Model],
-    options: JudgeOptions,
+    options: JudgingOptions,
     warnings: list[str],
     judge_records: list[dict[str, Any]],
     first: Orientation,

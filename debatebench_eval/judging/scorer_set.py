@@ -7,14 +7,12 @@ the scorers themselves import only the options below them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from inspect_ai.log import HeadlineMetric
 from inspect_ai.scorer import Scorer
 
-from debatebench_eval.core import arguments as arg
 from debatebench_eval.judging.fact_check import FACT_CHECK_LISTED, fact_check
-from debatebench_eval.judging.options import JudgeOptions, judge_options
+from debatebench_eval.judging.options import JudgingOptions
 from debatebench_eval.judging.rubric_scorer import rubric
 from debatebench_eval.judging.score_schema import RUBRIC_LISTED
 
@@ -32,31 +30,16 @@ class Judging:
 
     scorers: list[Scorer]
     score_keys: dict[str, tuple[str, ...]]
-    options: JudgeOptions
+    options: JudgingOptions
     fact_check: bool
 
 
-def judging_scorers(
-    given: dict[str, Any], default_budget: int | None = None, default_fact_check: bool = True
-) -> Judging:
-    """The rubric scorer, and the fact-check unless turned off, from task options."""
-    options = {k: v for k, v in given.items() if k != "fact_check"}
-    if options.get("judge_budget") is None:
-        options["judge_budget"] = default_budget
-    # Checked here, so a bad value is named as the task's -T.
-    checked_options = judge_options(**options)
+def judging_scorers(options: JudgingOptions) -> Judging:
+    """The rubric scorer, and the fact-check unless turned off, from the checked options."""
     keys: dict[str, tuple[str, ...]] = {"rubric": RUBRIC_LISTED}
-    checked = given.get("fact_check")
-    run_fact_check = default_fact_check if checked is None else arg.as_bool("fact_check", checked)
-    scorers = [rubric(**options)]
+    run_fact_check = options.fact_check is not False
+    scorers = [rubric(judging=options)]
     if run_fact_check:
         keys["fact_check"] = FACT_CHECK_LISTED
-        scorers.append(
-            fact_check(
-                judge_budget=options["judge_budget"],
-                judge_schema=options.get("judge_schema", "auto"),
-                strict_judge=options.get("strict_judge", False),
-                require_validated_judge=options.get("require_validated_judge", False),
-            )
-        )
-    return Judging(scorers, keys, checked_options, run_fact_check)
+        scorers.append(fact_check(judging=options))
+    return Judging(scorers, keys, options, run_fact_check)

@@ -72,6 +72,11 @@ class Options:
     probe: bool = True
     retries: int = DEFAULT_EMPTY_RETRIES
     judge_schema: str = "auto"
+    # How they were given: -T to a task, -S to the deliberate solver.
+    flag: str = "-T"
+
+    def label(self, name: str) -> str:
+        return f"{self.flag} {name}"
 
 
 @dataclass(frozen=True)
@@ -103,7 +108,7 @@ class Plan:
 
 
 def build_plan(protocol: Protocol, options: Options, start: Path) -> Plan:
-    roots = discover_roots(start, options.workspace)
+    roots = discover_roots(start, options.workspace, options.flag)
     index = load_index(roots)
     if protocol.participants is None:
         seats = _table_seats(protocol, options, index)
@@ -112,7 +117,7 @@ def build_plan(protocol: Protocol, options: Options, start: Path) -> Plan:
     max_rounds = protocol.max_rounds
     if options.rounds is not None:
         check_max_rounds(
-            options.rounds, len(protocol.rounds), protocol.repeats, arg.label("rounds")
+            options.rounds, len(protocol.rounds), protocol.repeats, options.label("rounds")
         )
         max_rounds = options.rounds
     return Plan(
@@ -127,16 +132,18 @@ def build_plan(protocol: Protocol, options: Options, start: Path) -> Plan:
 
 
 def _table_seats(protocol: Protocol, options: Options, index: Index) -> list[SeatPlan]:
-    table = select_table(index, options.table, options.with_ is not None)
+    table = select_table(index, options.table, options.with_ is not None, options.flag)
     selectors = options.with_ if options.with_ is not None else list(table.panel if table else ())
     where = (
-        arg.label("with") if options.with_ is not None else f"{table.file if table else ''}: panel"
+        options.label("with")
+        if options.with_ is not None
+        else f"{table.file if table else ''}: panel"
     )
     panel = select_panel(index, selectors, where)
     if options.synth is None and (table is None or table.synth is None) and protocol.final.by:
         synth = _final_persona(index, protocol.final.by, f"{protocol.file}: final.by")
     else:
-        synth = select_synthesizer(index, options.synth, table)
+        synth = select_synthesizer(index, options.synth, table, options.flag)
     seats = [_seat(p.id, p, options) for p in panel]
     final = _seat(synth.id, synth, options, final_kind="synthesis")
     return [*seats, _shared_model(final, seats, index)]
@@ -146,7 +153,7 @@ def _fixed_seats(protocol: Protocol, options: Options, index: Index) -> list[Sea
     if options.with_ is not None or options.table is not None:
         given = "with" if options.with_ is not None else "table"
         raise ConfigError(
-            arg.label(given),
+            options.label(given),
             f"given, but protocol {protocol.name} has fixed participants",
             "a protocol with `participants: table`",
         )
@@ -161,7 +168,7 @@ def _fixed_seats(protocol: Protocol, options: Options, index: Index) -> list[Sea
         seats.append(_seat(participant.id, persona, options, final_kind=kind))
     if final.kind == "synthesis":
         selector = options.synth or final.by
-        label = arg.label("synth") if options.synth else f"{protocol.file}: final.by"
+        label = options.label("synth") if options.synth else f"{protocol.file}: final.by"
         synth = (
             _final_persona(index, selector, label)
             if selector
@@ -216,24 +223,29 @@ def check_models(plan: Plan, bound: Collection[str]) -> None:
             raise seat.problem
 
 
-def coerce_options(given: dict[str, Any], unknown: dict[str, Any]) -> Options:
+def coerce_options(given: dict[str, Any], unknown: dict[str, Any], flag: str = "-T") -> Options:
     """Options from `-T` / `-S` values (YAML-parsed, comma-split, uncoerced).
     `with` is a Python keyword, so it can only arrive among the unknown keys."""
-    with_ = selector_list(arg.label("with"), unknown["with"]) if "with" in unknown else None
-    retries = arg.as_int("empty_retries", given.get("empty_retries", 2), minimum=0)
+
+    def at(name: str) -> str:
+        return f"{flag} {name}"
+
+    with_ = selector_list(at("with"), unknown["with"]) if "with" in unknown else None
+    retries = arg.integer(at("empty_retries"), given.get("empty_retries", 2), minimum=0)
     return Options(
         with_=with_,
-        table=arg.as_text("table", given.get("table")),
-        synth=arg.as_text("synth", given.get("synth")),
-        rounds=arg.as_int("rounds", given.get("rounds")),
-        converge=arg.as_bool("converge", given.get("converge", True)),
-        budget=arg.as_int("budget", given.get("budget")),
-        final_budget=arg.as_int("final_budget", given.get("final_budget")),
-        persona_models=arg.as_bool("persona_models", given.get("persona_models", True)),
-        send_effort=arg.as_bool("send_effort", given.get("send_effort", False)),
-        workspace=arg.as_text("workspace", given.get("workspace")),
-        seed=arg.as_int("seed", given.get("seed"), minimum=0),
-        probe=arg.as_bool("probe", given.get("probe", True)),
+        table=arg.text(at("table"), given.get("table")),
+        synth=arg.text(at("synth"), given.get("synth")),
+        rounds=arg.integer(at("rounds"), given.get("rounds")),
+        converge=arg.boolean(at("converge"), given.get("converge", True)),
+        budget=arg.integer(at("budget"), given.get("budget")),
+        final_budget=arg.integer(at("final_budget"), given.get("final_budget")),
+        persona_models=arg.boolean(at("persona_models"), given.get("persona_models", True)),
+        send_effort=arg.boolean(at("send_effort"), given.get("send_effort", False)),
+        workspace=arg.text(at("workspace"), given.get("workspace")),
+        seed=arg.integer(at("seed"), given.get("seed"), minimum=0),
+        probe=arg.boolean(at("probe"), given.get("probe", True)),
         retries=DEFAULT_EMPTY_RETRIES if retries is None else retries,
-        judge_schema=json_mode(given.get("judge_schema", "auto")),
+        judge_schema=json_mode(at("judge_schema"), given.get("judge_schema", "auto")),
+        flag=flag,
     )

@@ -16,7 +16,6 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from debatebench_eval.core import arguments as arg
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.protocols.personas import Persona, valid_segment
 from debatebench_eval.protocols.tables import Table
@@ -80,7 +79,7 @@ def _resolve_in(layer: Layer, selector: str, label: str) -> Persona:
     )
 
 
-def select_table(index: Index, name: str | None, has_with: bool) -> Table | None:
+def select_table(index: Index, name: str | None, has_with: bool, flag: str = "-T") -> Table | None:
     """The named table, else `default` (heurema reads its synth even with `with`).
 
     A found workspace is read as heurema reads it: its own `tables/default.yml`
@@ -89,31 +88,27 @@ def select_table(index: Index, name: str | None, has_with: bool) -> Table | None
     table seats the panel only when no workspace was found at all.
     """
     if name is not None:
-        return _named_table(index, name)
+        return _named_table(index, name, f"{flag} table")
     if not index.has_workspace:
         return _shipped_default(index, has_with)
     table = index.user.tables.get(DEFAULT_TABLE)
     if table is None and not has_with:
         raise ConfigError(
-            arg.label("table"),
+            f"{flag} table",
             f"no table given, and the workspace ({index.workspace_folders()}) has no "
             "tables/default.yml",
-            f"a default table (tables/default.yml), a named table ({arg.label('table')}=NAME) "
-            f"or a panel ({arg.label('with')}=a,b), as heurema does",
+            f"a default table (tables/default.yml), a named table ({flag} table=NAME) "
+            f"or a panel ({flag} with=a,b), as heurema does",
         )
     return table
 
 
-def _named_table(index: Index, name: str) -> Table:
+def _named_table(index: Index, name: str, where: str) -> Table:
     if not valid_segment(name):
-        raise ConfigError(
-            arg.label("table"), f"invalid table name {name!r}", "letters, digits, - and _"
-        )
+        raise ConfigError(where, f"invalid table name {name!r}", "letters, digits, - and _")
     table = index.table(name)
     if table is None:
-        raise ConfigError(
-            arg.label("table"), f"no table {name!r}", f"one of {', '.join(index.table_names())}"
-        )
+        raise ConfigError(where, f"no table {name!r}", f"one of {', '.join(index.table_names())}")
     return table
 
 
@@ -147,9 +142,11 @@ def select_panel(index: Index, selectors: list[str], label: str) -> list[Persona
     return panel
 
 
-def select_synthesizer(index: Index, synth: str | None, table: Table | None) -> Persona:
+def select_synthesizer(
+    index: Index, synth: str | None, table: Table | None, flag: str = "-T"
+) -> Persona:
     if synth is not None:
-        return as_synthesizer(resolve(index, synth, arg.label("synth")), arg.label("synth"))
+        return as_synthesizer(resolve(index, synth, f"{flag} synth"), f"{flag} synth")
     if table is not None and table.synth is not None:
         return as_synthesizer(
             resolve(index, table.synth, f"{table.file}: synth"), f"{table.file}: synth"

@@ -120,20 +120,22 @@ def deliberate(
         empty_retries: Extra attempts when a participant returns no text (default 2).
         probe: Check each model server answers before the first call (default true).
     """
-    with arg.given_with("-S"):
-        arg.reject_unknown(
-            "solver deliberate", {k: v for k, v in unknown.items() if k != "with"}, DELIBERATE_ARGS
+    arg.reject_unknown(
+        "solver deliberate",
+        {k: v for k, v in unknown.items() if k != "with"},
+        DELIBERATE_ARGS,
+        flag="-S",
+    )
+    spec = load_protocol(arg.text("-S protocol", protocol) or "panel")
+    if spec.final.kind != "synthesis":
+        raise ConfigError(
+            "-S protocol",
+            f"protocol {spec.name} ends in a {spec.final.kind}",
+            "a protocol whose final step is a synthesis (an answer the task can score)",
         )
-        spec = load_protocol(arg.as_text("protocol", protocol) or "panel")
-        if spec.final.kind != "synthesis":
-            raise ConfigError(
-                arg.label("protocol"),
-                f"protocol {spec.name} ends in a {spec.final.kind}",
-                "a protocol whose final step is a synthesis (an answer the task can score)",
-            )
-        given = {k: v for k, v in locals().items() if k in DELIBERATE_ARGS}
-        plan = build_plan(spec, coerce_options(given, unknown), Path(os.getcwd()))
-        check_models(plan, model_roles())
+    given = {k: v for k, v in locals().items() if k in DELIBERATE_ARGS}
+    plan = build_plan(spec, coerce_options(given, unknown, flag="-S"), Path(os.getcwd()))
+    check_models(plan, model_roles())
     return deliberation_solver(plan, answers=True)
 
 

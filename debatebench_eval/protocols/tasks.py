@@ -12,8 +12,10 @@ from inspect_ai.model import GenerateConfig, model_roles
 
 from debatebench_eval.core import arguments as arg
 from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.core.options import task_taker
 from debatebench_eval.debate.config import DEFAULT_TIMEOUT
 from debatebench_eval.debate.task import DEFAULT_MAX_RETRIES
+from debatebench_eval.judging.options import JudgeCalls
 from debatebench_eval.judging.run_summary import report_problems_after_the_run
 from debatebench_eval.protocols.plan import Plan, build_plan, check_models, coerce_options
 from debatebench_eval.protocols.scorer import outcome
@@ -29,7 +31,7 @@ COMMON_ARGS = (
     "timeout", "empty_retries", "probe",
 )  # fmt: skip
 PANEL_ARGS = (*COMMON_ARGS, "task", "task_file", "table", "synth", "with", "rounds", "converge")
-ADJUDICATE_ARGS = (*COMMON_ARGS, "proposal", "debate_type", "judge_schema")
+ADJUDICATE_ARGS = (*COMMON_ARGS, "proposal", "debate_type")
 
 
 @task
@@ -89,7 +91,7 @@ def adjudicate(
     protocol: str = "adjudication",
     budget: int | None = None,
     final_budget: int | None = None,
-    judge_schema: bool | str = "auto",
+    judging: dict[str, Any] | None = None,
     persona_models: bool = True,
     send_effort: bool = False,
     workspace: str | None = None,
@@ -108,8 +110,9 @@ def adjudicate(
         protocol: `adjudication` (the default) or a protocol .yaml file.
         budget: Completion-token cap of each role's turn (default 1000).
         final_budget: Completion-token cap of each judge call (default 2000).
-        judge_schema: Hold the judge to JSON: auto (the default: object on llama.cpp's
-            servers, true elsewhere), true (structured output), object or false (prompt only).
+        judging: The judge's settings as one mapping: judging="{judge_schema: object}" holds
+            the judge to JSON (auto, the default, true, object or false, as every judging
+            task's); judge_schema is also accepted as an option of its own.
         persona_models: Speak with each persona's own `model` (default true; false: --model).
         send_effort: Send each persona's `effort` as reasoning_effort (default false).
         workspace: A folder with personas/ and tables/, or one holding .heurema/debate.
@@ -118,7 +121,8 @@ def adjudicate(
         empty_retries: Extra attempts when a role returns no text (default 2).
         probe: Check each model server answers before the first call (default true).
     """
-    arg.reject_unknown("task adjudicate", unknown, ADJUDICATE_ARGS)
+    taker = task_taker("adjudicate", ADJUDICATE_ARGS, ("judge_schema",))
+    judged = JudgeCalls.parse(judging, unknown, taker)
     kind = arg.as_text("debate_type", debate_type)
     if kind not in DEBATE_TYPES:
         found = "missing" if kind is None else f"got {kind!r}"
@@ -128,7 +132,7 @@ def adjudicate(
         raise ConfigError(arg.label("proposal"), "missing", "the proposal document's path")
     text = _read(path, "proposal")
     given = {k: v for k, v in locals().items() if k in ADJUDICATE_ARGS}
-    plan = _plan(protocol, given, unknown)
+    plan = _plan(protocol, {**given, "judge_schema": judged.judge_schema}, {})
     sample = Sample(
         id=kind,
         input=f"Debate type: {kind}\n\nProposal ({Path(path).name}):\n\n{text}",

@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from debatebench_eval.core import arguments as arg
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.resources import data_dir
 from debatebench_eval.core.yamlio import load_yaml
@@ -73,10 +72,10 @@ def bundled_root() -> Root:
     return Root("bundled", data_dir("tasks"))
 
 
-def discover_roots(start: Path, workspace: str | None = None) -> tuple[Root, ...]:
+def discover_roots(start: Path, workspace: str | None = None, flag: str = "-T") -> tuple[Root, ...]:
     """The user roots (from `start` upward, or in `workspace` alone) and the shipped one."""
     if workspace is not None:
-        return (*_given_roots(Path(workspace).expanduser()), bundled_root())
+        return (*_given_roots(Path(workspace).expanduser(), f"{flag} workspace"), bundled_root())
     found: list[Root] = []
     heurema = _nearest(start, lambda d: (d / HEUREMA_DIR).is_dir())
     if heurema is not None:
@@ -88,8 +87,7 @@ def discover_roots(start: Path, workspace: str | None = None) -> tuple[Root, ...
     return (*found, bundled_root())
 
 
-def _given_roots(folder: Path) -> list[Root]:
-    label = arg.label("workspace")
+def _given_roots(folder: Path, label: str) -> list[Root]:
     if not folder.is_dir():
         raise ConfigError(label, f"{folder} is not a folder", "a folder with personas/ and tables/")
     roots = []

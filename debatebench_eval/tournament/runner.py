@@ -23,12 +23,12 @@ from inspect_ai.model import Model, get_model
 from debatebench_eval.core import arguments as arg
 from debatebench_eval.core._inspect import filesystem
 from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.core.options import Taker
 from debatebench_eval.debate.config import DEFAULT_FORMAT, DebateSettings, named_format
 from debatebench_eval.debate.motions import Motion, default_motions, load_motions
 from debatebench_eval.debate.protocol import parse_phases
 from debatebench_eval.debate.task import DEBATE_ARGS, debate, debate_dataset
-from debatebench_eval.judging.options import JUDGE_ARGS
-from debatebench_eval.judging.rubric import default_rubric, load_rubric
+from debatebench_eval.judging.options import JUDGE_ARGS, JudgingOptions
 from debatebench_eval.servers.probe import ensure_reachable
 from debatebench_eval.tournament.schedule import (
     Schedule,
@@ -49,8 +49,6 @@ OWNED = {
     "strict_judge": "--allow-self-judging (the judge guard is on by default)",
     "pro_budget": "-T budget: in a tournament a role is a slot in a pair, not a model",
     "con_budget": "-T budget: in a tournament a role is a slot in a pair, not a model",
-    "pro_reasoning_budget": "-T reasoning_budget: in a tournament a role is a slot in a pair",
-    "con_reasoning_budget": "-T reasoning_budget: in a tournament a role is a slot in a pair",
 }
 DEFAULT_MAX_TASKS = 2
 DEFAULT_SLOTS = 8
@@ -95,7 +93,12 @@ def requested_schedule(
             f"{both[0]} is also in --models: it would judge debates it argues",
             "judges distinct from the debaters, or --allow-self-judging",
         )
-    task_args = parse_task_args(task_items, (*DEBATE_ARGS, *JUDGE_ARGS), OWNED)
+    task_args = parse_task_args(task_items, (*DEBATE_ARGS, "judging", *JUDGE_ARGS), OWNED)
+    judging = JudgingOptions.parse(
+        task_args.get("judging"),
+        {k: v for k, v in task_args.items() if k in JUDGE_ARGS},
+        Taker("debatebench-eval tournament"),
+    )
     phases, format_name = _phases(format, task_args.get("phases"))
     if "phases" in task_args:
         task_args["phases"] = list(phases)
@@ -105,7 +108,7 @@ def requested_schedule(
         task_args=tuple(sorted(task_args.items())),
         seed=seed,
         allow_self_judging=allow_self_judging,
-        rubric_sha256=_rubric_sha256(task_args.get("rubric")),
+        rubric_sha256=judging.rubric.sha256,
     )
     chosen = _motions(motions, limit)
     return Schedule(model_names, judge_names, chosen, settings)
@@ -122,12 +125,6 @@ def _phases(format: str | None, phases: Any) -> tuple[tuple[str, ...], str | Non
         return tuple(map(str, named_format(name))), name
     except ConfigError as exc:
         raise ConfigError("--format", exc.found, exc.expected) from None
-
-
-def _rubric_sha256(path: Any) -> str:
-    if path is None:
-        return default_rubric().sha256
-    return load_rubric(Path(str(path)).expanduser()).sha256
 
 
 def _motions(source: str, limit: int | None) -> tuple[Motion, ...]:

@@ -18,12 +18,17 @@ from typing import Any
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
+from debatebench_eval.core.options import scorer_taker
 from debatebench_eval.judging.fact_check import fact_check
-from debatebench_eval.judging.options import judge_models
+from debatebench_eval.judging.options import JudgingOptions, judge_models
 from debatebench_eval.validation.claim_matching import ClaimOutcome, match_ledger
 from debatebench_eval.validation.claim_stats import DebateOutcome, summarise_claims
 from debatebench_eval.validation.planted_set import PlantedClaim
 from debatebench_eval.validation.trust import judge_identity
+
+# The judging settings the planted-claims check reads (a strict judge is moot: no
+# model debated the planted set).
+PLANTED_JUDGING = ("judge_budget", "judge_schema", "require_validated_judge")
 
 VALUE_KEYS = ("parsed", "planted", "found", "correct", "extras")
 
@@ -53,22 +58,16 @@ def debate_outcome(score: Score, debate: str | int | None) -> DebateOutcome:
 
 @scorer(metrics=[planted_claim_stats()])
 def planted_claims(
-    judge_budget: int | None = None,
-    judge_schema: bool | str = "auto",
-    require_validated_judge: bool = False,
+    judging: JudgingOptions | dict[str, Any] | None = None, **unknown: Any
 ) -> Scorer:
     """The fact-check scorer's verdicts on a debate, against the verdicts planted in it.
 
     Args:
-        judge_budget: Completion-token cap of the fact-check call (default 6000).
-        judge_schema: Hold the judge to JSON: auto, true, object or false (as `fact_check`).
-        require_validated_judge: Refuse a judge without a passing speech validation record.
+        judging: The judge's settings as one mapping, of judge_budget, judge_schema and
+            require_validated_judge (as `fact_check`); each is also accepted on its own.
     """
-    checker = fact_check(
-        judge_budget=judge_budget,
-        judge_schema=judge_schema,
-        require_validated_judge=require_validated_judge,
-    )
+    options = JudgingOptions.parse(judging, unknown, scorer_taker("planted_claims"))
+    checker = fact_check(judging=options)
 
     async def score(state: TaskState, target: Target) -> Score | None:
         planted = [planted_claim(c) for c in state.metadata.get("planted", [])]

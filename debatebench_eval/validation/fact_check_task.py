@@ -18,22 +18,21 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import GenerateConfig
 
 from debatebench_eval.core import arguments as arg
+from debatebench_eval.core.options import task_taker
 from debatebench_eval.debate.config import DEFAULT_TIMEOUT
 from debatebench_eval.interop.judge_task import DEFAULT_MAX_RETRIES, Transcripts, recorded_debate
-from debatebench_eval.judging.options import judge_options
+from debatebench_eval.judging.options import JudgingOptions
 from debatebench_eval.judging.run_summary import report_problems_after_the_run
-from debatebench_eval.validation.fact_check_scorer import planted_claims
+from debatebench_eval.validation.fact_check_scorer import PLANTED_JUDGING, planted_claims
 from debatebench_eval.validation.planted_set import PlantedSet, bundled_set_dir, load_planted_set
 
-TASK_ARGS = ("data", "judge_budget", "judge_schema", "require_validated_judge", "probe")
+TASK_ARGS = ("data", "probe")
 
 
 @task
 def fact_check_validation(
     data: str | None = None,
-    judge_budget: int | None = None,
-    judge_schema: bool | str = "auto",
-    require_validated_judge: bool = False,
+    judging: dict[str, Any] | None = None,
     probe: bool = True,
     **unknown: Any,
 ) -> Task:
@@ -42,19 +41,13 @@ def fact_check_validation(
     Args:
         data: A folder holding `transcripts/` and `claims.jsonl` in the bundled set's
             shape; unset for the bundled set (validation/fact_check/).
-        judge_budget: Completion-token cap of each fact-check call (default 6000).
-        judge_schema: Hold the judge to JSON: auto (the default: object on llama.cpp's
-            servers, true elsewhere), true (structured output), object or false.
-        require_validated_judge: Refuse, before any call, a judge without a passing
-            speech validation record.
+        judging: The judge's settings as one mapping, of judge_budget, judge_schema and
+            require_validated_judge (a passing speech validation record), e.g.
+            judging="{judge_budget: 4000}"; each is also accepted as an option of its own.
         probe: Check the judge's server answers before judging (default true).
     """
-    arg.reject_unknown("task fact_check_validation", unknown, TASK_ARGS)
-    options = judge_options(
-        judge_budget=judge_budget,
-        judge_schema=judge_schema,
-        require_validated_judge=require_validated_judge,
-    )
+    taker = task_taker("fact_check_validation", TASK_ARGS, PLANTED_JUDGING)
+    options = JudgingOptions.parse(judging, unknown, taker)
     folder = arg.as_text("data", data)
     planted = load_planted_set(Path(folder).expanduser() if folder else None)
     report_problems_after_the_run()
@@ -65,11 +58,7 @@ def fact_check_validation(
             probe=arg.as_bool("probe", probe),
             require_validated_judge=options.require_validated_judge,
         ),
-        scorer=planted_claims(
-            judge_budget=options.judge_budget,
-            judge_schema=options.judge_schema,
-            require_validated_judge=options.require_validated_judge,
-        ),
+        scorer=planted_claims(judging=options),
         config=GenerateConfig(max_retries=DEFAULT_MAX_RETRIES, timeout=DEFAULT_TIMEOUT),
         fail_on_error=False,
         metadata={

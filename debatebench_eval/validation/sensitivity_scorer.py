@@ -18,8 +18,9 @@ from typing import Any
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
+from debatebench_eval.core.options import scorer_taker
 from debatebench_eval.judging.figures import figures_of
-from debatebench_eval.judging.options import judge_models, judge_options
+from debatebench_eval.judging.options import JudgingOptions, judge_models
 from debatebench_eval.judging.rubric_scorer import rubric
 from debatebench_eval.judging.score_schema import rubric_keys
 from debatebench_eval.validation.degradations import describe
@@ -29,6 +30,13 @@ from debatebench_eval.validation.sensitivity_stats import (
     summarise_pairs,
 )
 from debatebench_eval.validation.trust import judge_identity
+
+# The rubric's settings on the sensitivity set: no model debated it, so a strict
+# judge is moot, and the set is the rubric's, so no fact-check runs.
+SENSITIVITY_JUDGING = (
+    "rubric", "swap_judging", "judge_budget", "judge_quorum", "judge_schema",
+    "resolved_margin", "leaning_margin", "require_validated_judge",
+)  # fmt: skip
 
 
 @metric
@@ -84,39 +92,16 @@ def summarise_scores(scores: list[Score]) -> SensitivitySummary:
 
 @scorer(metrics=[sensitivity_stats()])
 def rubric_sensitivity(
-    rubric_file: str | None = None,
-    swap_judging: bool = True,
-    judge_budget: int | None = None,
-    judge_quorum: int | None = None,
-    judge_schema: bool | str = "auto",
-    resolved_margin: float | None = None,
-    leaning_margin: float | None = None,
-    require_validated_judge: bool = False,
+    judging: JudgingOptions | dict[str, Any] | None = None, **unknown: Any
 ) -> Scorer:
     """The rubric scorer's scores of each debate of the sensitivity set, paired by the metric.
 
     Args:
-        rubric_file: A rubric file (default scorers/rubric.yaml).
-        swap_judging: Judge twice with Side A/B swapped and average (default true).
-        judge_budget: Completion-token cap of each judge call (default 6000).
-        judge_quorum: Valid judges needed when the judge role is a panel (default: all).
-        judge_schema: Hold the judge to JSON: auto, true, object or false (as `rubric`).
-        resolved_margin: Total-score margin for RESOLVED (default 15 of 100).
-        leaning_margin: Total-score margin for CONTESTED_BUT_LEANING (default 5 of 100).
-        require_validated_judge: Refuse a judge without a passing speech validation record.
+        judging: The judge's settings as one mapping (as `rubric`, without strict_judge:
+            no model debated the set); each key is also accepted as an option of its own.
     """
-    judging: dict[str, Any] = {
-        "rubric": rubric_file,
-        "swap_judging": swap_judging,
-        "judge_budget": judge_budget,
-        "judge_quorum": judge_quorum,
-        "judge_schema": judge_schema,
-        "resolved_margin": resolved_margin,
-        "leaning_margin": leaning_margin,
-        "require_validated_judge": require_validated_judge,
-    }
-    options = judge_options(**judging)
-    judge = rubric(**judging)
+    options = JudgingOptions.parse(judging, unknown, scorer_taker("rubric_sensitivity"))
+    judge = rubric(judging=options)
     keys = rubric_keys(options.rubric)
     design = {
         "dimensions": list(options.rubric.names),

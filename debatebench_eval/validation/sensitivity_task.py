@@ -18,9 +18,10 @@ from inspect_ai.model import GenerateConfig
 
 from debatebench_eval.core import arguments as arg
 from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.core.options import task_taker
 from debatebench_eval.debate.config import DEFAULT_TIMEOUT
 from debatebench_eval.interop.judge_task import DEFAULT_MAX_RETRIES, Transcripts, recorded_debate
-from debatebench_eval.judging.options import judge_options
+from debatebench_eval.judging.options import JudgingOptions
 from debatebench_eval.judging.run_summary import report_problems_after_the_run
 from debatebench_eval.validation.degradations import (
     DEGRADATIONS,
@@ -31,33 +32,16 @@ from debatebench_eval.validation.degradations import (
     load_spec,
     sources_sha256,
 )
-from debatebench_eval.validation.sensitivity_scorer import rubric_sensitivity
+from debatebench_eval.validation.sensitivity_scorer import SENSITIVITY_JUDGING, rubric_sensitivity
 
-JUDGING_ARGS = (
-    "rubric",
-    "swap_judging",
-    "judge_budget",
-    "judge_quorum",
-    "judge_schema",
-    "resolved_margin",
-    "leaning_margin",
-    "require_validated_judge",
-)
-TASK_ARGS = ("degradations", "limit_sources", "probe", *JUDGING_ARGS)
+TASK_ARGS = ("degradations", "limit_sources", "probe")
 
 
 @task
 def judge_sensitivity(
     degradations: list[str] | str | None = None,
     limit_sources: int | None = None,
-    rubric: str | None = None,
-    swap_judging: bool = True,
-    judge_budget: int | None = None,
-    judge_quorum: int | None = None,
-    judge_schema: bool | str = "auto",
-    resolved_margin: float | None = None,
-    leaning_margin: float | None = None,
-    require_validated_judge: bool = False,
+    judging: dict[str, Any] | None = None,
     probe: bool = True,
     **unknown: Any,
 ) -> Task:
@@ -67,20 +51,14 @@ def judge_sensitivity(
         degradations: The degradations to run (default all): truncated, shuffled,
             off_topic, self_contradiction, fabricated_statistic, echo, strawman.
         limit_sources: Use only the first N source debates (of 10, in name order).
-        rubric: A rubric file for the judge (default scorers/rubric.yaml).
-        swap_judging: Judge twice with Side A/B swapped and average (default true).
-        judge_budget: Completion-token cap of each judge call (default 6000).
-        judge_quorum: Valid judges needed when the judge role is a panel (default: all).
-        judge_schema: Hold the judge to JSON: auto (the default), true, object or false.
-        resolved_margin: Total-score margin for RESOLVED (default 15 of 100).
-        leaning_margin: Total-score margin for CONTESTED_BUT_LEANING (default 5 of 100).
-        require_validated_judge: Refuse, before any call, a judge without a passing
-            speech validation record.
+        judging: The judge's settings as one mapping, e.g. judging="{judge_budget: 4000}"
+            (keys: `debatebench-eval list`, but strict_judge and fact_check);
+            require_validated_judge asks for a passing speech validation record. Each
+            key is also accepted as an option of its own.
         probe: Check each judge's server answers before judging (default true).
     """
-    arg.reject_unknown("task judge_sensitivity", unknown, TASK_ARGS)
-    judging = {k: v for k, v in locals().items() if k in JUDGING_ARGS}
-    options = judge_options(**judging)
+    taker = task_taker("judge_sensitivity", TASK_ARGS, SENSITIVITY_JUDGING)
+    options = JudgingOptions.parse(judging, unknown, taker)
     chosen = _degradations(degradations)
     spec = load_spec(dimensions=options.rubric.names)
     sources = load_sources()
@@ -98,10 +76,7 @@ def judge_sensitivity(
             probe=arg.as_bool("probe", probe),
             require_validated_judge=options.require_validated_judge,
         ),
-        scorer=rubric_sensitivity(
-            rubric_file=arg.as_text("rubric", rubric),
-            **{k: v for k, v in judging.items() if k != "rubric"},
-        ),
+        scorer=rubric_sensitivity(judging=options),
         config=GenerateConfig(max_retries=DEFAULT_MAX_RETRIES, timeout=DEFAULT_TIMEOUT),
         fail_on_error=False,
         metadata={

@@ -69,8 +69,7 @@ def test_each_call_is_sent_the_speech_budget_plus_reasoning_and_reasoning_tokens
         roles={"pro": pro.model(), "con": con.model()},
         phases="[opening, conclusion]",
         budget=200,
-        reasoning_budget=300,
-        pro_reasoning_budget=500,
+        reasoning_budget={"pro": 500, "con": 300},
         fact_check=False,
     )
     assert {(c.config.max_tokens, c.config.reasoning_tokens) for c in pro.calls} == {(700, 500)}
@@ -92,7 +91,7 @@ def test_a_roles_reasoning_budget_goes_with_its_model_when_sides_are_exchanged(
 ) -> None:
     a, b = Script("A"), Script("B")
     log = run_debate(roles={"pro": a.model(), "con": b.model()}, paired=True,
-                     phases="[opening]", budget=100, pro_reasoning_budget=40,
+                     phases="[opening]", budget=100, reasoning_budget={"pro": 40},
                      fact_check=False, swap_judging=False)  # fmt: skip
     assert {c.config.reasoning_tokens for c in a.calls} == {40}  # pro's, on either side
     assert {c.config.reasoning_tokens for c in b.calls} == {None}
@@ -210,8 +209,12 @@ def test_a_record_written_before_answer_tokens_still_reads_them() -> None:
         ({"reasoning_budget": "lots"},
          r"^-T reasoning_budget: got 'lots'; expected an integer of at least 1\.$"),
         ({"reasoning_budget": 0}, r"^-T reasoning_budget: got 0; expected an integer of at"),
-        ({"pro_reasoning_budget": -5}, r"^-T pro_reasoning_budget: got -5; expected an integer"),
-        ({"con_reasoning_budget": True}, r"^-T con_reasoning_budget: got True; expected an"),
+        ({"reasoning_budget": {"pro": -5}},
+         r"^-T reasoning_budget\.pro: got -5; expected an integer"),
+        ({"reasoning_budget": {"con": True}},
+         r"^-T reasoning_budget\.con: got True; expected an"),
+        ({"reasoning_budget": {"judge": 5}},
+         r"^-T reasoning_budget: has the key\(s\) judge; expected a number, or a mapping of pro"),
     ],
 )  # fmt: skip
 def test_bad_reasoning_budgets_get_one_precise_message(args: dict[str, Any], message: str) -> None:
@@ -222,7 +225,7 @@ def test_bad_reasoning_budgets_get_one_precise_message(args: dict[str, Any], mes
 def test_a_tournament_takes_one_reasoning_budget_for_every_slot() -> None:
     allowed = parse_task_args(["reasoning_budget=400"], DEBATE_ARGS, OWNED)
     assert allowed == {"reasoning_budget": 400}
-    with pytest.raises(ConfigError, match=r"-T pro_reasoning_budget: set by the tournament"):
+    with pytest.raises(ConfigError, match=r"-T pro_reasoning_budget: unknown option"):
         parse_task_args(["pro_reasoning_budget=400"], DEBATE_ARGS, OWNED)
 
 

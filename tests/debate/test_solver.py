@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ContentReasoning, ContentText, GenerateConfig, ModelOutput, ModelUsage
 
@@ -49,7 +50,8 @@ def test_second_speaker_sees_the_first_and_length_is_asked(run_debate: RunDebate
 
 def test_budget_is_applied_to_every_call_per_role(run_debate: RunDebate) -> None:
     pro, con = Script("pro"), Script("con")
-    log = run_debate(roles={"pro": pro.model(), "con": con.model()}, pro_budget=300, con_budget=900)
+    log = run_debate(roles={"pro": pro.model(), "con": con.model()},
+                     budget={"pro": 300, "con": 900})  # fmt: skip
     assert {c.config.max_tokens for c in pro.calls} == {300}
     assert {c.config.max_tokens for c in con.calls} == {900}
     assert {(t.side, t.budget) for t in record_of(log).turns} == {("pro", 300), ("con", 900)}
@@ -278,3 +280,24 @@ def test_a_judge_server_that_is_down_fails_the_debate_before_any_turn(
     )
     assert "-T probe=false" in sample.error.message
     assert (len(pro.calls), len(con.calls)) == (0, 0)
+
+
+def test_the_older_per_role_budget_options_still_work_and_say_the_new_form(
+    run_debate: RunDebate, caplog: pytest.LogCaptureFixture
+) -> None:
+    pro = Script("pro")
+    run_debate(roles={"pro": pro.model()}, pro_budget=300, phases="[opening]")
+    assert {c.config.max_tokens for c in pro.calls} == {300}
+    assert '-T pro_budget is accepted as -T budget="{pro: ...}"; give it in that form.' in (
+        caplog.text
+    )
+
+
+def test_a_role_budget_given_twice_or_an_unknown_role_is_refused() -> None:
+    from debatebench_eval.core.errors import ConfigError
+    from debatebench_eval.debate.task import debate
+
+    with pytest.raises(ConfigError, match=r"^-T pro_budget: given also as -T budget\.pro"):
+        debate(budget={"pro": 300}, pro_budget=200)
+    with pytest.raises(ConfigError, match=r"^-T budget: has the key\(s\) judge; expected a"):
+        debate(budget={"judge": 300})

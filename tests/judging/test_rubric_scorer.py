@@ -17,7 +17,7 @@ from debatebench_eval.debate.protocol import Side
 from debatebench_eval.debate.record import DebateRecord, Passage, RunSettings, SideSettings
 from debatebench_eval.judging.blind import Orientation
 from debatebench_eval.judging.figures import figures_of
-from debatebench_eval.judging.options import JudgeOptions
+from debatebench_eval.judging.options import JudgingOptions
 from debatebench_eval.judging.rubric import SideJudgment, check_judgment, default_rubric
 from debatebench_eval.judging.score_schema import (
     RUBRIC_LISTED,
@@ -497,7 +497,7 @@ def test_prep_grounding_is_in_the_context_and_on_the_evidence_dimension(passages
     record, judge = scored_record(passages=passages), Script("judge").model()
     readings = [reading("mockllm/judge", o) for o in ORIENTATIONS]
     records = [judge_record(judge, ORIENTATIONS, readings, default_rubric(), seed=4)]
-    options = JudgeOptions(rubric=default_rubric())
+    options = JudgingOptions(rubric=default_rubric())
     assert context(record, [judge], options, [], records, ORIENTATIONS[0])["prep_grounded"] is (
         passages
     )

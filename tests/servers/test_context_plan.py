@@ -22,7 +22,7 @@ from debatebench_eval.debate.protocol import parse_phases, speaking_order
 from debatebench_eval.debate.record import Passage, RunSettings
 from debatebench_eval.debate.speech import Speaker
 from debatebench_eval.debate.teams import resolve_team
-from debatebench_eval.judging.options import judge_options
+from debatebench_eval.judging.options import JudgingOptions
 from debatebench_eval.servers.context_window import reported_context
 
 from support.commands import only_log, run
@@ -184,7 +184,7 @@ def test_a_reasoning_budget_is_planned_into_the_turns_cap_and_every_later_speech
 def test_an_opponents_prep_is_not_in_a_turn_but_every_turn_is_in_the_judges() -> None:
     plan = _plan("[prep, opening:short]", {"pro": 100, "con": 70}, prep=300)
     judges = [get_model("mockllm/model")]
-    judging = JudgedCalls(judge_options(judge_budget=900), fact_check=True)
+    judging = JudgedCalls(JudgingOptions(judge_budget=900), fact_check=True)
     calls = planned_calls(plan, judges, judging)
     turns, (rubric, fact_check) = calls[:4], calls[4:]
     assert [call.budget for call in turns] == [300, 300, 100, 70]

@@ -1,0 +1,203 @@
+"""Options are typed groups, declared once and coerced once, each bad value one message
+naming the option as typed (`-T judging.judge_budget`, `-T judge_budget`, `-S ...`)."""
+
+from __future__ import annotations
+
+import inspect
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from debatebench_eval._registry import SCORERS, TASKS
+from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.core.options import Taker
+from debatebench_eval.core.resources import data_file
+from debatebench_eval.crucible.options import ScoringOptions
+from debatebench_eval.crucible.task import crucible
+from debatebench_eval.debate.task import debate
+from debatebench_eval.interop.judge_task import judge
+from debatebench_eval.judging import options as judging_options
+from debatebench_eval.judging.fact_check import fact_check
+from debatebench_eval.judging.options import JudgeCalls, JudgingOptions
+from debatebench_eval.judging.rubric import load_rubric
+from debatebench_eval.judging.rubric_scorer import rubric
+from debatebench_eval.validation.fact_check_task import fact_check_validation
+
+RUBRIC = data_file("scorers", "rubric.yaml")
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        (
+            lambda: debate(judging={"judge_budget": 0}),
+            "-T judging.judge_budget: got 0; expected an integer of at least 1.",
+        ),
+        (
+            lambda: debate(judge_budget=0),
+            "-T judge_budget: got 0; expected an integer of at least 1.",
+        ),
+        (
+            lambda: rubric(judging={"swap_judging": "maybe"}),
+            "-S judging.swap_judging: got 'maybe'; expected true or false.",
+        ),
+        (
+            lambda: rubric(swap_judging="maybe"),
+            "-S swap_judging: got 'maybe'; expected true or false.",
+        ),
+        (
+            lambda: debate(judging={"leaning_margin": 20}),
+            "-T judging.leaning_margin: 20.0 is above resolved_margin 15.0; expected at most it.",
+        ),
+        (
+            lambda: debate(judging="budget=5"),
+            "-T judging: got 'budget=5'; expected a mapping such as",
+        ),
+        (
+            lambda: debate(judging={"budget": 5}),
+            "-T judging.budget: unknown key(s) budget; expected one of judge_budget,",
+        ),
+        (
+            lambda: debate(judging={"judge_budget": 900}, judge_budget=900),
+            "-T judge_budget: given also as -T judging.judge_budget; expected each setting once.",
+        ),
+        (
+            lambda: fact_check_validation(judging={"swap_judging": False}),
+            "-T judging.swap_judging: unknown key(s) swap_judging; expected one of judge_budget, "
+            "judge_schema, require_validated_judge.",
+        ),
+        (
+            lambda: fact_check(swap=1),
+            "-S swap: unknown argument(s) swap for scorer fact_check; expected one of judging,",
+        ),
+        (
+            lambda: crucible(judging={"judges": 2, "judge_quorum": 3}),
+            "-T judging.judge_quorum: 3 is above judges 2; expected at most the number",
+        ),
+        (
+            lambda: crucible(judges=12),
+            "-T judges: got 12; expected an integer from 1 to 9.",
+        ),
+    ],
+)
+def test_a_bad_value_is_one_message_naming_the_option_as_typed(
+    build: Callable[[], Any], message: str
+) -> None:
+    with pytest.raises(ConfigError) as caught:
+        build()
+    assert message in str(caught.value)
+
+
+def test_the_label_does_not_depend_on_what_was_built_before() -> None:
+    # A scorer built first (-S) must not change how the next task names its options.
+    for build, flag in ((lambda: rubric(judging={"judge_budget": 0}), "-S"),
+                        (lambda: debate(judging={"judge_budget": 0}), "-T"),
+                        (lambda: rubric(judging={"judge_budget": 0}), "-S")):  # fmt: skip
+        with pytest.raises(ConfigError, match=f"^{flag} judging.judge_budget: got 0"):
+            build()
+
+
+def test_a_flat_name_is_accepted_with_a_message_naming_the_group_form(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    with caplog.at_level(logging.WARNING):
+        options = JudgingOptions.parse(
+            None, {"judge_budget": "900", "swap_judging": "false"}, Taker("task judge")
+        )
+        judge(transcripts=_transcript(), judge_budget="900")
+    assert (options.judge_budget, options.swap_judging) == (900, False)
+    warned = [r.getMessage() for r in caplog.records if "accepted as" in r.getMessage()]
+    assert (
+        warned[0]
+        == '-T judge_budget is accepted as -T judging="{judge_budget: ...}"; give it in that form.'
+    )
+    assert len(warned) == 3
+
+
+def test_the_group_form_builds_a_task_without_a_message(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING):
+        judge(transcripts=_transcript(), judging={"judge_budget": 900, "fact_check": False})
+    assert not [r for r in caplog.records if "accepted as" in r.getMessage()]
+
+
+def test_the_options_are_coerced_once_per_task(monkeypatch: pytest.MonkeyPatch) -> None:
+    loads: list[Path] = []
+    validated: list[type] = []
+
+    def counted(path: Path) -> Any:
+        loads.append(path)
+        return load_rubric(path)
+
+    original = JudgingOptions.model_validate.__func__  # type: ignore[attr-defined]
+
+    def validate(cls: type[JudgingOptions], *args: Any, **kwargs: Any) -> Any:
+        validated.append(cls)
+        return original(cls, *args, **kwargs)
+
+    monkeypatch.setattr(judging_options, "load_rubric", counted)
+    monkeypatch.setattr(JudgingOptions, "model_validate", classmethod(validate))
+    debate(judging={"rubric": str(RUBRIC)})
+    # One validation of the group, whose checked value the scorers and solver share.
+    assert (len(loads), len(validated)) == (1, 1)
+
+
+def test_the_judging_settings_are_declared_once() -> None:
+    """No task or scorer declares a judging setting in its own signature: they take the
+    group, whose fields (and their help) are the one declaration."""
+    judging_keys = set(JudgingOptions.model_fields) | set(ScoringOptions.model_fields)
+    for factory in (*TASKS, *SCORERS):
+        declared = set(inspect.signature(factory).parameters)
+        assert not declared & judging_keys, (factory.__name__, declared & judging_keys)
+    shared = set(JudgeCalls.model_fields)
+    assert shared <= set(JudgingOptions.model_fields) & set(ScoringOptions.model_fields)
+
+
+def test_the_debate_task_takes_at_most_20_options() -> None:
+    params = inspect.signature(debate).parameters.values()
+    named = [p for p in params if p.kind is not inspect.Parameter.VAR_KEYWORD]
+    assert len(named) <= 20
+
+
+def test_none_is_not_given_and_defaults_fill_what_was_not_given() -> None:
+    given = JudgingOptions.gather({"judge_budget": None}, {"strict_judge": None}, Taker("x"))
+    options = JudgingOptions.checked(given, defaults={"judge_budget": 1234, "swap_judging": None})
+    assert (options.judge_budget, options.strict_judge, options.swap_judging) == (1234, False, True)
+
+
+def _transcript() -> str:
+    from support.rejudging import MIRROR_TRANSCRIPTS
+
+    return str(MIRROR_TRANSCRIPTS[0])
+
+
+def test_a_deliberation_option_is_named_with_the_flag_it_came_with() -> None:
+    from debatebench_eval.protocols.solver import deliberate
+    from debatebench_eval.protocols.tasks import panel
+
+    for build, flag in ((lambda: deliberate(table="bad name"), "-S"),
+                        (lambda: panel(task="t", table="bad name"), "-T"),
+                        (lambda: deliberate(rounds="many"), "-S")):  # fmt: skip
+        with pytest.raises(ConfigError, match=f"^{flag} (table|rounds): "):
+            build()
+
+
+def test_a_scorer_is_built_again_from_the_group_its_log_recorded(tmp_path: Path) -> None:
+    """`inspect score LOG` calls each scorer with the options the log recorded: the
+    whole group, dumped, with the bundled rubric as no path of this machine."""
+    options = JudgingOptions.checked(
+        JudgingOptions.gather({"judge_budget": 900, "fact_check": False}, {}, Taker("x"))
+    )
+    recorded = options.model_dump()
+    assert recorded["rubric"] is None
+    for scorer in (rubric, fact_check):
+        scorer(judging=recorded)  # no key refused
+    again = JudgingOptions.parse(recorded, {}, Taker("x"))
+    assert again == options
+    copy = tmp_path / "mine.yaml"
+    copy.write_text(RUBRIC.read_text(encoding="utf-8"), encoding="utf-8")
+    custom = JudgingOptions(rubric=load_rubric(copy))
+    assert custom.model_dump()["rubric"] == str(copy)
+    assert JudgingOptions.parse(custom.model_dump(), {}, Taker("x")).rubric == custom.rubric
