@@ -79,7 +79,7 @@ def fact_check(
             fact_check_messages(record, orientation),
             budget=budget,
             seed=record.run.seed,
-            schema=reply_schema(record, budget),
+            schema=reply_schema(record, orientation, budget),
             name="ledger",
             mode=mode,
             check=lambda reply: check_fact_check(reply, record, orientation, budget),

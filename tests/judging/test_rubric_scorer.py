@@ -77,7 +77,7 @@ def judge_only(reply: Reply) -> Reply:
     def respond(n: int, messages: list[Any], config: GenerateConfig) -> ModelOutput:
         if is_rubric_call(messages):
             return reply(n, messages, config)
-        return output("judge", json.dumps({"claims": [], "no_claims": NONE_MADE}))
+        return output("judge", json.dumps(NONE_MADE))
 
     return respond
 
