@@ -20,13 +20,15 @@ import copy
 import json
 import re
 from collections.abc import Callable, Iterable
-from typing import Annotated, Any, Literal, TypeVar, get_args, get_origin
+from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin
 
 from pydantic import (
     AfterValidator,
     BaseModel,
     ConfigDict,
+    Discriminator,
     Field,
+    Tag,
     ValidationError,
     ValidationInfo,
     ValidatorFunctionWrapHandler,
@@ -60,6 +62,25 @@ def text_pattern(max_length: int | None = None, *, empty: bool = False) -> str:
     return f"^({body})?$" if empty else f"^{body}$"
 
 
+# A "word" of `words_pattern`: no space in it, at most this many characters (the
+# longest common English words; a longer cap leaves less room after them).
+WORD_CHARS = 16
+_WORD_CHAR = r'[^ "\\\x00-\x1f]'
+
+
+def words_pattern(max_length: int, words: int) -> str:
+    """The text pattern for a sentence of at least `words` space-separated words
+    and at most `max_length` characters. A grammar cannot count words and
+    characters at once, so the first `words` words are at most WORD_CHARS
+    characters each (fewer when `max_length` is small) and the rest of the text
+    takes what is left were they that long: a text whose first words are
+    shorter ends that much before `max_length`."""
+    size = max(1, min(WORD_CHARS, max_length // words - 1))
+    rest = max(0, max_length - size - (words - 1) * (size + 1))
+    first = f"{_TEXT_FIRST}{_WORD_CHAR}{{0,{size - 1}}}"
+    return f"^{first}( {_WORD_CHAR}{{1,{size}}}){{{words - 1}}}{_TEXT_CHAR}{{0,{rest}}}$"
+
+
 TEXT_PATTERN = text_pattern()
 # The same, or nothing (a reason that is "" when it is not needed).
 TEXT_OR_EMPTY_PATTERN = text_pattern(empty=True)
@@ -90,16 +111,22 @@ def _normal(text: str) -> str:
     return " ".join(text.strip().strip("<>").lower().split())
 
 
-def prose(max_length: int | None = None) -> Any:
+def prose(max_length: int | None = None, *, min_words: int | None = None) -> Any:
     """Free text a model writes: at least a few characters with a word in them,
     and at most `max_length` if given (a bound the grammar keeps a small model
-    to, so its reply fits its budget)."""
+    to, so its reply fits its budget). With `min_words` (and a `max_length`) the
+    pattern sent asks for that many words; the caller checks the count, in its
+    own words."""
+    if min_words is not None and max_length is not None:
+        pattern = words_pattern(max_length, min_words)
+    else:
+        pattern = text_pattern(max_length)
     return Annotated[
         str,
         Field(
             min_length=TEXT_MIN_LENGTH,
             max_length=max_length,
-            json_schema_extra={"pattern": text_pattern(max_length)},
+            json_schema_extra={"pattern": pattern},
         ),
         AfterValidator(_prose),
     ]
@@ -144,6 +171,27 @@ def whole_number(low: int, high: int) -> Any:
     return Annotated[int, Field(ge=low, le=high), WrapValidator(check)]
 
 
+# Marks a branch of `either` in an error's location, which `field_path` leaves out:
+# the branch is chosen by the key the reply wrote, so naming it again says nothing.
+_BRANCH = "|"
+
+
+def either(branches: dict[str, type[BaseModel]], expected: str) -> Any:
+    """One of several objects, each told by the one key only it has (sent as an
+    `anyOf`, which every server kind here honours). An object with none of
+    those keys, or more than one, is one problem: `expected`."""
+
+    def pick(value: Any) -> str | None:
+        given = [key for key in branches if isinstance(value, dict) and key in value]
+        return _BRANCH + given[0] if len(given) == 1 else None
+
+    members = tuple(Annotated[model, Tag(_BRANCH + key)] for key, model in branches.items())
+    return Annotated[
+        Union.__getitem__(members),
+        Discriminator(pick, custom_error_type="either", custom_error_message=expected),
+    ]
+
+
 def one_of(values: Iterable[str]) -> Any:
     """A string that is one of `values` (a `Literal`, sent as an `enum`), for ids
     and choices known only when the call is built."""
@@ -175,6 +223,8 @@ def field_path(loc: tuple[int | str, ...]) -> str:
     """`("side_a", "clarity", "score")` as side_a.clarity.score, list items as [i]."""
     path = ""
     for part in loc:
+        if isinstance(part, str) and part.startswith(_BRANCH):
+            continue
         path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
     return path
 
@@ -196,6 +246,9 @@ def _keys_at(model: type[BaseModel], loc: tuple[int | str, ...]) -> list[str] | 
     field's alias where it has one); None if `loc` is not an object."""
     node: Any = model
     for part in loc:
+        if isinstance(part, str) and part.startswith(_BRANCH):
+            node = _branch(node, part)
+            continue
         node = _object_model(node)
         if node is None:
             return None
@@ -207,6 +260,16 @@ def _keys_at(model: type[BaseModel], loc: tuple[int | str, ...]) -> list[str] | 
         node = field.annotation
     found = _object_model(node)
     return list(_written(found)) if found is not None else None
+
+
+def _branch(node: Any, tag: str) -> Any:
+    """The member of an `either` union that `tag` names (None if there is none)."""
+    while get_origin(node) is Annotated:
+        node = get_args(node)[0]
+    for member in get_args(node):
+        if any(getattr(meta, "tag", None) == tag for meta in getattr(member, "__metadata__", ())):
+            return get_args(member)[0]
+    return None
 
 
 def _written(model: type[BaseModel]) -> dict[str, Any]:
@@ -297,6 +360,14 @@ def _plain(node: Any) -> Any:
     if not isinstance(node, dict):
         return node
     plain = {key: _plain(value) for key, value in node.items() if key not in _DROPPED}
+    if "const" in plain and "enum" not in plain:
+        # An id list of one: Inspect's JSONSchema has no `const`, and every server
+        # kind honours an `enum`.
+        plain["enum"] = [plain.pop("const")]
+    if "oneOf" in plain:
+        # `either`'s branches differ by a required key, so one-of is any-of; OpenAI's
+        # strict mode and Inspect's JSONSchema take only `anyOf`.
+        plain["anyOf"] = plain.pop("oneOf")
     if "properties" in node:
         # The properties' own names are data, not keywords: keep them as they are.
         plain["properties"] = {name: _plain(sub) for name, sub in node["properties"].items()}

@@ -71,7 +71,7 @@ def fact_check(judging: JudgingOptions | dict[str, Any] | None = None, **unknown
             fact_check_messages(record, orientation),
             budget=budget,
             seed=record.run.seed,
-            schema=reply_schema(record, budget),
+            schema=reply_schema(record, orientation, budget),
             name="ledger",
             mode=mode,
             check=lambda reply: check_fact_check(reply, record, orientation, budget),

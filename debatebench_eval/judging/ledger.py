@@ -1,12 +1,12 @@
 """The fact-check ledger: checking the reply, and verifying every citation it makes.
 
-Plain functions. The reply is one typed model built per record
-(`reply_model`), which gives both the schema sent and the check. A claim must
-name a real turn (else the reply is repaired or rejected). An empty ledger is
-an answer only when it says why: for each side
-the reply lists its claims or gives, in `no_claims`, a reason it made none
-(a side with both, or neither, makes the reply malformed); a judge that
-simply returns no claims is not taken as having found none. A citation that
+Plain functions. The reply is one typed model built per record and blind
+orientation (`reply_model`), which gives both the schema sent and the check.
+For each side the reply gives either its claims, each naming a turn of that
+side (else the reply is repaired or rejected), or, in `no_claims`, a sentence
+on why it made none: one of two objects, so a side cannot have both or
+neither, and a judge that simply returns no claims is not taken as having
+found none. A citation that
 names no recorded turn or passage, or whose quote is not in the text it
 cites, is kept and marked unverifiable, never dropped.
 Quotes are matched after normalisation with rapidfuzz's partial ratio, so a
@@ -22,6 +22,8 @@ from functools import cache
 from typing import Annotated, Any
 
 from pydantic import (
+    AfterValidator,
+    BaseModel,
     BeforeValidator,
     Field,
     ValidationError,
@@ -35,9 +37,9 @@ from rapidfuzz import fuzz
 from debatebench_eval.core.reply_model import (
     ReplyModel,
     check_reply,
+    either,
     one_of,
     prose,
-    prose_or_empty,
 )
 from debatebench_eval.core.reply_model import reply_schema as schema_of
 from debatebench_eval.core.resources import data_file
@@ -46,7 +48,13 @@ from debatebench_eval.core.yamlio import load_yaml
 from debatebench_eval.debate.protocol import SIDES
 from debatebench_eval.debate.record import DebateRecord
 from debatebench_eval.judging.blind import Orientation
-from debatebench_eval.judging.rubric import CHARS_PER_TOKEN, FIELD_CHARS, SIDE_LABELS, text_bound
+from debatebench_eval.judging.rubric import (
+    CHARS_PER_TOKEN,
+    FIELD_CHARS,
+    REPLY_KEYS,
+    SIDE_LABELS,
+    text_bound,
+)
 
 VERDICTS = ("supported", "contradicted", "unsupported", "not_checkable")
 # partial_ratio of the normalised quote against the normalised cited text, 0-100.
@@ -77,14 +85,15 @@ def fact_check_prompts() -> FactCheckPrompts:
 
 
 REPLY_SHAPE = """{
-  "claims": [
-    {"turn": "<turn id>", "claim": "...",
+  "side_a": {"claims": [
+    {"turn": "<turn id of Side A>", "claim": "...",
      "verdict": "supported|contradicted|unsupported|not_checkable",
      "citations": [{"id": "<turn or passage id>", "quote": "..."}], "reason": "..."}
-  ],
-  "no_claims": {"A": "<empty if Side A's claims are listed, else why it made none>",
-                "B": "<empty if Side B's claims are listed, else why it made none>"}
-}"""
+  ]},
+  "side_b": {"claims": [ ...the claims of Side B, each naming a turn of Side B... ]}
+}
+A side that made no factual claim gets, in place of {"claims": [...]}:
+  {"no_claims": "<a sentence on why the side made no factual claim>"}"""
 # A reason for listing no claim must be a sentence, not "none" or "n/a".
 MIN_REASON_WORDS = 3
 # The prompt asks for at most five claims per turn; the reply's claims are
@@ -105,9 +114,9 @@ def _bare_id(value: Any) -> Any:
     return value.strip().strip("[]") if isinstance(value, str) else value
 
 
-def _turn_id(ids: tuple[str, ...]) -> Any:
-    """One of this record's turn ids (an `enum` in the schema); else one problem
-    naming the ids there are."""
+def _turn_id(ids: tuple[str, ...], whose: str = "in the record") -> Any:
+    """One of `ids` (an `enum` in the schema), the turns `whose` names; else one
+    problem naming the ids there are."""
 
     def check(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
         try:
@@ -115,8 +124,8 @@ def _turn_id(ids: tuple[str, ...]) -> Any:
         except ValidationError:
             raise PydanticCustomError(
                 "turn_id",
-                "expected the id of a turn in the record: {ids}",
-                {"ids": ", ".join(ids)},
+                "expected the id of a turn {whose}: {ids}",
+                {"whose": whose, "ids": ", ".join(ids)},
             ) from None
 
     return Annotated[one_of(ids), BeforeValidator(_bare_id), WrapValidator(check)]
@@ -133,31 +142,58 @@ def _cited_id(ids: tuple[str, ...]) -> Any:
 
 @dataclass(frozen=True)
 class LedgerBounds:
-    """How much one fact-check reply may hold: claims, citations per claim, and
-    characters per text (`rubric.text_bound`: a grammar-held reply at its
-    longest must still fit the judge's budget)."""
+    """How much one fact-check reply may hold: claims per side, citations per
+    claim, and characters per text (`rubric.text_bound`: a grammar-held reply
+    at its longest must still fit the judge's budget)."""
 
     claims: int
     citations: int
     chars: int
 
 
-def ledger_bounds(turns: int, budget: int | None = None) -> LedgerBounds:
-    """At most MAX_CLAIMS_PER_TURN claims per turn, MAX_CITATIONS each, texts of
-    LEDGER_TEXT_CHARS; with a budget, only as many claims as fit it at their
-    longest (one at least, its texts shortened until it fits)."""
-    claims = MAX_CLAIMS_PER_TURN * max(turns, 1)
+def ledger_bounds(side_turns: int, budget: int | None = None) -> LedgerBounds:
+    """At most MAX_CLAIMS_PER_TURN claims per turn of a side (`side_turns`: the
+    most turns either side has), MAX_CITATIONS each, texts of LEDGER_TEXT_CHARS;
+    with a budget, only as many claims per side as fit it with both sides at
+    their longest (one at least, its texts shortened until it fits)."""
+    claims = MAX_CLAIMS_PER_TURN * max(side_turns, 1)
     if budget is None:
         return LedgerBounds(claims, MAX_CITATIONS, LEDGER_TEXT_CHARS)
     field = LEDGER_TEXT_CHARS + FIELD_CHARS
-    room = budget * CHARS_PER_TOKEN - len(SIDE_LABELS) * field
-    claims = max(1, min(claims, room // ((2 + MAX_CITATIONS) * field)))
-    fields = claims * (2 + MAX_CITATIONS) + len(SIDE_LABELS)
+    per_claim = (2 + MAX_CITATIONS) * field
+    room = budget * CHARS_PER_TOKEN
+    claims = max(1, min(claims, room // (len(SIDE_LABELS) * per_claim)))
+    fields = len(SIDE_LABELS) * claims * (2 + MAX_CITATIONS)
     return LedgerBounds(claims, MAX_CITATIONS, min(LEDGER_TEXT_CHARS, text_bound(budget, fields)))
 
 
+def _claim_model(
+    turns: tuple[str, ...], cited: tuple[str, ...], bounds: LedgerBounds, whose: str
+) -> Any:
+    """One claim: its turn one of `turns` (the turns `whose` names), its
+    citations' ids of `cited`."""
+    quote = Annotated[str, Field(max_length=bounds.chars)]
+    citation = create_model(
+        "Citation", __base__=ReplyModel, id=(_cited_id(cited), ...), quote=(quote, ...)
+    )
+    citations = Annotated[list[citation], Field(max_length=bounds.citations)]  # type: ignore[valid-type]
+    return create_model(
+        "Claim",
+        __base__=ReplyModel,
+        turn=(_turn_id(turns, whose), ...),
+        claim=(prose(bounds.chars), ...),
+        verdict=(one_of(VERDICTS), ...),
+        citations=(citations, ...),
+        reason=(prose(bounds.chars), ...),
+    )
+
+
+def _cited(record: DebateRecord) -> tuple[str, ...]:
+    return (*(turn.id for turn in record.turns), *(passage.id for passage in record.passages))
+
+
 def claims_model(record: DebateRecord, budget: int | None = None) -> type[ReplyModel]:
-    """The ledger's claims for this record: `{"claims": [...]}`.
+    """Claims about any turn of this record: `{"claims": [...]}`.
 
     Carried by the model (and the schema): each claim's turn is one of the
     record's turn ids, its verdict one of VERDICTS, its claim and reason text
@@ -170,45 +206,91 @@ def claims_model(record: DebateRecord, budget: int | None = None) -> type[ReplyM
     unverifiable (`verify_citation`), never refused.
     """
     turns = tuple(turn.id for turn in record.turns)
-    cited = (*turns, *(passage.id for passage in record.passages))
     bounds = ledger_bounds(len(turns), budget)
-    quote = Annotated[str, Field(max_length=bounds.chars)]
-    citation = create_model(
-        "Citation", __base__=ReplyModel, id=(_cited_id(cited), ...), quote=(quote, ...)
-    )
-    citations = Annotated[list[citation], Field(max_length=bounds.citations)]  # type: ignore[valid-type]
-    claim = create_model(
-        "Claim",
-        __base__=ReplyModel,
-        turn=(_turn_id(turns), ...),
-        claim=(prose(bounds.chars), ...),
-        verdict=(one_of(VERDICTS), ...),
-        citations=(citations, ...),
-        reason=(prose(bounds.chars), ...),
-    )
+    claim = _claim_model(turns, _cited(record), bounds, "in the record")
     claims = Annotated[list[claim], Field(max_length=bounds.claims)]  # type: ignore[valid-type]
     return create_model("Claims", __base__=ReplyModel, claims=(claims, ...))
 
 
-def reply_model(record: DebateRecord, budget: int | None = None) -> type[ReplyModel]:
-    """The whole fact-check reply for this record: the claims (`claims_model`)
-    and `no_claims`, for Side A and B an empty string or a reason (text, not a
-    copied placeholder).
-
-    Left to the checker (it depends on which sides the claims' turns belong
-    to): a side with a listed claim gives "" as its reason, and a side with
-    none gives a reason of at least MIN_REASON_WORDS words.
+def reply_model(
+    record: DebateRecord, orientation: Orientation, budget: int | None = None
+) -> type[ReplyModel]:
+    """The whole fact-check reply for this record, Side A and B as `orientation`
+    shows them: for each side (`side_a`, `side_b`) either `{"claims": [...]}`,
+    one claim at least, each as in `claims_model` but naming a turn of that
+    side, or `{"no_claims": "..."}`, a sentence of at least MIN_REASON_WORDS
+    words on why the side made none. Both rules are in the schema: the two
+    forms as an `anyOf` told apart by their key (a side cannot list claims and
+    excuse itself, nor do neither), the side's turns as the `enum` of its
+    claims' turns, the count as `minItems`, the words in the reason's
+    `pattern`. A side with no turn in the record can only give `no_claims`.
     """
-    chars = ledger_bounds(len(record.turns), budget).chars
-    reasons: dict[str, Any] = {label: (prose_or_empty(chars), ...) for label in SIDE_LABELS}
-    no_claims = create_model("NoClaims", __base__=ReplyModel, **reasons)
-    base = claims_model(record, budget)
-    return create_model("FactCheck", __base__=base, no_claims=(no_claims, ...))
+    most = max(sum(turn.side == side for turn in record.turns) for side in SIDES)
+    bounds = ledger_bounds(most, budget)
+    sides: dict[str, Any] = {
+        REPLY_KEYS[label]: (_side_model(record, orientation.side(label), label, bounds), ...)
+        for label in SIDE_LABELS
+    }
+    return create_model("FactCheck", __base__=ReplyModel, **sides)
 
 
-def reply_schema(record: DebateRecord, budget: int | None = None) -> dict[str, Any]:
+def _side_model(record: DebateRecord, side: str, label: str, bounds: LedgerBounds) -> Any:
+    """One side of the reply: its claims, or why it made none."""
+    reason: Any = Annotated[
+        prose(bounds.chars, min_words=MIN_REASON_WORDS), AfterValidator(_reason_of(label))
+    ]
+    none_made = create_model(f"NoClaims{label}", __base__=ReplyModel, no_claims=(reason, ...))
+    turns = tuple(turn.id for turn in record.turns if turn.side == side)
+    branches: dict[str, type[BaseModel]] = {"no_claims": none_made}
+    if turns:
+        claim = _claim_model(turns, _cited(record), bounds, f"of Side {label}")
+        claims = Annotated[
+            list[claim],  # type: ignore[valid-type]
+            Field(min_length=1, max_length=bounds.claims),
+            WrapValidator(_some_claims(label)),
+        ]
+        listed = create_model(f"Claims{label}", __base__=ReplyModel, claims=(claims, ...))
+        branches = {"claims": listed, **branches}
+    expected = (
+        f'expected {{"claims": [...]}} with the factual claims of Side {label}, '
+        f'or {{"no_claims": "..."}} saying why it made none (one of the two, not both)'
+    )
+    return either(branches, expected)
+
+
+def _some_claims(label: str) -> Any:
+    """An empty claims list is the other form's job: say so, naming it."""
+
+    def check(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        if isinstance(value, list) and not value:
+            raise PydanticCustomError(
+                "no_claims_listed",
+                'expected at least 1 claim; if Side {label} made none, give "no_claims" '
+                'with why in place of "claims"',
+                {"label": label},
+            )
+        return handler(value)
+
+    return check
+
+
+def _reason_of(label: str) -> Any:
+    def check(value: str) -> str:
+        if len(value.split()) < MIN_REASON_WORDS:
+            raise ValueError(
+                f"expected a sentence of at least {MIN_REASON_WORDS} words on why Side "
+                f'{label} made no factual claim, or its claims listed under "claims"'
+            )
+        return value.strip()
+
+    return check
+
+
+def reply_schema(
+    record: DebateRecord, orientation: Orientation, budget: int | None = None
+) -> dict[str, Any]:
     """The reply model as a JSON Schema, for servers that constrain replies by one."""
-    return schema_of(reply_model(record, budget))
+    return schema_of(reply_model(record, orientation, budget))
 
 
 @dataclass(frozen=True)
@@ -245,40 +327,23 @@ class Ledger:
 def check_fact_check(
     reply: Any, record: DebateRecord, orientation: Orientation, budget: int | None = None
 ) -> tuple[Ledger | None, list[str]]:
-    """The ledger, or every problem: its claims' and its account of sides without claims."""
-    checked, problems = check_reply(reply_model(record, budget), SHAPE_PLACEHOLDERS)(reply)
+    """The ledger, or every problem with the reply."""
+    model = reply_model(record, orientation, budget)
+    checked, problems = check_reply(model, SHAPE_PLACEHOLDERS)(reply)
     if checked is None:
         return None, problems
-    claims = _claims(checked, record)
-    given = {label: getattr(checked.no_claims, label) for label in SIDE_LABELS}  # type: ignore[attr-defined]
-    reasons, problems = _check_no_claims(given, claims, orientation)
-    return (None, problems) if problems else (Ledger(claims, reasons), [])
-
-
-def _check_no_claims(
-    given: dict[str, str], claims: list[Claim], orientation: Orientation
-) -> tuple[dict[str, str], list[str]]:
-    """Why each side without a listed claim made none, by side (pro first)."""
+    claims: list[Claim] = []
     reasons: dict[str, str] = {}
-    problems = []
     for side in SIDES:
-        label = orientation.label(side)
-        reason = given[label]
-        listed = any(claim.side == side for claim in claims)
-        if listed and reason:
-            problems.append(
-                f'"no_claims.{label}" gives a reason, but claims of Side {label} are listed; '
-                'leave it "" when the side\'s claims are listed'
-            )
-        elif not listed and len(reason.split()) < MIN_REASON_WORDS:
-            problems.append(
-                f'no claim of Side {label} is listed and "no_claims.{label}" does not say '
-                f"why; list the factual claims Side {label} made, or say in a sentence why "
-                "it made none"
-            )
-        elif not listed:
-            reasons[side] = reason
-    return reasons, problems
+        given = getattr(checked, REPLY_KEYS[orientation.label(side)])
+        if hasattr(given, "claims"):
+            claims += _claims(given, record)
+        else:
+            reasons[side] = given.no_claims
+    # In speaking order, as the transcript lists them (not by blind label, which
+    # would order the same ledger differently under the other reading).
+    spoken = {turn.id: index for index, turn in enumerate(record.turns)}
+    return Ledger(sorted(claims, key=lambda claim: spoken[claim.turn]), reasons), []
 
 
 def check_ledger(reply: Any, record: DebateRecord) -> tuple[list[Claim] | None, list[str]]:

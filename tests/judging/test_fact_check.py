@@ -10,13 +10,14 @@ import pytest
 from inspect_ai.model import GenerateConfig, ModelOutput
 from inspect_ai.util import Store
 
-from debatebench_eval.core.reply_model import text_pattern
+from debatebench_eval.core.reply_model import text_pattern, words_pattern
 from debatebench_eval.debate.record import DebateRecord, Passage, Turn, TurnUsage
 from debatebench_eval.judging.blind import Orientation
 from debatebench_eval.judging.fact_check import FACT_CHECK_KEYS, FACT_CHECK_LISTED
 from debatebench_eval.judging.figures import figures_of
 from debatebench_eval.judging.ledger import (
     MAX_CLAIMS_PER_TURN,
+    MIN_REASON_WORDS,
     REPLY_SHAPE,
     SHAPE_PLACEHOLDERS,
     VERDICTS,
@@ -30,7 +31,7 @@ from debatebench_eval.judging.ledger import (
     verify_citation,
 )
 
-from support.judge_replies import LISTED, NONE_MADE, is_fact_check_call, turn_ids
+from support.judge_replies import NO_CLAIMS, NONE_MADE, is_fact_check_call, ledger_reply, turn_ids
 from support.scripted import Script, output
 
 PRO_TEXT = "Car-free centres cut road deaths by forty percent in Pontevedra."
@@ -236,14 +237,18 @@ def debaters() -> dict[str, Any]:
 
 def a_ledger(ids: dict[str, str], n: int) -> dict[str, Any]:
     first, second = list(ids)[:2]
-    return {
-        "claims": [
-            claim(first, "contradicted",
-                  citations=[{"id": second, "quote": "placeholder words only"}]),
-            claim(second, "unsupported"),
-        ],
-        "no_claims": LISTED,
-    }  # fmt: skip
+    claims = [
+        claim(first, "contradicted", citations=[{"id": second, "quote": "placeholder words only"}]),
+        claim(second, "unsupported"),
+    ]
+    ledger: dict[str, Any] = json.loads(ledger_reply(claims, ids))
+    return ledger
+
+
+def pro_only(*claims: dict[str, Any], b: Any = NO_CLAIMS) -> dict[str, Any]:
+    """A reply with Side A (PRO in `record()` read as Side A) listing `claims`, Side B
+    excused by `b`."""
+    return {"side_a": {"claims": list(claims)}, "side_b": {"no_claims": b}}
 
 
 def fact_score(log: Any) -> Any:
@@ -271,29 +276,41 @@ def test_the_fact_check_scores_counts_rates_and_keeps_the_ledger(run_debate: Any
 
 
 def test_a_side_with_no_claims_has_nan_rates_not_zero(run_debate: Any) -> None:
-    judge = fact_judge(lambda ids, n: {"claims": [], "no_claims": NONE_MADE})
+    judge = fact_judge(lambda ids, n: NONE_MADE)
     log = run_debate(roles={**debaters(), "judge": judge.model()}, phases="[opening]")
     value = figures_of(fact_score(log))
     assert value["pro_claims"] == 0 and math.isnan(value["pro_supported_rate"])
     assert math.isnan(value["unverifiable_citation_pct"])
     score = fact_score(log)
-    assert score.metadata["no_claims"] == {"pro": NONE_MADE["A"], "con": NONE_MADE["B"]}
+    assert score.metadata["no_claims"] == {"pro": NO_CLAIMS, "con": NO_CLAIMS}
     assert "**PRO** made no factual claim: Its speeches state only opinions." in score.explanation
 
 
-@pytest.mark.parametrize(
-    ("no_claims", "problem"),
-    [
-        (None, '"no_claims" is missing'),
-        ({"A": "", "B": ""}, 'no claim of Side A is listed and "no_claims.A" does not say why'),
-        ({"A": "none", "B": "n/a"}, '"no_claims.B" does not say why'),
-        ({"A": "Only opinions here.", "B": 3}, '"no_claims.B" is 3; expected a string'),
-    ],
+EXCUSED = {"no_claims": NO_CLAIMS}
+EITHER = (
+    '; expected {"claims": [...]} with the factual claims of Side A, or {"no_claims": "..."} '
+    "saying why it made none (one of the two, not both)"
 )
+
+
+@pytest.mark.parametrize(
+    ("reply", "problem"),
+    [
+        ({"claims": []}, '"side_a" is missing'),
+        ({"side_a": {"claims": []}, "side_b": EXCUSED},
+         '"side_a.claims" is an array of 0; expected at least 1 claim; if Side A made none, '
+         'give "no_claims" with why in place of "claims"'),
+        ({"side_a": {}, "side_b": EXCUSED}, '"side_a" is an empty object' + EITHER),
+        ({"side_a": {"no_claims": "none"}, "side_b": {"no_claims": "n/a"}},
+         '"side_b.no_claims" is \'n/a\'; expected a sentence of at least 3 words on why Side B '
+         'made no factual claim, or its claims listed under "claims"'),
+        ({"side_a": {"no_claims": "Only opinions here."}, "side_b": {"no_claims": 3}},
+         '"side_b.no_claims" is 3; expected a string'),
+    ],
+)  # fmt: skip
 def test_an_empty_ledger_without_reasons_is_repaired_then_unscored(
-    run_debate: Any, no_claims: Any, problem: str
+    run_debate: Any, reply: Any, problem: str
 ) -> None:
-    reply = {"claims": []} if no_claims is None else {"claims": [], "no_claims": no_claims}
     log = run_debate(roles={**debaters(), "judge": fact_judge(lambda ids, n: reply).model()},
                      phases="[opening]")  # fmt: skip
     score = fact_score(log)
@@ -302,45 +319,53 @@ def test_an_empty_ledger_without_reasons_is_repaired_then_unscored(
     assert score.answer.startswith("UNSCORED: fact-check: ")
 
 
-def test_a_reason_for_no_claims_beside_listed_claims_is_malformed() -> None:
+def test_a_side_cannot_both_list_claims_and_excuse_itself() -> None:
     orientation = Orientation(a="pro", b="con")
-    reply = {"claims": [claim()], "no_claims": {"A": "It made no claims at all.", "B": "None."}}
+    both = {"claims": [claim()], "no_claims": "It made no claims at all."}
+    reply = {"side_a": both, "side_b": {"no_claims": "None."}}
     assert check_fact_check(reply, record(), orientation) == (
         None,
         [
-            '"no_claims.A" gives a reason, but claims of Side A are listed; '
-            'leave it "" when the side\'s claims are listed',
-            'no claim of Side B is listed and "no_claims.B" does not say why; list the '
-            "factual claims Side B made, or say in a sentence why it made none",
+            '"side_a" is an object' + EITHER,
+            "\"side_b.no_claims\" is 'None.'; expected a sentence of at least 3 words on why "
+            'Side B made no factual claim, or its claims listed under "claims"',
         ],
     )
-    fine = {"claims": [claim()], "no_claims": {"A": "", "B": "It only gave its opinion."}}
+    fine = pro_only(claim(), b="It only gave its opinion.")
     ledger, problems = check_fact_check(fine, record(), orientation)
-    assert (
-        problems == []
-        and ledger is not None
-        and ledger.no_claims == {"con": fine["no_claims"]["B"]}
-    )
+    assert problems == [] and ledger is not None
+    assert ledger.no_claims == {"con": "It only gave its opinion."}
+    assert [c.side for c in ledger.claims] == ["pro"]
+
+
+def test_a_claim_filed_under_the_other_side_is_refused_naming_the_sides_turns() -> None:
+    reply = {"side_a": {"claims": [claim("t00000002")]}, "side_b": EXCUSED}
+    assert check_fact_check(reply, record(), Orientation(a="pro", b="con"))[1] == [
+        "\"side_a.claims[0].turn\" is 't00000002'; expected the id of a turn of Side A: t00000001"
+    ]
+    # Read the other way round, the same turn is Side A's.
+    ledger, problems = check_fact_check(reply, record(), Orientation(a="con", b="pro"))
+    assert problems == [] and ledger is not None and ledger.claims[0].side == "con"
 
 
 def test_a_reason_of_three_words_is_enough() -> None:
-    three = {"claims": [claim()], "no_claims": {"A": "", "B": " Only opinions stated. "}}
+    three = pro_only(claim(), b=" Only opinions stated. ")
     ledger, problems = check_fact_check(three, record(), Orientation(a="pro", b="con"))
     assert problems == [] and ledger is not None
     assert ledger.no_claims == {"con": "Only opinions stated."}
 
 
 def test_a_ledger_naming_an_unknown_turn_is_repaired_then_unscored(run_debate: Any) -> None:
-    judge = fact_judge(lambda ids, n: {"claims": [claim("t12345678")]})
+    judge = fact_judge(lambda ids, n: pro_only(claim("t12345678")))
     log = run_debate(roles={**debaters(), "judge": judge.model()}, phases="[opening]")
     score = fact_score(log)
-    assert math.isnan(score.value) and "expected the id of a turn in the record" in score.reason
+    assert math.isnan(score.value) and "expected the id of a turn of Side A" in score.reason
     assert len(score.metadata["exchange"]["replies"]) == 2
 
 
 def test_a_repaired_ledger_is_scored(run_debate: Any) -> None:
     def make(ids: dict[str, str], n: int) -> dict[str, Any]:
-        return {"claims": [claim("t12345678")]} if n == 1 else a_ledger(ids, n)
+        return pro_only(claim("t12345678")) if n == 1 else a_ledger(ids, n)
 
     judge = fact_judge(make)
     log = run_debate(
@@ -374,7 +399,7 @@ def test_a_turn_named_in_brackets_or_as_a_list() -> None:
 
 
 def test_the_fact_checker_sees_no_side_team_or_model_names(run_debate: Any) -> None:
-    judge = fact_judge(lambda ids, n: {"claims": [], "no_claims": NONE_MADE})
+    judge = fact_judge(lambda ids, n: NONE_MADE)
     leak = (
         "As the PRO side, Reform Advocate (mockllm/pro) says the CON side and Cautious Skeptic err."
     )
@@ -391,59 +416,54 @@ def test_the_fact_checker_sees_no_side_team_or_model_names(run_debate: Any) -> N
         assert "As the [withheld] side, [withheld] ([withheld]) says" in prompt  # masked, kept
 
 
-def the_shapes_no_claims() -> dict[str, str]:
-    """The reply shape's own `no_claims`, as a judge that copies its template gives it."""
-    return {
-        label: next(p for p in SHAPE_PLACEHOLDERS if f"Side {label}'s claims" in p)
-        for label in ("A", "B")
-    }
+# The reply shape's own placeholder for why a side made no claim.
+SHAPE_REASON = next(p for p in SHAPE_PLACEHOLDERS if "no factual claim" in p)
 
 
 def test_the_shapes_placeholder_is_no_reason_for_listing_no_claims() -> None:
     # issue 30 item 6: the reason used to be counted only by its words.
-    template = the_shapes_no_claims()
-    assert template["A"] in REPLY_SHAPE and template["B"] in REPLY_SHAPE
-    ledger, problems = check_fact_check(
-        {"claims": [], "no_claims": template}, record(), Orientation(a="pro", b="con")
-    )
+    assert SHAPE_REASON in REPLY_SHAPE
+    copied = {"side_a": {"no_claims": SHAPE_REASON}, "side_b": {"no_claims": SHAPE_REASON}}
+    ledger, problems = check_fact_check(copied, record(), Orientation(a="pro", b="con"))
     assert ledger is None and problems == [
-        f'"no_claims.{label}" is {template[label]!r}; it is a placeholder from the reply shape, '
-        "not an answer"
-        for label in ("A", "B")
+        f'"side_{label}.no_claims" is {SHAPE_REASON!r}; it is a placeholder from the reply '
+        "shape, not an answer"
+        for label in ("a", "b")
     ]
-    bare = {label: text.strip("<>") for label, text in template.items()}  # copied, brackets lost
-    _, problems = check_fact_check(
-        {"claims": [], "no_claims": bare}, record(), Orientation(a="pro", b="con")
-    )
+    bare = SHAPE_REASON.strip("<>")  # copied, brackets lost
+    stripped = {"side_a": {"no_claims": bare}, "side_b": EXCUSED}
+    _, problems = check_fact_check(stripped, record(), Orientation(a="pro", b="con"))
     assert problems == [
-        f'"no_claims.{label}" is {bare[label]!r}; it repeats the reply shape\'s placeholder '
+        f'"side_a.no_claims" is {bare!r}; it repeats the reply shape\'s placeholder '
         "instead of answering"
-        for label in ("A", "B")
     ]
 
 
 def test_a_judge_that_feeds_the_template_back_is_re_asked_naming_it(run_debate: Any) -> None:
-    template = the_shapes_no_claims()
-    judge = fact_judge(lambda ids, n: {"claims": [], "no_claims": template})
+    copied = {"side_a": {"no_claims": SHAPE_REASON}, "side_b": {"no_claims": SHAPE_REASON}}
+    judge = fact_judge(lambda ids, n: copied)
     log = run_debate(roles={**debaters(), "judge": judge.model()}, phases="[opening]")
     score = fact_score(log)
     assert math.isnan(score.value) and "it is a placeholder from the reply shape" in score.reason
     calls = [c for c in judge.calls if is_fact_check_call(c.messages)]
     repair = str(calls[1].messages[-1].content)
-    assert f'"no_claims.A" is {template["A"]!r}; it is a placeholder from the reply shape' in repair
+    assert f'"side_a.no_claims" is {SHAPE_REASON!r}; it is a placeholder from the reply' in repair
 
 
-def test_the_fact_check_schema_carries_the_records_ids_verdicts_and_count() -> None:
-    schema = reply_schema(record())
-    claim_schema = schema["properties"]["claims"]["items"]["properties"]
-    assert claim_schema["turn"]["enum"] == ["t00000001", "t00000002"]
-    citation = claim_schema["citations"]["items"]["properties"]
-    assert citation["id"]["enum"] == ["t00000001", "t00000002", "P1"]
-    assert claim_schema["verdict"]["enum"] == list(VERDICTS)
-    assert schema["properties"]["claims"]["maxItems"] == 2 * MAX_CLAIMS_PER_TURN
-    assert set(schema["properties"]["no_claims"]["required"]) == {"A", "B"}
-    for text in (claim_schema["claim"], claim_schema["reason"]):
-        assert text["pattern"] == text_pattern(200) and text["minLength"] == 3
-    assert schema["properties"]["no_claims"]["properties"]["A"]["pattern"] == (
-        text_pattern(200, empty=True)
-    )
+def test_the_fact_check_schema_carries_each_sides_ids_verdicts_and_count() -> None:
+    schema = reply_schema(record(), Orientation(a="con", b="pro"))
+    assert schema["required"] == ["side_a", "side_b"]
+    for label, own in (("a", "t00000002"), ("b", "t00000001")):
+        listed, excused = schema["properties"][f"side_{label}"]["anyOf"]
+        assert listed["required"] == ["claims"] and excused["required"] == ["no_claims"]
+        claims = listed["properties"]["claims"]
+        assert claims["minItems"] == 1 and claims["maxItems"] == MAX_CLAIMS_PER_TURN
+        claim_schema = claims["items"]["properties"]
+        assert claim_schema["turn"] == {"type": "string", "enum": [own]}  # its side's turns
+        citation = claim_schema["citations"]["items"]["properties"]
+        assert citation["id"]["enum"] == ["t00000001", "t00000002", "P1"]
+        assert claim_schema["verdict"]["enum"] == list(VERDICTS)
+        for text in (claim_schema["claim"], claim_schema["reason"]):
+            assert text["pattern"] == text_pattern(200) and text["minLength"] == 3
+        reason = excused["properties"]["no_claims"]
+        assert reason["pattern"] == words_pattern(200, MIN_REASON_WORDS)

@@ -5,6 +5,7 @@ and llama.cpp's own grammar engine holds a model to them."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,7 +14,12 @@ from inspect_ai.model import get_model
 from inspect_ai.util import JSONSchema, Store
 from inspect_ai.util._json import json_schema_dump
 
-from debatebench_eval.core.reply_model import TEXT_PATTERN, text_pattern
+from debatebench_eval.core.reply_model import (
+    TEXT_PATTERN,
+    WORD_CHARS,
+    text_pattern,
+    words_pattern,
+)
 from debatebench_eval.debate.record import DebateRecord, Passage, Turn, TurnUsage
 from debatebench_eval.judging import ledger, rubric
 from debatebench_eval.judging.blind import Orientation
@@ -30,7 +36,7 @@ from debatebench_eval.servers.kind import ServerKind
 from debatebench_eval.servers.schema_forms import server_schema
 
 from support.grammar import GrammarError, grammar_accepts
-from support.judge_replies import LISTED, MAXIMA, changed_reply, rubric_reply, side_scores
+from support.judge_replies import MAXIMA, NO_CLAIMS, changed_reply, rubric_reply, side_scores
 
 RUBRIC = default_rubric()
 KINDS: list[ServerKind | None] = ["llama-cpp-python", "llama.cpp", "ollama", "other", None]
@@ -72,6 +78,14 @@ def record() -> DebateRecord:
     return rec
 
 
+# The fact-check reads PRO as Side A here.
+PRO_FIRST = Orientation("pro", "con")
+
+
+def ledger_schema(budget: int | None = None) -> dict[str, Any]:
+    return ledger.reply_schema(record(), PRO_FIRST, budget)
+
+
 # ------------------------------------------------------------- the schema sent, per kind
 
 
@@ -105,30 +119,48 @@ def test_the_rubric_schema_sent_carries_each_range_and_enum(kind: ServerKind | N
 def test_the_fact_check_schema_sent_carries_its_ids_verdicts_and_count(
     kind: ServerKind | None,
 ) -> None:
-    sent = server_schema(ledger.reply_schema(record()), kind)
-    claims = sent["properties"]["claims"]
-    assert claims["maxItems"] == 2 * ledger.MAX_CLAIMS_PER_TURN
-    claim = claims["items"]["properties"]
-    assert claim["turn"]["enum"] == ["t00000001", "t00000002"]
-    assert claim["citations"]["items"]["properties"]["id"]["enum"] == [
-        "t00000001",
-        "t00000002",
-        "P1",
-    ]
-    assert claim["verdict"]["enum"] == list(ledger.VERDICTS)
-    ledger_text = text_pattern(ledger.LEDGER_TEXT_CHARS)
-    assert claim["claim"]["pattern"] == claim["reason"]["pattern"] == ledger_text
-    assert claim["citations"]["maxItems"] == ledger.MAX_CITATIONS
-    quote = claim["citations"]["items"]["properties"]["quote"]
-    kept = kind not in ("other", None)
-    assert quote.get("maxLength") == (ledger.LEDGER_TEXT_CHARS if kept else None)
-    assert list(claims["items"]["required"]) == ["turn", "claim", "verdict", "citations", "reason"]
-    assert sent["properties"]["no_claims"]["required"] == ["A", "B"]
+    sent = server_schema(ledger_schema(), kind)
+    assert sent["required"] == ["side_a", "side_b"]
+    for label, own in (("a", "t00000001"), ("b", "t00000002")):
+        # A side lists its claims or says why it made none: one form, never both.
+        listed, excused = sent["properties"][f"side_{label}"]["anyOf"]
+        assert (listed["required"], excused["required"]) == (["claims"], ["no_claims"])
+        assert listed["additionalProperties"] is excused["additionalProperties"] is False
+        claims = listed["properties"]["claims"]
+        assert (claims["minItems"], claims["maxItems"]) == (1, ledger.MAX_CLAIMS_PER_TURN)
+        claim = claims["items"]["properties"]
+        assert claim["turn"]["enum"] == [own]  # the side's own turns only
+        assert claim["citations"]["items"]["properties"]["id"]["enum"] == [
+            "t00000001",
+            "t00000002",
+            "P1",
+        ]
+        assert claim["verdict"]["enum"] == list(ledger.VERDICTS)
+        ledger_text = text_pattern(ledger.LEDGER_TEXT_CHARS)
+        assert claim["claim"]["pattern"] == claim["reason"]["pattern"] == ledger_text
+        assert claim["citations"]["maxItems"] == ledger.MAX_CITATIONS
+        quote = claim["citations"]["items"]["properties"]["quote"]
+        kept = kind not in ("other", None)
+        assert quote.get("maxLength") == (ledger.LEDGER_TEXT_CHARS if kept else None)
+        assert list(claims["items"]["required"]) == [
+            "turn", "claim", "verdict", "citations", "reason"
+        ]  # fmt: skip
+        reason = excused["properties"]["no_claims"]
+        assert reason["pattern"] == words_pattern(ledger.LEDGER_TEXT_CHARS, ledger.MIN_REASON_WORDS)
+
+
+def test_one_turn_a_side_is_still_an_enum_which_inspects_schema_keeps() -> None:
+    # pydantic writes a one-value Literal as `const`, which Inspect's JSONSchema drops.
+    sent = server_schema(ledger_schema(), None)
+    kept = json_schema_dump(JSONSchema.model_validate(sent))
+    listed = kept["properties"]["side_a"]["anyOf"][0]
+    assert listed["properties"]["claims"]["items"]["properties"]["turn"]["enum"] == ["t00000001"]
+    assert "const" not in json.dumps(sent)
 
 
 @pytest.mark.parametrize("kind", ["other", None])
 def test_hosted_and_other_servers_get_nothing_openai_strict_refuses(kind: str | None) -> None:
-    for schema in (reply_schema(RUBRIC), ledger.reply_schema(record())):
+    for schema in (reply_schema(RUBRIC), ledger_schema()):
         sent = server_schema(schema, kind)  # type: ignore[arg-type]
         assert not [n for n in nodes(sent) if {"minLength", "maxLength"} & set(n)]
         assert any(n.get("pattern", "").endswith("}$") for n in nodes(sent))  # lengths kept in it
@@ -156,10 +188,10 @@ def test_structured_output_is_strict_and_keeps_the_enums() -> None:
 
 
 def test_ollama_is_sent_the_schema_itself_which_inspect_would_strip() -> None:
-    schema = server_schema(ledger.reply_schema(record()), "ollama")
+    schema = server_schema(ledger_schema(), "ollama")
     # Inspect's JSONSchema has no maxItems, and its Ollama provider strips patterns:
     stripped = json_schema_dump(JSONSchema.model_validate(schema))
-    assert "maxItems" not in stripped["properties"]["claims"]
+    assert "maxItems" not in stripped["properties"]["side_a"]["anyOf"][0]["properties"]["claims"]
     config = judge_config(get_model("mockllm/model"), 500, 1, schema, "ledger", "true", "ollama")
     assert config.response_schema is None
     assert (config.extra_body or {})["response_format"] == {
@@ -209,38 +241,70 @@ def test_the_rubric_grammar_refuses_a_reply_breaking_a_rule(path: str, value: An
     assert not rubric_grammar_accepts(changed_reply(path, value))
 
 
-def fact_check(**changes: Any) -> str:
-    cites = [{"id": "P1", "quote": "Deaths fell."}]
-    claim = {"turn": "t00000001", "claim": "Road deaths fell.", "verdict": "supported",
-             "citations": cites, "reason": "P1 says so."}  # fmt: skip
-    claim.update(changes.pop("claim", {}))
-    return json.dumps({"claims": [claim], "no_claims": {**LISTED, **changes}})
+CLAIM = {"turn": "t00000001", "claim": "Road deaths fell.", "verdict": "supported",
+         "citations": [{"id": "P1", "quote": "Deaths fell."}], "reason": "P1 says so."}  # fmt: skip
+
+
+def fact_check(a: Any = None, b: Any = None, **changes: Any) -> str:
+    """A fact-check reply: Side A (PRO) lists CLAIM with `changes`, unless `a` is
+    given; Side B says why it made none, unless `b` is given."""
+    side_a = a if a is not None else {"claims": [{**CLAIM, **changes}]}
+    side_b = b if b is not None else {"no_claims": NO_CLAIMS}
+    return json.dumps({"side_a": side_a, "side_b": side_b})
 
 
 def fact_check_grammar_accepts(text: str) -> bool:
-    return grammar_accepts(server_schema(ledger.reply_schema(record()), "llama-cpp-python"), text)
+    return grammar_accepts(server_schema(ledger_schema(), "llama-cpp-python"), text)
+
+
+CON_CLAIM = {**CLAIM, "turn": "t00000002", "claim": "Shops lost customers."}
 
 
 @pytest.mark.embedded_model
 def test_the_fact_check_grammar_accepts_a_valid_ledger() -> None:
     assert fact_check_grammar_accepts(fact_check())
-    assert fact_check_grammar_accepts(fact_check(B="Its speech states only opinions."))
+    assert fact_check_grammar_accepts(fact_check(b={"claims": [CON_CLAIM]}))
+    assert fact_check_grammar_accepts(fact_check(a={"no_claims": "It stated only opinions."}))
 
 
 @pytest.mark.embedded_model
 @pytest.mark.parametrize(
     "text",
     [
-        fact_check(claim={"turn": "t12345678"}),  # a made-up turn id
-        fact_check(claim={"turn": "<turn id>"}),
-        fact_check(claim={"citations": [{"id": "P7", "quote": "x"}]}),  # a made-up passage
-        fact_check(claim={"verdict": "true"}),
-        fact_check(claim={"reason": "..."}),
-        fact_check(B="<empty if Side B's claims are listed, else why it made none>"),
+        fact_check(turn="t12345678"),  # a made-up turn id
+        fact_check(turn="<turn id>"),
+        fact_check(turn="t00000002"),  # Side B's turn filed under Side A
+        fact_check(citations=[{"id": "P7", "quote": "x"}]),  # a made-up passage
+        fact_check(verdict="true"),
+        fact_check(reason="..."),
+        # A side that lists its claims cannot also excuse itself, nor do neither:
+        fact_check(a={"claims": [CLAIM], "no_claims": "It made no factual claim."}),
+        fact_check(a={"no_claims": "It made no factual claim.", "claims": [CLAIM]}),
+        fact_check(a={"claims": []}),
+        fact_check(a={}),
+        # A side without claims gives a sentence, not "", a word or the shape's text:
+        fact_check(b={"no_claims": ""}),
+        fact_check(b={"no_claims": "None."}),
+        fact_check(b={"no_claims": "n/a"}),
+        fact_check(b={"no_claims": "<a sentence on why the side made no factual claim>"}),
     ],
 )
 def test_the_fact_check_grammar_refuses_a_reply_breaking_a_rule(text: str) -> None:
     assert not fact_check_grammar_accepts(text)
+
+
+@pytest.mark.parametrize("budget", [512, 1024, 6000])
+def test_the_reason_pattern_asks_for_words_within_the_length(budget: int) -> None:
+    chars = ledger.ledger_bounds(1, budget).chars
+    pattern = re.compile(words_pattern(chars, ledger.MIN_REASON_WORDS))
+    assert pattern.match("It stated opinions.")
+    assert not pattern.match("Opinions only.") and not pattern.match("Nothing")
+    # Only the first words are capped (at WORD_CHARS); what follows them is any text.
+    first = " ".join(["w" * WORD_CHARS] * ledger.MIN_REASON_WORDS)
+    assert len(first) < chars and pattern.match(first + " " * (chars - len(first)))
+    assert not pattern.match(first + " " * (chars - len(first) + 1))  # one past the bound
+    assert pattern.match("It said: " + "x" * (chars - 3 * WORD_CHARS - 12))
+    assert not pattern.match("w" * (WORD_CHARS + 1) + " then two words")
 
 
 @pytest.mark.embedded_model
@@ -292,17 +356,22 @@ def test_a_reading_longer_than_its_budget_allows_is_refused_naming_the_bound() -
 
 @pytest.mark.parametrize("budget", [512, 1024, 2048, 6000])
 def test_a_grammar_held_ledger_at_its_longest_fits_the_judge_budget(budget: int) -> None:
-    bounds = ledger.ledger_bounds(len(record().turns), budget)
-    schema = ledger.reply_schema(record(), budget)
-    claims = schema["properties"]["claims"]
-    assert claims["maxItems"] == bounds.claims
-    assert claims["items"]["properties"]["citations"]["maxItems"] == bounds.citations
-    assert claims["items"]["properties"]["reason"]["pattern"] == text_pattern(bounds.chars)
+    bounds = ledger.ledger_bounds(1, budget)
+    schema = ledger_schema(budget)
+    for label in ("a", "b"):
+        claims = schema["properties"][f"side_{label}"]["anyOf"][0]["properties"]["claims"]
+        assert claims["maxItems"] == bounds.claims
+        assert claims["items"]["properties"]["citations"]["maxItems"] == bounds.citations
+        assert claims["items"]["properties"]["reason"]["pattern"] == text_pattern(bounds.chars)
     text = ("word " * bounds.chars)[: bounds.chars - 1] + "s"  # words, at the bound
     cites = [{"id": "P1", "quote": text}] * bounds.citations
-    longest = {"turn": "t00000002", "claim": text, "verdict": "contradicted",
-               "citations": cites, "reason": text}  # fmt: skip
-    reply = {"claims": [longest] * bounds.claims, "no_claims": {"A": text, "B": ""}}
-    assert ledger.check_fact_check(reply, record(), Orientation("pro", "con"), budget)[1] == []
+
+    def longest(turn: str) -> dict[str, Any]:
+        claim = {"turn": turn, "claim": text, "verdict": "contradicted",
+                 "citations": cites, "reason": text}  # fmt: skip
+        return {"claims": [claim] * bounds.claims}
+
+    reply = {"side_a": longest("t00000001"), "side_b": longest("t00000002")}
+    assert ledger.check_fact_check(reply, record(), PRO_FIRST, budget)[1] == []
     assert len(json.dumps(reply)) / rubric.CHARS_PER_TOKEN <= budget
-    assert ledger.ledger_bounds(8, None) == ledger.LedgerBounds(40, 2, ledger.LEDGER_TEXT_CHARS)
+    assert ledger.ledger_bounds(4, None) == ledger.LedgerBounds(20, 2, ledger.LEDGER_TEXT_CHARS)

@@ -80,7 +80,7 @@ def judge_only(reply: Reply) -> Reply:
     def respond(n: int, messages: list[Any], config: GenerateConfig) -> ModelOutput:
         if is_rubric_call(messages):
             return reply(n, messages, config)
-        return output("judge", json.dumps({"claims": [], "no_claims": NONE_MADE}))
+        return output("judge", json.dumps(NONE_MADE))
 
     return respond
 
@@ -375,10 +375,9 @@ def test_object_mode_sends_json_object_with_the_schema_for_llama_cpp(run_debate:
     run_debate(roles={**debaters(), "judge": judge.model()}, judge_schema="object")
     formats = [(c.config.extra_body or {}).get("response_format") for c in judge.calls]
     assert all(f["type"] == "json_object" for f in formats)
-    assert {tuple(f["schema"]["required"]) for f in formats} == {
-        ("side_a", "side_b"),
-        ("claims", "no_claims"),
-    }
+    # The rubric's reading and the fact-check's ledger, whose sides are each one of two forms.
+    assert {tuple(f["schema"]["required"]) for f in formats} == {("side_a", "side_b")}
+    assert {"anyOf" in f["schema"]["properties"]["side_a"] for f in formats} == {True, False}
     assert all(c.config.response_schema is None for c in judge.calls)
 
 

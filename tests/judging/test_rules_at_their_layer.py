@@ -32,7 +32,7 @@ def panel_judge(name: str, pro_clarity: tuple[int, int]) -> Script:
     def reply(n: int, messages: list[Any], config: GenerateConfig) -> ModelOutput:
         prompt = str(messages[1].content)
         if not is_rubric_call(messages):
-            return output(name, json.dumps({"claims": [], "no_claims": NONE_MADE}))
+            return output(name, json.dumps(NONE_MADE))
         a_is_pro = "Side A argues for the motion." in prompt
         pro = side_scores(0.5) | {"clarity": pro_clarity[0 if a_is_pro else 1]}
         con = side_scores(0.5)

@@ -9,7 +9,7 @@ from inspect_ai.model import GenerateConfig, ModelOutput
 
 from debatebench_eval.judging.explain import relabel
 
-from support.judge_replies import LISTED, is_rubric_call, rubric_reply, side_scores, turn_ids
+from support.judge_replies import is_rubric_call, ledger_reply, rubric_reply, side_scores, turn_ids
 from support.scripted import Script, output
 
 VISIBLE = [
@@ -41,7 +41,7 @@ def judge(*, flip: bool = False) -> Script:
                      "citations": [{"id": second, "quote": "Bans hurt trade."}],
                      "reason": "The other speech says bans hurt."}  # fmt: skip
             claims = [claim, {**claim, "turn": second, "citations": [], "verdict": "unsupported"}]
-            return output("judge", json.dumps({"claims": claims, "no_claims": LISTED}))
+            return output("judge", ledger_reply(claims, turn_ids(prompt)))
         a_is_pro = "Side A argues for the motion." in prompt
         a, b = (0.8, 0.6) if a_is_pro or flip else (0.6, 0.8)
         data = json.loads(rubric_reply(side_scores(a), side_scores(b)))

@@ -13,7 +13,6 @@ reference; the random judge draws every score uniformly.
 
 from __future__ import annotations
 
-import json
 import random
 import re
 from functools import cache
@@ -32,7 +31,7 @@ from debatebench_eval.validation.degradations import (
 )
 from debatebench_eval.validation.planted_set import PlantedClaim, PlantedSet, load_planted_set
 
-from support.judge_replies import LISTED, MAXIMA, rubric_reply, side_scores
+from support.judge_replies import MAXIMA, ledger_reply, rubric_reply, side_scores, turn_ids
 from support.scripted import Script, output
 
 _TURN_ID = re.compile(r"^\[(t[0-9a-f]{8})\] ", re.MULTILINE)
@@ -79,7 +78,7 @@ def fact_check_reply(prompt: str, verdict_of: Any, cite: bool = True) -> str:
                     "reason": "As planted.",
                 }
             )
-    return json.dumps({"claims": claims, "no_claims": LISTED})
+    return ledger_reply(claims, turn_ids(prompt))
 
 
 # ------------------------------------------------------------------ rubric judges

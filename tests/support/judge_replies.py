@@ -72,7 +72,17 @@ def is_fact_check_call(messages: list[Any]) -> bool:
     return "fact-checker" in str(messages[0].content)
 
 
-# "no_claims" of a fact-check reply: both sides' claims listed ("").
-LISTED = {"A": "", "B": ""}
-# "no_claims" when neither side's claims are listed, with the reason for each.
-NONE_MADE = {"A": "Its speeches state only opinions.", "B": "Its speeches state only opinions."}
+# Why a side listed no claim, in a fact-check reply.
+NO_CLAIMS = "Its speeches state only opinions."
+# A fact-check reply listing neither side's claims, with the reason for each.
+NONE_MADE = {"side_a": {"no_claims": NO_CLAIMS}, "side_b": {"no_claims": NO_CLAIMS}}
+
+
+def ledger_reply(claims: list[dict[str, Any]], labels: dict[str, str]) -> str:
+    """A fact-check reply with each claim under the side of its turn (`labels`: turn id
+    to "A" or "B", as `turn_ids` reads them); a side with no claim says why."""
+    reply: dict[str, Any] = {}
+    for label in "AB":
+        own = [claim for claim in claims if labels.get(claim["turn"]) == label]
+        reply[f"side_{label.lower()}"] = {"claims": own} if own else {"no_claims": NO_CLAIMS}
+    return json.dumps(reply)

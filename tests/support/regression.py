@@ -35,8 +35,9 @@ from inspect_ai.model import GenerateConfig, ModelOutput, ModelUsage, get_model
 from debatebench_eval.debate.record import DebateRecord
 from debatebench_eval.interop.judge_task import judge
 from debatebench_eval.interop.transcript_file import read_transcript
+from debatebench_eval.judging.blind import blind_orientation
 
-from support.judge_replies import LISTED, NONE_MADE
+from support.judge_replies import NONE_MADE, ledger_reply
 from support.paths import ROOT
 
 REGRESSION = ROOT / "results" / "regression"
@@ -106,13 +107,19 @@ def even(steelman: tuple[int, int] = (15, 15)) -> dict[str, Any]:
     return {"sides": sides}
 
 
-def fact_ledger(record: DebateRecord) -> dict[str, Any]:
+def labels(record: DebateRecord) -> dict[str, str]:
+    """Each turn's blind label in the fact-check, which reads the record one way only."""
+    assert record.run is not None
+    orientation = blind_orientation(record.run.seed)
+    return {turn.id: orientation.label(turn.side) for turn in record.turns}
+
+
+def fact_ledger(record: DebateRecord) -> str:
     """A well-formed ledger: one verified citation, one unknown id, one uncited claim."""
     pro = [t for t in record.turns if t.side == "pro"]
     con = [t for t in record.turns if t.side == "con"]
     quote = " ".join(con[-1].text.split()[:8])
-    return {
-        "claims": [
+    claims = [
             {"turn": pro[0].id, "claim": "The pro side's opening states its case.",
              "verdict": "supported", "citations": [{"id": con[-1].id, "quote": quote}],
              "reason": "The opponent's last turn restates it."},
@@ -121,9 +128,8 @@ def fact_ledger(record: DebateRecord) -> dict[str, Any]:
              "reason": "A passage opposes it."},
             {"turn": pro[-1].id, "claim": "The pro side predicts success.",
              "verdict": "not_checkable", "citations": [], "reason": "A prediction."},
-        ],
-        "no_claims": LISTED,
-    }  # fmt: skip
+    ]  # fmt: skip
+    return ledger_reply(claims, labels(record))
 
 
 def broken(reply: str, old: str, new: str) -> str:
@@ -184,16 +190,15 @@ def build_replies() -> dict[str, Any]:
     cases["ours-coin-toss"] = {"transcript": ours, "rubric": consistent(even())}
     for name, case in cases.items():
         record = case_record(name, case["transcript"])
-        ledger = json.dumps(fact_ledger(record))
-        case["fact_check"] = [ledger]
+        case["fact_check"] = [fact_ledger(record)]
     claim = {"turn": "t00000000", "claim": "x", "verdict": "supported", "citations": [],
              "reason": "r"}  # fmt: skip
-    bad_turn = json.dumps({"claims": [claim], "no_claims": LISTED})
+    bad_turn = json.dumps({"side_a": {"claims": [claim]}, "side_b": NONE_MADE["side_b"]})
     cases["ours-coin-toss"]["fact_check"] = ["not json", cases["ours-coin-toss"]["fact_check"][0]]
     cases["ours-steelman-tiebreak"]["fact_check"] = [bad_turn, bad_turn]
     # An empty ledger counts only with a reason per side; without one it is malformed.
-    cases["mirror-10"]["fact_check"] = [json.dumps({"claims": [], "no_claims": NONE_MADE})]
-    unexplained = json.dumps({"claims": []})
+    cases["mirror-10"]["fact_check"] = [json.dumps(NONE_MADE)]
+    unexplained = json.dumps({"side_a": {"claims": []}, "side_b": {"claims": []}})
     cases["mirror-11"]["fact_check"] = [unexplained, unexplained]
     return cases
 

@@ -22,7 +22,7 @@ from inspect_ai.model import GenerateConfig, ModelOutput
 from debatebench_eval.interop.judge_task import judge
 from debatebench_eval.judging.rubric import default_rubric
 
-from support.judge_replies import LISTED
+from support.judge_replies import ledger_reply, turn_ids
 from support.paths import FIXTURES, RESULTS
 from support.scripted import Script, output
 
@@ -83,7 +83,7 @@ def fact_check_reply(prompt: str, passage: str | None = None) -> str:
     ]  # fmt: skip
     if passage is not None:
         claims[0].update(verdict="supported", citations=[{"id": passage, "quote": ""}])
-    return json.dumps({"claims": claims, "no_claims": LISTED})
+    return ledger_reply(claims, turn_ids(prompt))
 
 
 def scripted_judge(passage: str | None = None) -> Script:
