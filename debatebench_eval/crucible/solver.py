@@ -20,6 +20,7 @@ from inspect_ai.util import span
 
 from debatebench_eval.core._inspect import active_generate_config
 from debatebench_eval.core.errors import DebateError
+from debatebench_eval.core.seeds import sample_seed
 from debatebench_eval.crucible import display
 from debatebench_eval.crucible.calls import Caller
 from debatebench_eval.crucible.context_plan import check_crucible_fits
@@ -30,7 +31,6 @@ from debatebench_eval.crucible.record import SIDES, CrucibleRecord, CrucibleRun
 from debatebench_eval.crucible.resume import ResumeCache
 from debatebench_eval.crucible.rounds import SWAP, round_plan
 from debatebench_eval.crucible.stages import Session
-from debatebench_eval.debate.solver import sample_seed
 from debatebench_eval.judging.gate import guard_debaters, judge_trust
 from debatebench_eval.judging.options import judge_models
 from debatebench_eval.servers.probe import ensure_reachable, model_base_url

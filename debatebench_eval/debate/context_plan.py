@@ -25,8 +25,13 @@ from inspect_ai.util import Store
 
 from debatebench_eval.debate.config import DebateSettings
 from debatebench_eval.debate.prompts import phase_prompt
-from debatebench_eval.debate.protocol import Side
-from debatebench_eval.debate.record import (
+from debatebench_eval.debate.speech import Speaker, turn_budget, turn_messages, turn_where
+from debatebench_eval.judging.blind import blind_orientation
+from debatebench_eval.judging.fact_check import fact_check_messages
+from debatebench_eval.judging.options import JudgeOptions
+from debatebench_eval.judging.rubric_scorer import rubric_messages
+from debatebench_eval.record.protocol import Side
+from debatebench_eval.record.store import (
     DebateRecord,
     Passage,
     RunSettings,
@@ -34,11 +39,6 @@ from debatebench_eval.debate.record import (
     TurnUsage,
     turn_id,
 )
-from debatebench_eval.debate.speech import Speaker, turn_budget, turn_messages, turn_where
-from debatebench_eval.judging.blind import blind_orientation
-from debatebench_eval.judging.fact_check import fact_check_messages
-from debatebench_eval.judging.options import JudgeOptions
-from debatebench_eval.judging.rubric_scorer import rubric_messages
 from debatebench_eval.servers.context_window import PlannedCall, check_plan
 
 # Stands for turn N's text until it is spoken; no prompt, name or mask has it.

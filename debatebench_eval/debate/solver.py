@@ -8,8 +8,6 @@ messages the viewer shows).
 
 from __future__ import annotations
 
-import hashlib
-import secrets
 from dataclasses import dataclass
 
 from inspect_ai.model import ChatMessageAssistant, ChatMessageUser, ModelOutput, get_model
@@ -18,14 +16,20 @@ from inspect_ai.util import span
 
 from debatebench_eval.core._inspect import active_generate_config
 from debatebench_eval.core.errors import DebateError
+from debatebench_eval.core.seeds import sample_seed
 from debatebench_eval.debate.config import DebateSettings
 from debatebench_eval.debate.context_plan import DebatePlan, JudgedCalls, check_debate_fits
-from debatebench_eval.debate.display import evidence_heading, transcript_markdown, turn_heading
-from debatebench_eval.debate.motions import Motion
+from debatebench_eval.record.display import evidence_heading, transcript_markdown, turn_heading
 from debatebench_eval.debate.pairing import check_twin_selected
 from debatebench_eval.debate.prompts import phase_prompt
-from debatebench_eval.debate.protocol import SIDES, Phase, Side, speaking_order
-from debatebench_eval.debate.record import (
+from debatebench_eval.debate.speech import Speaker, speak, turn_budget
+from debatebench_eval.judging.gate import check_quorum, guard, judge_trust
+from debatebench_eval.judging.options import JUDGE_ROLE, judge_models
+from debatebench_eval.prep.citations import with_citations
+from debatebench_eval.prep.pools import Pools, gather
+from debatebench_eval.record.motions import Motion
+from debatebench_eval.record.protocol import SIDES, Phase, Side, speaking_order
+from debatebench_eval.record.store import (
     DebateRecord,
     Passage,
     RunSettings,
@@ -33,20 +37,7 @@ from debatebench_eval.debate.record import (
     Turn,
     turn_id,
 )
-from debatebench_eval.debate.speech import Speaker, speak, turn_budget
-from debatebench_eval.judging.gate import check_quorum, guard, judge_trust
-from debatebench_eval.judging.options import JUDGE_ROLE, judge_models
-from debatebench_eval.prep.citations import with_citations
-from debatebench_eval.prep.pools import Pools, gather
 from debatebench_eval.servers.probe import ensure_reachable, model_base_url
-
-
-def sample_seed(base: int | None, sample_id: str | int, epoch: int) -> tuple[int, str]:
-    """One seed per sample and epoch: derived from the base seed, else drawn."""
-    if base is None:
-        return secrets.randbelow(2**31), "generated"
-    digest = hashlib.sha256(f"{base}:{sample_id}:{epoch}".encode()).digest()
-    return int.from_bytes(digest[:4], "big") % 2**31, f"derived from base seed {base}"
 
 
 def _speakers(settings: DebateSettings, swapped: bool) -> dict[Side, Speaker]:

@@ -18,8 +18,6 @@ from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
 from inspect_ai.util import span
 
-from debatebench_eval.debate.protocol import SIDES
-from debatebench_eval.debate.record import DebateRecord
 from debatebench_eval.judging.blind import Orientation, blind_orientation, view_fields
 from debatebench_eval.judging.explain import ledger_explanation
 from debatebench_eval.judging.gate import guard, judge_trust
@@ -34,6 +32,8 @@ from debatebench_eval.judging.ledger import (
 )
 from debatebench_eval.judging.options import judge_models, scorer_options
 from debatebench_eval.judging.structured import Exchange, ask_judge
+from debatebench_eval.record.protocol import SIDES
+from debatebench_eval.record.store import DebateRecord
 
 FACT_CHECK_KEYS = (
     *(f"{side}_{name}" for side in SIDES for name in ("claims", *VERDICTS)),

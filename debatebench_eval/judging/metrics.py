@@ -27,7 +27,7 @@ from inspect_ai.scorer import (
     stderr,
 )
 
-from debatebench_eval.debate.protocol import SIDES
+from debatebench_eval.record.protocol import SIDES
 
 # The key a debate log's headline reads (how often the `pro` role's model won).
 HEADLINE_KEY = "pro_role_win"

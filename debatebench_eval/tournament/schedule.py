@@ -19,7 +19,7 @@ from typing import Any
 import yaml
 
 from debatebench_eval.core.errors import ConfigError
-from debatebench_eval.debate.motions import Motion
+from debatebench_eval.record.motions import Motion
 
 SCHEMA = 1
 _SLUG = re.compile(r"[^A-Za-z0-9.]+")

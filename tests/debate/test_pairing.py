@@ -6,8 +6,8 @@ from typing import Any
 
 from inspect_ai.scorer import Score
 
-from debatebench_eval.debate.motions import single_motion
 from debatebench_eval.judging.metrics import complete_pairs
+from debatebench_eval.record.motions import single_motion
 
 from support.scripted import Script
 

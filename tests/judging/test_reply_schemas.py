@@ -14,7 +14,6 @@ from inspect_ai.util import JSONSchema, Store
 from inspect_ai.util._json import json_schema_dump
 
 from debatebench_eval.core.reply_model import TEXT_PATTERN, text_pattern
-from debatebench_eval.debate.record import DebateRecord, Passage, Turn, TurnUsage
 from debatebench_eval.judging import ledger, rubric
 from debatebench_eval.judging.blind import Orientation
 from debatebench_eval.judging.options import judge_config
@@ -26,6 +25,7 @@ from debatebench_eval.judging.rubric import (
     default_rubric,
     reply_schema,
 )
+from debatebench_eval.record.store import DebateRecord, Passage, Turn, TurnUsage
 from debatebench_eval.servers.kind import ServerKind
 from debatebench_eval.servers.schema_forms import server_schema
 
