@@ -42,7 +42,7 @@ _PROTOCOL_RULES = (
 )  # fmt: skip
 _PROTOCOL_SOLVERS = ("seats", "turns", "engine", "solver", "scorer")
 MODULES = {
-    "debatebench_eval": "core",  # the package root holds only the version
+    "debatebench_eval": "commands",  # the public face: tasks, scorers, tournament steps
     "debatebench_eval.__main__": "commands",
     "debatebench_eval._registry": "commands",
     **{f"debatebench_eval.debate.{name}": "rules" for name in _DEBATE_RULES},

@@ -40,7 +40,7 @@ from typing import Any
 
 from inspect_ai.scorer import Score
 
-from debatebench_eval import __version__
+from debatebench_eval.core.version import __version__
 from debatebench_eval.record.protocol import SIDES
 from debatebench_eval.record.store import DebateRecord, Turn
 
