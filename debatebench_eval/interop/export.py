@@ -16,8 +16,8 @@ from typing import Any
 
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log
 
-from debatebench_eval.core.version import __version__
 from debatebench_eval.core.arguments import as_int
+from debatebench_eval.core.version import __version__
 from debatebench_eval.interop.score_file import is_scored, score_sheet
 from debatebench_eval.judging.options import DEFAULT_JUDGE_BUDGET
 from debatebench_eval.record.store import DebateRecord, Passage, Turn

@@ -28,7 +28,6 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from debatebench_eval.core import arguments as arg
 from debatebench_eval.core.calls import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT
 from debatebench_eval.core.errors import ConfigError
-from debatebench_eval.record.display import transcript_markdown, turn_heading
 from debatebench_eval.interop.transcript_file import (
     load_json,
     read_transcript,
@@ -40,6 +39,7 @@ from debatebench_eval.judging.run_summary import report_problems_after_the_run
 from debatebench_eval.judging.scorer_set import HEADLINE_METRIC, judging_scorers
 from debatebench_eval.judging.verdict import DEFAULT_LEANING_MARGIN, DEFAULT_RESOLVED_MARGIN
 from debatebench_eval.judging.viewer import debate_viewer
+from debatebench_eval.record.display import transcript_markdown, turn_heading
 from debatebench_eval.record.store import DebateRecord
 from debatebench_eval.servers.probe import ensure_reachable
 

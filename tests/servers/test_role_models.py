@@ -28,5 +28,5 @@ def test_a_role_with_only_the_placeholder_says_how_to_give_one() -> None:
     assert str(caught.value) == (
         "no model for role 'con': pass --model, or --model-role con=PROVIDER/MODEL"
     )
-    with pytest.raises(DebateError, match="^no model for the seat x: pass --model"):
+    with pytest.raises(DebateError, match=r"^no model for the seat x: pass --model"):
         role_model("con", default=get_model("none"), who="the seat x")
