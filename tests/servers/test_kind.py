@@ -29,12 +29,15 @@ def test_a_model_without_a_server_has_no_kind() -> None:
     assert asyncio.run(kind.server_kind(get_model("mockllm/model"))) is None
 
 
-def test_the_answer_is_asked_once_per_server() -> None:
-    with StubServer(StubBehaviour(server="llama.cpp")) as stub:
-        model = get_model("openai-api/local/m", base_url=stub.base_url, api_key="k")
-        asyncio.run(kind.server_kind(model))
-    # The server is gone; the kind is remembered.
-    assert asyncio.run(kind.server_kind(model)) == "llama.cpp"
+def test_the_answer_is_asked_once_per_server_and_run() -> None:
+    async def one_run() -> kind.ServerKind | None:
+        with StubServer(StubBehaviour(server="llama.cpp")) as stub:
+            model = get_model("openai-api/local/m", base_url=stub.base_url, api_key="k")
+            await kind.server_kind(model)
+        # The server is gone; the kind is remembered by this run.
+        return await kind.server_kind(model)
+
+    assert asyncio.run(one_run()) == "llama.cpp"
 
 
 def test_judges_asking_at_once_send_one_set_of_questions() -> None:

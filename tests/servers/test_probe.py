@@ -25,11 +25,23 @@ def model_at(url: str) -> Model:
 
 
 def test_a_success_is_remembered_so_later_samples_send_no_probe() -> None:
+    async def one_run() -> None:
+        with StubServer() as stub:
+            url = stub.base_url
+            await probe.ensure_reachable(model_at(url), "pro")
+        # The server is gone; a remembered success sends no probe that could fail.
+        await probe.ensure_reachable(model_at(url), "con")
+
+    asyncio.run(one_run())
+
+
+def test_a_success_is_remembered_by_its_run_only() -> None:
+    # Each eval is an event loop of its own: the next run probes again.
     with StubServer() as stub:
         url = stub.base_url
         asyncio.run(probe.ensure_reachable(model_at(url), "pro"))
-    # The server is gone; a remembered success sends no probe that could fail.
-    asyncio.run(probe.ensure_reachable(model_at(url), "con"))
+    with pytest.raises(ServerError, match=rf"at {url} did not answer"):
+        asyncio.run(probe.ensure_reachable(model_at(url), "con"))
 
 
 def test_many_samples_starting_together_send_one_probe() -> None:

@@ -284,12 +284,6 @@ LLAMA_META = {"vocab_type": 2, "n_params": 8190735360, "n_ctx_train": 40960}
 LLAMA_FINGERPRINT = 'llama.cpp:{"n_ctx_train": 40960, "n_params": 8190735360, "vocab_type": 2}'
 
 
-@pytest.fixture
-def fresh_identities(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Identities are asked of the server anew (a loopback port may be reused)."""
-    monkeypatch.setattr(trust, "_identities", {})
-
-
 def identities(behaviour: StubBehaviour, names: list[str], path: str = "/v1") -> list[Any]:
     """Each named ollama/ model's identity, asked of a stub served under `path`, and the URL."""
     with StubServer(behaviour) as stub:
@@ -298,7 +292,6 @@ def identities(behaviour: StubBehaviour, names: list[str], path: str = "/v1") ->
         return [url, *(asyncio.run(judge_identity(model)) for model in models)]
 
 
-@pytest.mark.usefixtures("fresh_identities")
 def test_samples_scored_at_once_ask_a_judges_server_once() -> None:
     behaviour = StubBehaviour()
     with StubServer(behaviour) as stub:
@@ -311,7 +304,6 @@ def test_samples_scored_at_once_ask_a_judges_server_once() -> None:
     assert sorted(behaviour.get_paths) == ["/api/tags", "/v1/models"]
 
 
-@pytest.mark.usefixtures("fresh_identities")
 def test_a_llama_cpp_judge_is_its_listed_entry_and_that_entrys_metadata() -> None:
     listed = [
         {"id": "other.gguf", "meta": {"n_params": 1}},
@@ -331,7 +323,6 @@ def test_a_llama_cpp_judge_is_its_listed_entry_and_that_entrys_metadata() -> Non
     assert unlisted == JudgeIdentity("ollama", "unlisted.gguf", url, None, None)
 
 
-@pytest.mark.usefixtures("fresh_identities")
 def test_an_ollama_judge_is_found_by_name_or_model_and_named_by_its_digest() -> None:
     tags = [
         {"name": "other:1b", "model": "other:1b", "digest": "sha256:000"},
@@ -351,7 +342,6 @@ def test_an_ollama_judge_is_found_by_name_or_model_and_named_by_its_digest() -> 
                                     "ollama:sha256:ccc")  # fmt: skip
 
 
-@pytest.mark.usefixtures("fresh_identities")
 def test_only_trailing_slashes_are_trimmed_from_the_server_url() -> None:
     # A proxy path ending in a capital X keeps it: /v1's siblings are asked under it.
     pages = {
@@ -362,7 +352,6 @@ def test_only_trailing_slashes_are_trimmed_from_the_server_url() -> None:
     assert found == JudgeIdentity("ollama", "qwen3:8b", url, "qwen3:8b", "ollama:sha256:aaa")
 
 
-@pytest.mark.usefixtures("fresh_identities")
 def test_the_identity_is_asked_where_the_judges_own_requests_go() -> None:
     # A stray space after the base URL sends the judge's requests to /v1%20/..., which
     # no real server answers: its identity is asked there too, never at a trimmed URL
@@ -375,7 +364,6 @@ def test_the_identity_is_asked_where_the_judges_own_requests_go() -> None:
     assert found == JudgeIdentity("ollama", "qwen3:8b", url, None, None)
 
 
-@pytest.mark.usefixtures("fresh_identities")
 def test_an_answer_other_than_200_is_not_read_whatever_it_holds() -> None:
     loading = {"data": [{"id": "qwen3:8b", "meta": LLAMA_META}]}
     pages = {"/v1/models": (503, loading), "/api/tags": (404, {"error": "not found"})}
@@ -383,7 +371,6 @@ def test_an_answer_other_than_200_is_not_read_whatever_it_holds() -> None:
     assert found == JudgeIdentity("ollama", "qwen3:8b", url, None, None)
 
 
-@pytest.mark.usefixtures("fresh_identities")
 def test_a_server_that_never_answers_costs_only_the_probe_timeout(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -398,7 +385,6 @@ def test_a_server_that_never_answers_costs_only_the_probe_timeout(
     assert found == JudgeIdentity("ollama", "qwen3:8b", url)
 
 
-@pytest.mark.usefixtures("fresh_identities")
 def test_a_hosted_provider_at_its_own_address_is_named_by_provider_and_model(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
