@@ -14,6 +14,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from debatebench_eval.core.run_memory import RunMemory
 from debatebench_eval.servers import probe
 
+from support.runs import new_run
 from support.scripted import Script
 from support.stub_server import StubServer
 
@@ -57,10 +58,10 @@ def test_a_run_memory_is_one_per_event_loop() -> None:
         await asyncio.sleep(0)
         return dict(memory.here())
 
-    assert asyncio.run(remember(1)) == {"k": 1}
-    assert asyncio.run(remember(2)) == {"k": 2}  # a new loop starts empty
+    assert new_run(remember(1)) == {"k": 1}
+    assert new_run(remember(2)) == {"k": 2}  # a new loop starts empty
 
     async def two_samples() -> list[dict[str, int]]:
         return list(await asyncio.gather(remember(3), remember(4)))
 
-    assert asyncio.run(two_samples()) == [{"k": 3}, {"k": 3}]  # one run shares it
+    assert new_run(two_samples()) == [{"k": 3}, {"k": 3}]  # one run shares it

@@ -27,6 +27,7 @@ from debatebench_eval.validation.trust import (
     verdict,
 )
 
+from support.runs import new_run
 from support.scripted import Script, output
 from support.stub_server import StubBehaviour, StubServer
 from support.validation_runs import human_judge, validate
@@ -60,11 +61,11 @@ def test_the_identity_comes_from_the_server() -> None:
     behaviour = StubBehaviour(digests={"qwen3:8b": "sha256:aaa"})
     with StubServer(behaviour) as stub:
         model = get_model("ollama/qwen3:8b", base_url=stub.base_url, memoize=False)
-        identity = asyncio.run(judge_identity(model))
+        identity = new_run(judge_identity(model))
     assert identity.fingerprint == "ollama:sha256:aaa" and identity.base_url == stub.base_url
     with StubServer() as plain:  # an OpenAI-compatible server that is not Ollama
         model = get_model("ollama/qwen3:8b", base_url=plain.base_url, memoize=False)
-        assert asyncio.run(judge_identity(model)).fingerprint is None
+        assert new_run(judge_identity(model)).fingerprint is None
 
 
 def test_trust_and_report_from_a_validation_log(
@@ -215,7 +216,7 @@ def test_a_hosted_provider_pointed_elsewhere_is_self_served(
     with StubServer() as stub:
         monkeypatch.setenv("OPENAI_BASE_URL", stub.base_url)
         model = get_model("openai/gpt-4o", memoize=False)
-        identity = asyncio.run(judge_identity(model))
+        identity = new_run(judge_identity(model))
     assert identity.base_url == stub.base_url and identity.fingerprint is None
     assert trust_status(identity)["status"] == "identity_unverifiable"
 
@@ -289,7 +290,7 @@ def identities(behaviour: StubBehaviour, names: list[str], path: str = "/v1") ->
     with StubServer(behaviour) as stub:
         url = stub.base_url.removesuffix("/v1") + path
         models = [get_model(f"ollama/{name}", base_url=url, memoize=False) for name in names]
-        return [url, *(asyncio.run(judge_identity(model)) for model in models)]
+        return [url, *(new_run(judge_identity(model)) for model in models)]
 
 
 def test_samples_scored_at_once_ask_a_judges_server_once() -> None:
@@ -300,7 +301,7 @@ def test_samples_scored_at_once_ask_a_judges_server_once() -> None:
         async def twenty() -> list[JudgeIdentity]:
             return await asyncio.gather(*(judge_identity(model) for _ in range(20)))
 
-        assert len(set(asyncio.run(twenty()))) == 1
+        assert len(set(new_run(twenty()))) == 1
     assert sorted(behaviour.get_paths) == ["/api/tags", "/v1/models"]
 
 
@@ -381,7 +382,7 @@ def test_a_server_that_never_answers_costs_only_the_probe_timeout(
         url = f"http://127.0.0.1:{silent.getsockname()[1]}/v1"
         model = get_model("ollama/qwen3:8b", base_url=url, memoize=False)
         # The bound only turns a hang into a failure; the lookup's own timeout ends it.
-        found = asyncio.run(asyncio.wait_for(judge_identity(model), 60))
+        found = new_run(asyncio.wait_for(judge_identity(model), 60))
     assert found == JudgeIdentity("ollama", "qwen3:8b", url)
 
 
@@ -391,7 +392,7 @@ def test_a_hosted_provider_at_its_own_address_is_named_by_provider_and_model(
     monkeypatch.setenv("OPENAI_API_KEY", "test")
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     model = get_model("openai/gpt-4o", memoize=False)
-    assert asyncio.run(judge_identity(model)) == JudgeIdentity("openai", "gpt-4o", None)
+    assert new_run(judge_identity(model)) == JudgeIdentity("openai", "gpt-4o", None)
 
 
 # ------------------------------------------------------------ the gate's rules
