@@ -15,8 +15,13 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from debatebench_eval.core._inspect import RegistryInfo, registry_add, registry_info
-from debatebench_eval.core.errors import report_config_errors_on_stderr
+from debatebench_eval.core._inspect import (
+    PrerequisiteError,
+    RegistryInfo,
+    registry_add,
+    registry_info,
+)
+from debatebench_eval.core.errors import printed_once
 from debatebench_eval.crucible.scorer import crucible_score
 from debatebench_eval.crucible.task import crucible
 from debatebench_eval.debate.task import debate
@@ -53,7 +58,12 @@ def _alias(obj: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(obj)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        return obj(*args, **kwargs)
+        # The user's command names an alias: a bad argument ends it with one plain
+        # message on stderr, in every display mode (core.errors.printed_once).
+        try:
+            return obj(*args, **kwargs)
+        except PrerequisiteError as error:
+            raise printed_once(error) from error
 
     registry_add(
         wrapper,
@@ -63,25 +73,7 @@ def _alias(obj: Callable[..., Any]) -> Callable[..., Any]:
 
 
 ALIASES = tuple(_alias(obj) for obj in (*TASKS, *SCORERS, *SOLVERS))
-report_config_errors_on_stderr()
 
-__all__ = [
-    "ALIASES",
-    "adjudicate",
-    "crucible",
-    "crucible_score",
-    "debate",
-    "deliberate",
-    "fact_check",
-    "fact_check_validation",
-    "judge",
-    "judge_sensitivity",
-    "judge_validation",
-    "outcome",
-    "panel",
-    "planted_claims",
-    "rubric",
-    "rubric_sensitivity",
-    "speech_rating",
-    "turn_stats",
-]
+# What the command line and the tests read; the objects themselves are the public API
+# (debatebench_eval.__all__).
+__all__ = ["ALIASES", "ALIAS_PREFIX", "SCORERS", "SOLVERS", "TASKS"]

@@ -15,9 +15,7 @@ from inspect_ai import eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import Model
 
-from debatebench_eval.debate.task import debate
-from debatebench_eval.servers import context_window, kind, probe
-from debatebench_eval.validation import trust
+from debatebench_eval import debate
 
 from support import embedded_model, eval_overhead, kinds, parallel
 from support.paths import TESTS
@@ -64,20 +62,6 @@ def cheaper_evals() -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
         eval_overhead.skip(patch)
         yield
-
-
-@pytest.fixture(autouse=True)
-def fresh_server_memory() -> Iterator[None]:
-    """What the process remembers of model servers (reachable, kind, tokenizer path,
-    reported context, token counts, judge identity) is per test: one test's server
-    must not vouch for another's."""
-    memories = (probe._reachable, probe._locks, kind._known, context_window._known,
-                context_window._reported, context_window._counts, trust._identities)  # fmt: skip
-    for memory in memories:
-        memory.clear()
-    yield
-    for memory in memories:
-        memory.clear()
 
 
 @pytest.fixture(autouse=True)

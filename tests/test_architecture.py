@@ -18,10 +18,10 @@ import debatebench_eval
 PACKAGE = Path(debatebench_eval.__file__).parent
 LAYERS = ("core", "rules", "solvers", "tasks", "commands")
 # Subpackages whose every module sits in one layer.
-WHOLE = {"core": "core", "servers": "rules", "prep": "rules", "cli": "commands"}
-_DEBATE_RULES = (
-    "protocol", "record", "config", "run_yaml", "motions", "teams", "prompts", "display",
-)  # fmt: skip
+WHOLE = {
+    "core": "core", "servers": "rules", "record": "rules", "prep": "rules", "cli": "commands",
+}  # fmt: skip
+_DEBATE_RULES = ("config", "run_yaml", "prompts")
 _JUDGING_RULES = (
     "rubric", "blind", "structured", "verdict", "score_schema", "options", "gate", "ledger",
     "viewer", "explain", "figures",
@@ -46,7 +46,7 @@ _PROTOCOL_RULES = (
 )  # fmt: skip
 _PROTOCOL_SOLVERS = ("seats", "turns", "engine", "solver", "scorer")
 MODULES = {
-    "debatebench_eval": "core",  # the package root holds only the version
+    "debatebench_eval": "commands",  # the public face: tasks, scorers, tournament steps
     "debatebench_eval.__main__": "commands",
     "debatebench_eval._registry": "commands",
     **{f"debatebench_eval.debate.{name}": "rules" for name in _DEBATE_RULES},
@@ -106,6 +106,36 @@ MODULES = {
     "debatebench_eval.protocols.tasks": "tasks",
     "debatebench_eval.protocols.export": "commands",
 }
+
+
+# Which subpackages each may import, beside its own: the shared debate record sits
+# below every subpackage that reads a debate, judging below the tasks that judge.
+# The package root (registry, entry point, public API) is the top and not listed.
+_BELOW_JUDGING = ("core", "servers", "record")
+ALLOWED: dict[str, frozenset[str]] = {
+    name: frozenset(deps)
+    for name, deps in {
+        "core": (),
+        "servers": ("core",),
+        "record": ("core",),
+        "prep": ("core", "record"),
+        # The one knot left: judging's gate and run summary read validation's trust
+        # records and figures, while validation wraps judging's scorers.
+        "judging": (*_BELOW_JUDGING, "validation"),
+        "validation": (*_BELOW_JUDGING, "judging", "interop"),
+        "interop": (*_BELOW_JUDGING, "judging"),
+        "debate": (*_BELOW_JUDGING, "prep", "judging"),
+        "crucible": (*_BELOW_JUDGING, "prep", "judging"),
+        "protocols": (*_BELOW_JUDGING, "judging"),
+        "tournament": (*_BELOW_JUDGING, "judging", "interop", "debate"),
+        "cli": (
+            *_BELOW_JUDGING, "prep", "judging", "validation", "interop", "crucible",
+            "protocols", "tournament",
+        ),
+    }.items()
+}  # fmt: skip
+# The back edge of that knot, the only one the table may hold.
+KNOT = ("judging", "validation")
 
 
 def module_name(path: Path) -> str:
@@ -194,3 +224,42 @@ def test_no_import_circle() -> None:
     for module in sorted(GRAPH):
         if module not in state:
             visit(module)
+
+
+def subpackage(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 2 or (len(parts) == 2 and parts[1] in ALLOWED) else None
+
+
+def test_every_subpackage_is_in_the_table() -> None:
+    found = {path.parent.name for path in PACKAGE.glob("*/__init__.py")}
+    assert found == set(ALLOWED), f"state these in {__name__}.ALLOWED: {found ^ set(ALLOWED)}"
+
+
+@pytest.mark.parametrize("source", sorted(ALLOWED))
+def test_subpackages_depend_only_as_the_table_allows(source: str) -> None:
+    stray = sorted(
+        f"{module} imports {target}"
+        for module, targets in GRAPH.items()
+        if subpackage(module) == source
+        for target in targets
+        if (into := subpackage(target)) not in (None, source) and into not in ALLOWED[source]
+    )
+    assert not stray, f"{source} may import only {sorted(ALLOWED[source])}: {stray}"
+
+
+def test_the_table_runs_one_way_but_for_the_knot() -> None:
+    edges = {(a, b) for a, deps in ALLOWED.items() for b in deps} - {KNOT}
+    done: set[str] = set()
+
+    def visit(name: str, path: tuple[str, ...]) -> None:
+        for a, b in sorted(edges):
+            if a != name:
+                continue
+            assert b not in path, "subpackage circle: " + " -> ".join((*path, b))
+            if b not in done:
+                visit(b, (*path, b))
+        done.add(name)
+
+    for name in sorted(ALLOWED):
+        visit(name, (name,))

@@ -1,7 +1,9 @@
 """Every use of Inspect's private API, in one place.
 
 These names are not exported by `inspect_ai` but the project needs them: the
-clean-error exception the CLI prints without a traceback, the registry calls
+clean-error exception the CLI prints without a traceback and the one it ends
+on in silence (the message already printed), whether the display is set yet,
+the registry calls
 behind the `debatebench/` aliases, the eval-level generate config (which
 Inspect gives only to the main model), the file access Inspect uses for log
 folders (local or any fsspec URL), the identity eval_set gives a task
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 from inspect_ai._control.eval_state import get_eval_state
 from inspect_ai._eval.evalset import TASK_IDENTIFIER_VERSION, task_identifier
-from inspect_ai._util.error import PrerequisiteError
+from inspect_ai._util.error import PrerequisiteError, SilentException
 from inspect_ai._util.file import file, filesystem
 from inspect_ai._util.registry import RegistryInfo, registry_add, registry_info, registry_lookup
 from inspect_ai.event import Event
@@ -23,15 +25,18 @@ from inspect_ai.log import transcript
 from inspect_ai.log._samples import sample_active
 from inspect_ai.model._cache import CacheEntry, cache_fetch, cache_store
 from inspect_ai.model._generate_config import active_generate_config
+from inspect_ai.util._display import display_type_initialized
 
 __all__ = [
     "TASK_IDENTIFIER_VERSION",
     "CacheEntry",
     "PrerequisiteError",
     "RegistryInfo",
+    "SilentException",
     "active_generate_config",
     "cache_fetch",
     "cache_store",
+    "display_type_initialized",
     "file",
     "filesystem",
     "get_eval_state",

@@ -14,13 +14,18 @@ import io
 import json
 import re
 import sys
-from types import TracebackType
 
+from inspect_ai.hooks import Hooks, RunEnd
+from inspect_ai.util import display_type
 from rich.console import Console
 from rich.errors import StyleSyntaxError
 from rich.style import Style
 
-from debatebench_eval.core._inspect import PrerequisiteError
+from debatebench_eval.core._inspect import (
+    PrerequisiteError,
+    SilentException,
+    display_type_initialized,
+)
 from debatebench_eval.core.credentials import local_key_hint, without_userinfo
 
 # A rich markup tag as rich reads one, with the backslashes that may escape it.
@@ -116,25 +121,31 @@ def print_error(command: str, error: BaseException | str, after: str = "") -> No
     print(f"debatebench-eval {command}: {error_text(error)}{after}", file=sys.stderr, flush=True)
 
 
-def report_config_errors_on_stderr() -> None:
-    """Print a PrerequisiteError that ends the `inspect` command on stderr, in every
-    display mode, as plain text.
+def printed_once(error: PrerequisiteError) -> SilentException:
+    """Print the error on stderr as plain text, and give the exception that ends
+    Inspect's command with exit status 1 and nothing more printed.
 
-    Inspect renders a PrerequisiteError (its own, such as a missing API key,
-    and every ConfigError) through its console, which writes to stdout and is
-    silenced entirely by `--display none`: the run exits 1 with the reason
-    lost, exactly where CI runs it. Installed once, by the registry, after
-    Inspect's own hook; every other exception goes on to that hook.
+    Inspect renders a PrerequisiteError through its rich console, which writes
+    to stdout, wraps long lines, reads brackets as markup, and is silenced
+    entirely by `--display none`: a run would exit 1 with the reason lost,
+    exactly where CI runs it. Inspect's own `--json` mode answers the same way:
+    the message on stderr, then a SilentException.
     """
-    previous = sys.excepthook
-    if getattr(previous, "_reports_config_errors", False):
-        return
+    print(f"\n{error_text(error)}\n", file=sys.stderr, flush=True)
+    silent = SilentException()
+    silent.__cause__ = error
+    return silent
 
-    def hook(kind: type[BaseException], error: BaseException, trace: TracebackType | None) -> None:
-        if isinstance(error, PrerequisiteError):
-            print(f"\n{error_text(error)}\n", file=sys.stderr, flush=True)
-        else:
-            previous(kind, error, trace)
 
-    hook._reports_config_errors = True  # type: ignore[attr-defined]
-    sys.excepthook = hook
+class ErrorsWhenSilent(Hooks):
+    """At the end of a run that a PrerequisiteError ended under `--display none`,
+    print it on stderr: Inspect's own (a missing API key, raised before any task is
+    made) would otherwise be lost in the silenced console."""
+
+    def enabled(self) -> bool:
+        # Not yet set when Inspect lists the hooks in its banner: never listed.
+        return display_type_initialized() and display_type() == "none"
+
+    async def on_run_end(self, data: RunEnd) -> None:
+        if isinstance(data.exception, PrerequisiteError):
+            print(f"\n{error_text(data.exception)}\n", file=sys.stderr, flush=True)

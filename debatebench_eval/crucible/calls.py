@@ -18,8 +18,8 @@ from inspect_ai.model import ChatMessage, Model
 from debatebench_eval.core.errors import DebateError
 from debatebench_eval.crucible.record import CallRecord, CrucibleRecord
 from debatebench_eval.crucible.resume import ResumeCache
-from debatebench_eval.debate.record import TurnUsage
 from debatebench_eval.judging.structured import Check, Exchange, ask_judge
+from debatebench_eval.record.store import TurnUsage
 from debatebench_eval.servers.replies import check_budget
 
 T = TypeVar("T")

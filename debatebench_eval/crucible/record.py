@@ -13,7 +13,7 @@ from typing import Any
 from inspect_ai.util import StoreModel
 from pydantic import BaseModel, Field
 
-from debatebench_eval.debate.record import TurnUsage
+from debatebench_eval.record.store import TurnUsage
 
 CRUCIBLE_SCHEMA_VERSION = 1
 SIDES = ("pro", "con")

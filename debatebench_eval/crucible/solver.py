@@ -19,7 +19,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import span
 
 from debatebench_eval.core._inspect import active_generate_config
-from debatebench_eval.core.errors import DebateError
+from debatebench_eval.core.seeds import sample_seed
 from debatebench_eval.crucible import display
 from debatebench_eval.crucible.calls import Caller
 from debatebench_eval.crucible.context_plan import check_crucible_fits
@@ -30,10 +30,10 @@ from debatebench_eval.crucible.record import SIDES, CrucibleRecord, CrucibleRun
 from debatebench_eval.crucible.resume import ResumeCache
 from debatebench_eval.crucible.rounds import SWAP, round_plan
 from debatebench_eval.crucible.stages import Session
-from debatebench_eval.debate.solver import sample_seed
 from debatebench_eval.judging.gate import guard_debaters, judge_trust
 from debatebench_eval.judging.options import judge_models
-from debatebench_eval.servers.probe import ensure_reachable, model_base_url
+from debatebench_eval.servers.probe import model_base_url
+from debatebench_eval.servers.role_models import probe_models, role_model
 
 META_JUDGE_ROLE = "meta_judge"
 
@@ -43,12 +43,7 @@ def side_models() -> dict[str, Model]:
     debate), so every call is attributed to its side in the log's usage."""
     models = {}
     for side in SIDES:
-        model = get_model(role=side, default=get_model())
-        if model.api.__class__.__name__ == "NoModel":
-            raise DebateError(
-                f"no model for role '{side}': pass --model, or --model-role {side}=PROVIDER/MODEL"
-            )
-        models[side] = model
+        models[side] = role_model(side)
     return models
 
 
@@ -113,12 +108,13 @@ def crucible_solver(runs: dict[str, TopicRun]) -> Solver:
         _gates_before_calls(sides, judges, scoring)
         await _gate_trust(judges, scoring)
         if options.probe:
-            for role, model in [
-                *sides.items(),
-                *(("judge", j) for j in judges),
-                (META_JUDGE_ROLE, meta),
-            ]:
-                await ensure_reachable(model, role)
+            await probe_models(
+                [
+                    *((model, side) for side, model in sides.items()),
+                    *((j, "judge") for j in judges),
+                    (meta, META_JUDGE_ROLE),
+                ]
+            )
         crucible_run = _run(state, run, sides, judges, meta)
         await check_crucible_fits(crucible_run, sides, _distinct([*judges, meta]), options, scoring)
         record = state.store_as(CrucibleRecord)

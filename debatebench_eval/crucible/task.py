@@ -10,6 +10,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import GenerateConfig
 
 from debatebench_eval.core import arguments as arg
+from debatebench_eval.core.calls import DEFAULT_MAX_RETRIES
 from debatebench_eval.core.options import task_taker
 from debatebench_eval.core.resources import data_file
 from debatebench_eval.crucible.corpus import open_corpus
@@ -26,9 +27,6 @@ from debatebench_eval.crucible.viewer import crucible_viewer
 from debatebench_eval.judging.run_summary import report_problems_after_the_run
 
 EXAMPLE_TOPIC = "example"
-# As the debate task: fail fast on a dead server and let `inspect eval-retry`
-# resume; --max-retries / --timeout on the command line still win.
-DEFAULT_MAX_RETRIES = 3
 
 
 def topic_paths(value: Any) -> list[Path]:

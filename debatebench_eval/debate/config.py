@@ -13,27 +13,23 @@ from typing import Any
 
 import yaml
 
+from debatebench_eval.core.calls import DEFAULT_TIMEOUT
 from debatebench_eval.core.credentials import strip_credentials
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.resources import data_dir
-from debatebench_eval.debate.motions import Motion, load_motions, single_motion
-from debatebench_eval.debate.protocol import Phase, parse_phases
-from debatebench_eval.debate.teams import Team
+from debatebench_eval.record.motions import Motion, load_motions, single_motion
+from debatebench_eval.record.protocol import Phase, parse_phases
+from debatebench_eval.record.teams import Team
 
 DEFAULT_BUDGET = 2000
 DEFAULT_FORMAT = "quickstart"
 DEFAULT_MOTIONS = "default"
 DEFAULT_TEAMS = {"pro": "advocate", "con": "skeptic"}
-DEFAULT_TIMEOUT = 600
 DEFAULT_EMPTY_RETRIES = 2
-# Where a run's reasoning budgets are shown: the task's and each sample's metadata.
-REASONING_BUDGETS_KEY = "reasoning_budgets"
 
 RUN_KEYS = ("topic", "format", "teams", "sources", "seed", "timeout", "judge", "output")
 RUN_TEAM_KEYS = ("team", "side", "model", "base_url", "budget", "prep_budget")
 RUN_JUDGE_KEYS = ("transcript", "model", "base_url", "budget", "output", "fact_check", "timeout")
-# debatebench's vetted shared pools; any other name is a config error there too.
-VETTED_SOURCES = ("args-me", "debatesum")
 # Sent to OpenAI-compatible servers named in a run.yaml when no key is set:
 # local servers ignore the key but the client library requires one.
 API_KEY_VAR = "DEBATEBENCH_API_KEY"

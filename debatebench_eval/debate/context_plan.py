@@ -25,15 +25,6 @@ from inspect_ai.util import Store
 
 from debatebench_eval.debate.config import DebateSettings
 from debatebench_eval.debate.prompts import phase_prompt
-from debatebench_eval.debate.protocol import Side
-from debatebench_eval.debate.record import (
-    DebateRecord,
-    Passage,
-    RunSettings,
-    Turn,
-    TurnUsage,
-    turn_id,
-)
 from debatebench_eval.debate.speech import (
     Speaker,
     turn_budget,
@@ -45,6 +36,15 @@ from debatebench_eval.judging.blind import blind_orientation
 from debatebench_eval.judging.fact_check import fact_check_messages
 from debatebench_eval.judging.options import JudgingOptions
 from debatebench_eval.judging.rubric_scorer import rubric_messages
+from debatebench_eval.record.protocol import Side
+from debatebench_eval.record.store import (
+    DebateRecord,
+    Passage,
+    RunSettings,
+    Turn,
+    TurnUsage,
+    turn_id,
+)
 from debatebench_eval.servers.context_window import PlannedCall, check_plan
 
 # Stands for turn N's text until it is spoken; no prompt, name or mask has it.

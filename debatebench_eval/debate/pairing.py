@@ -25,11 +25,13 @@ from typing import Any
 from inspect_ai.hooks import Hooks, TaskStart, hooks
 
 from debatebench_eval.core.errors import DebateError
+from debatebench_eval.core.run_memory import RunMemory
 
 PAIRING_KEY = "pairing"
 SWAPPED_SUFFIX = ".swapped"
-# Pairing token -> the sample ids the run selected.
-_selected: dict[str, frozenset[str]] = {}
+# Pairing token -> the sample ids the run selected (core.run_memory: the hook and
+# the samples of one eval share its event loop).
+_selected: RunMemory[str, frozenset[str]] = RunMemory()
 _registered = False
 
 
@@ -52,7 +54,8 @@ class PairSelection(Hooks):
         token = (data.spec.metadata or {}).get(PAIRING_KEY)
         if isinstance(token, str):
             ids = frozenset(str(i) for i in data.spec.dataset.sample_ids or [])
-            _selected[token] = _selected.get(token, frozenset()) | ids
+            selected = _selected.here()
+            selected[token] = selected.get(token, frozenset()) | ids
 
 
 def twin_id(pair_id: str, swapped: bool) -> str:
@@ -62,7 +65,7 @@ def twin_id(pair_id: str, swapped: bool) -> str:
 
 def check_twin_selected(token: str, sample_id: str, pair_id: str, swapped: bool) -> None:
     """Raise DebateError when the run selected this half without its twin."""
-    selected = _selected.get(token)
+    selected = _selected.here().get(token)
     twin = twin_id(pair_id, swapped)
     if selected is None or twin in selected:
         return  # no record of the selection (not run through Inspect's eval): nothing to check

@@ -12,9 +12,9 @@ from typing import Any
 
 from debatebench_eval.core.resources import data_file
 from debatebench_eval.core.yamlio import load_yaml
-from debatebench_eval.debate.protocol import Phase
-from debatebench_eval.debate.record import Passage, Turn
-from debatebench_eval.debate.teams import Team
+from debatebench_eval.record.protocol import Phase
+from debatebench_eval.record.store import Passage, Turn
+from debatebench_eval.record.teams import Team
 
 
 @dataclass(frozen=True)

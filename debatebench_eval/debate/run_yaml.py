@@ -14,20 +14,20 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from debatebench_eval.core.calls import DEFAULT_TIMEOUT
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.yamlio import load_yaml
 from debatebench_eval.debate.config import (
-    DEFAULT_TIMEOUT,
     RUN_JUDGE_KEYS,
     RUN_KEYS,
     RUN_TEAM_KEYS,
-    VETTED_SOURCES,
     DebateSettings,
     RoleModel,
 )
-from debatebench_eval.debate.motions import single_motion
-from debatebench_eval.debate.protocol import Phase, parse_phases
-from debatebench_eval.debate.teams import Team, resolve_team
+from debatebench_eval.prep.pools import VETTED_SOURCES
+from debatebench_eval.record.motions import single_motion
+from debatebench_eval.record.protocol import Phase, parse_phases
+from debatebench_eval.record.teams import Team, resolve_team
 
 
 def parse_run_yaml(path: Path) -> DebateSettings:

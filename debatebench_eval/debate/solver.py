@@ -8,8 +8,6 @@ messages the viewer shows).
 
 from __future__ import annotations
 
-import hashlib
-import secrets
 from dataclasses import dataclass
 
 from inspect_ai.model import ChatMessageAssistant, ChatMessageUser, ModelOutput, get_model
@@ -18,14 +16,21 @@ from inspect_ai.util import span
 
 from debatebench_eval.core._inspect import active_generate_config
 from debatebench_eval.core.errors import DebateError
-from debatebench_eval.debate.config import REASONING_BUDGETS_KEY, DebateSettings
+from debatebench_eval.core.seeds import sample_seed
+from debatebench_eval.debate.config import DebateSettings
 from debatebench_eval.debate.context_plan import DebatePlan, JudgedCalls, check_debate_fits
-from debatebench_eval.debate.display import evidence_heading, transcript_markdown, turn_heading
-from debatebench_eval.debate.motions import Motion
 from debatebench_eval.debate.pairing import check_twin_selected
 from debatebench_eval.debate.prompts import phase_prompt
-from debatebench_eval.debate.protocol import SIDES, Phase, Side, speaking_order
-from debatebench_eval.debate.record import (
+from debatebench_eval.debate.speech import Speaker, speak, speaker_label, turn_budget
+from debatebench_eval.judging.gate import check_quorum, guard, judge_trust
+from debatebench_eval.judging.options import JUDGE_ROLE, JudgingOptions, judge_models
+from debatebench_eval.prep.citations import with_citations
+from debatebench_eval.prep.pools import Pools, gather
+from debatebench_eval.record.display import evidence_heading, transcript_markdown, turn_heading
+from debatebench_eval.record.motions import Motion
+from debatebench_eval.record.protocol import SIDES, Phase, Side, speaking_order
+from debatebench_eval.record.store import (
+    REASONING_BUDGETS_KEY,
     DebateRecord,
     Passage,
     RunSettings,
@@ -33,20 +38,8 @@ from debatebench_eval.debate.record import (
     Turn,
     turn_id,
 )
-from debatebench_eval.debate.speech import Speaker, speak, speaker_label, turn_budget
-from debatebench_eval.judging.gate import check_quorum, guard, judge_trust
-from debatebench_eval.judging.options import JUDGE_ROLE, JudgingOptions, judge_models
-from debatebench_eval.prep.citations import with_citations
-from debatebench_eval.prep.pools import Pools, gather
-from debatebench_eval.servers.probe import ensure_reachable, model_base_url
-
-
-def sample_seed(base: int | None, sample_id: str | int, epoch: int) -> tuple[int, str]:
-    """One seed per sample and epoch: derived from the base seed, else drawn."""
-    if base is None:
-        return secrets.randbelow(2**31), "generated"
-    digest = hashlib.sha256(f"{base}:{sample_id}:{epoch}".encode()).digest()
-    return int.from_bytes(digest[:4], "big") % 2**31, f"derived from base seed {base}"
+from debatebench_eval.servers.probe import model_base_url
+from debatebench_eval.servers.role_models import probe_models, role_model
 
 
 def _speakers(settings: DebateSettings, swapped: bool) -> dict[Side, Speaker]:
@@ -58,11 +51,7 @@ def _speakers(settings: DebateSettings, swapped: bool) -> dict[Side, Speaker]:
         role = ("con" if side == "pro" else "pro") if swapped else side
         # Bound explicitly (the main model when no --model-role names it), so every
         # call is attributed to its role in the log's usage.
-        model = get_model(role=role, default=main)
-        if model.api.__class__.__name__ == "NoModel":
-            raise DebateError(
-                f"no model for role '{role}': pass --model, or --model-role {role}=PROVIDER/MODEL"
-            )
+        model = role_model(role, default=main)
         speakers[side] = Speaker(
             side=side,
             role=role,
@@ -154,10 +143,10 @@ def debate_solver(
         if settings.probe:
             # The judges too: a judge server that is down would otherwise be found
             # only after every debate has been spoken.
-            for model, role in [(s.model, s.role) for s in speakers.values()] + [
-                (judge, JUDGE_ROLE) for judge in judges
-            ]:
-                await ensure_reachable(model, role)
+            await probe_models(
+                [(s.model, s.role) for s in speakers.values()]
+                + [(judge, JUDGE_ROLE) for judge in judges]
+            )
         base = active_generate_config().seed
         seed = sample_seed(settings.seed if base is None else base, state.sample_id, state.epoch)
         orders = speaking_order(settings.phases)

@@ -6,11 +6,11 @@ from dataclasses import dataclass
 
 from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, Model
 
-from debatebench_eval.debate.config import DEFAULT_TIMEOUT
+from debatebench_eval.core.calls import DEFAULT_TIMEOUT
 from debatebench_eval.debate.prompts import system_prompt
-from debatebench_eval.debate.protocol import Phase, Side
-from debatebench_eval.debate.record import Turn, turn_usage
-from debatebench_eval.debate.teams import Team
+from debatebench_eval.record.protocol import Phase, Side
+from debatebench_eval.record.store import Turn, turn_usage
+from debatebench_eval.record.teams import Team
 from debatebench_eval.servers.calls import call_config, completion_cap
 from debatebench_eval.servers.context_window import check_fits
 from debatebench_eval.servers.replies import BUDGET_TOLERANCE, generate_reply

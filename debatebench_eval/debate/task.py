@@ -12,6 +12,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import GenerateConfig, Model, get_model
 
 from debatebench_eval.core import arguments as arg
+from debatebench_eval.core.calls import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.options import task_taker
 from debatebench_eval.debate.config import (
@@ -20,8 +21,6 @@ from debatebench_eval.debate.config import (
     DEFAULT_FORMAT,
     DEFAULT_MOTIONS,
     DEFAULT_TEAMS,
-    DEFAULT_TIMEOUT,
-    REASONING_BUDGETS_KEY,
     DebateSettings,
     check_prep,
     named_format,
@@ -30,21 +29,18 @@ from debatebench_eval.debate.config import (
 )
 from debatebench_eval.debate.context_plan import JudgedCalls
 from debatebench_eval.debate.pairing import PAIRING_KEY, SWAPPED_SUFFIX, new_pairing_token
-from debatebench_eval.debate.protocol import parse_phases
 from debatebench_eval.debate.run_yaml import parse_run_yaml
 from debatebench_eval.debate.solver import debate_solver
-from debatebench_eval.debate.teams import resolve_team
 from debatebench_eval.debate.turn_stats import STAT_LISTED, turn_stats
 from debatebench_eval.judging.options import JudgingOptions
 from debatebench_eval.judging.run_summary import report_problems_after_the_run
 from debatebench_eval.judging.scorer_set import HEADLINE_METRIC, judging_scorers
 from debatebench_eval.judging.viewer import debate_viewer
 from debatebench_eval.prep.pools import TOPIC_MATCHES, open_pools
+from debatebench_eval.record.protocol import parse_phases
+from debatebench_eval.record.store import REASONING_BUDGETS_KEY
+from debatebench_eval.record.teams import resolve_team
 
-# Inspect's default retries a dead server for a very long time; a debate
-# should fail fast and let `inspect eval-retry` resume. Command-line
-# --max-retries / --timeout still win over these.
-DEFAULT_MAX_RETRIES = 3
 DEBATE_ARGS = (
     "motion", "motions", "format", "phases", "budget", "pro_budget", "con_budget",
     "pro_team", "con_team", "paired", "config", "seed", "timeout", "empty_retries", "probe",

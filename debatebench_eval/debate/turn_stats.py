@@ -13,10 +13,10 @@ from __future__ import annotations
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from debatebench_eval.debate.protocol import SIDES
-from debatebench_eval.debate.record import DebateRecord
 from debatebench_eval.judging.figures import FIGURES_KEY, split_figures
 from debatebench_eval.judging.metrics import figure_stats, listed_metrics
+from debatebench_eval.record.protocol import SIDES
+from debatebench_eval.record.store import DebateRecord
 
 STAT_KEYS = (
     "turns",

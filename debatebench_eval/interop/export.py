@@ -16,12 +16,12 @@ from typing import Any
 
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log
 
-from debatebench_eval import __version__
 from debatebench_eval.core.arguments import as_int
-from debatebench_eval.debate.record import DebateRecord, Passage, Turn
-from debatebench_eval.debate.speech import BUDGET_TOLERANCE
+from debatebench_eval.core.version import __version__
 from debatebench_eval.interop.score_file import is_scored, score_sheet
 from debatebench_eval.judging.options import DEFAULT_JUDGE_BUDGET
+from debatebench_eval.record.store import DebateRecord, Passage, Turn
+from debatebench_eval.servers.replies import BUDGET_TOLERANCE
 
 TRANSCRIPT_SCHEMA_VERSION = 2
 SIDE_INDEX = {"pro": 0, "con": 1}

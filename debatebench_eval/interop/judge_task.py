@@ -26,11 +26,9 @@ from inspect_ai.model import ChatMessageAssistant, GenerateConfig, ModelOutput
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from debatebench_eval.core import arguments as arg
+from debatebench_eval.core.calls import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.options import task_taker
-from debatebench_eval.debate.config import DEFAULT_TIMEOUT
-from debatebench_eval.debate.display import transcript_markdown, turn_heading
-from debatebench_eval.debate.record import DebateRecord
 from debatebench_eval.interop.transcript_file import (
     load_json,
     read_transcript,
@@ -41,13 +39,12 @@ from debatebench_eval.judging.options import JUDGE_ROLE, JudgingOptions, judge_m
 from debatebench_eval.judging.run_summary import report_problems_after_the_run
 from debatebench_eval.judging.scorer_set import HEADLINE_METRIC, judging_scorers
 from debatebench_eval.judging.viewer import debate_viewer
+from debatebench_eval.record.display import transcript_markdown, turn_heading
+from debatebench_eval.record.store import DebateRecord
 from debatebench_eval.servers.probe import ensure_reachable
 
 TRANSCRIPT_GLOB = "*.json"
 JUDGE_TASK_ARGS = ("transcripts", "probe")
-# The debate task's choice: a few retries, then the sample fails and
-# `inspect eval-retry` resumes it. --max-retries / --timeout still win.
-DEFAULT_MAX_RETRIES = 3
 # Keys a debatebench score file has and a transcript never has.
 _SCORE_FILE_KEYS = frozenset({"judged_at", "judge_model", "winner"})
 

@@ -40,9 +40,9 @@ from typing import Any
 
 from inspect_ai.scorer import Score
 
-from debatebench_eval import __version__
-from debatebench_eval.debate.protocol import SIDES
-from debatebench_eval.debate.record import DebateRecord, Turn
+from debatebench_eval.core.version import __version__
+from debatebench_eval.record.protocol import SIDES
+from debatebench_eval.record.store import DebateRecord, Turn
 
 SCORE_SCHEMA_VERSION = 2
 CHECKED_AGAINST = "recorded_evidence"

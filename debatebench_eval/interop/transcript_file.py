@@ -42,8 +42,8 @@ from typing import Any, NoReturn
 from inspect_ai.util import Store
 
 from debatebench_eval.core.errors import ConfigError
-from debatebench_eval.debate.protocol import LENGTH_SENTENCES, PHASE_NAMES, SIDES
-from debatebench_eval.debate.record import (
+from debatebench_eval.record.protocol import LENGTH_SENTENCES, PHASE_NAMES, SIDES
+from debatebench_eval.record.store import (
     DebateRecord,
     Passage,
     RunSettings,

@@ -12,8 +12,8 @@ import random
 import re
 from dataclasses import dataclass
 
-from debatebench_eval.debate.protocol import SIDES, Side
-from debatebench_eval.debate.record import DebateRecord, Turn
+from debatebench_eval.record.protocol import SIDES, Side
+from debatebench_eval.record.store import DebateRecord, Turn
 
 MASK = "[withheld]"
 # Side labels a debater may echo from its own prompt ("PRO argued...", "the

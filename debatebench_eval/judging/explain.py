@@ -14,11 +14,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from debatebench_eval.debate.protocol import SIDES
-from debatebench_eval.debate.record import DebateRecord
 from debatebench_eval.judging.ledger import Ledger
 from debatebench_eval.judging.rubric import Rubric
 from debatebench_eval.judging.verdict import Verdict
+from debatebench_eval.record.protocol import SIDES
+from debatebench_eval.record.store import DebateRecord
 
 _LABEL = re.compile(r"\b(?:[Ss]ide|SIDE) ([AB])\b")
 # The viewer renders Markdown with HTML and entities escaped, packs table cells

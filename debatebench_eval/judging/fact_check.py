@@ -21,8 +21,6 @@ from inspect_ai.solver import TaskState
 from inspect_ai.util import span
 
 from debatebench_eval.core.options import scorer_taker
-from debatebench_eval.debate.protocol import SIDES
-from debatebench_eval.debate.record import DebateRecord
 from debatebench_eval.judging.blind import Orientation, blind_orientation, view_fields
 from debatebench_eval.judging.explain import ledger_explanation
 from debatebench_eval.judging.figures import FIGURES_KEY, split_figures
@@ -40,6 +38,8 @@ from debatebench_eval.judging.metrics import figure_stats, listed_metrics
 from debatebench_eval.judging.options import JudgingOptions, judge_models
 from debatebench_eval.judging.score_schema import unscored_answer
 from debatebench_eval.judging.structured import Exchange, ask_judge
+from debatebench_eval.record.protocol import SIDES
+from debatebench_eval.record.store import DebateRecord
 
 FACT_CHECK_KEYS = (
     *(f"{side}_{name}" for side in SIDES for name in ("claims", *VERDICTS)),

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 from inspect_ai.model import Model
 
 from debatebench_eval.core.errors import DebateError
-from debatebench_eval.debate.record import DebateRecord
+from debatebench_eval.record.store import DebateRecord
 from debatebench_eval.servers.probe import model_base_url
 from debatebench_eval.validation.check_records import CHECKS, FACT_CHECK, SENSITIVITY, all_checks
 from debatebench_eval.validation.degradations import bundled_sha256 as sensitivity_sha256

@@ -45,8 +45,6 @@ from debatebench_eval.core.reply_model import reply_schema as schema_of
 from debatebench_eval.core.resources import data_file
 from debatebench_eval.core.text import HAN, fold_chinese, has_han
 from debatebench_eval.core.yamlio import load_yaml
-from debatebench_eval.debate.protocol import SIDES
-from debatebench_eval.debate.record import DebateRecord
 from debatebench_eval.judging.blind import Orientation
 from debatebench_eval.judging.rubric import (
     CHARS_PER_TOKEN,
@@ -55,6 +53,8 @@ from debatebench_eval.judging.rubric import (
     SIDE_LABELS,
     text_bound,
 )
+from debatebench_eval.record.protocol import SIDES
+from debatebench_eval.record.store import DebateRecord
 
 VERDICTS = ("supported", "contradicted", "unsupported", "not_checkable")
 # partial_ratio of the normalised quote against the normalised cited text, 0-100.

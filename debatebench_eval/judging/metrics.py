@@ -34,8 +34,8 @@ from inspect_ai.scorer import (
     stderr,
 )
 
-from debatebench_eval.debate.protocol import SIDES
 from debatebench_eval.judging.figures import FIGURES_KEY, figures_of
+from debatebench_eval.record.protocol import SIDES
 
 # Shown when one model argued every side: no model beat another, and what the
 # run measures is the side advantage.

@@ -18,7 +18,6 @@ from inspect_ai.solver import TaskState
 from inspect_ai.util import span
 
 from debatebench_eval.core.options import scorer_taker
-from debatebench_eval.debate.record import DebateRecord
 from debatebench_eval.judging import score_schema as schema
 from debatebench_eval.judging.blind import Orientation, blind_orientation, view_fields
 from debatebench_eval.judging.explain import rubric_explanation
@@ -47,6 +46,7 @@ from debatebench_eval.judging.verdict import (
     median_scores,
     stance_violations,
 )
+from debatebench_eval.record.store import DebateRecord
 
 Reading = Exchange[dict[str, SideJudgment]]
 

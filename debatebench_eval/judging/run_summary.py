@@ -37,7 +37,8 @@ from inspect_ai.log import (
 )
 from inspect_ai.scorer import Score
 
-from debatebench_eval.debate.config import REASONING_BUDGETS_KEY
+from debatebench_eval.core.errors import ErrorsWhenSilent
+from debatebench_eval.record.store import REASONING_BUDGETS_KEY
 from debatebench_eval.validation.speech_scorer import row_of
 from debatebench_eval.validation.stats import FIGURES, why_undefined
 
@@ -68,6 +69,9 @@ def report_problems_after_the_run() -> None:
     global _registered
     if not _registered:
         hooks(name="run_summary", description="What each sample came to.")(RunSummary)
+        hooks(name="errors_when_silent", description="Run-ending errors under --display none.")(
+            ErrorsWhenSilent
+        )
         _registered = True
 
 

@@ -19,13 +19,13 @@ from typing import Any
 
 from inspect_ai.model import Model
 
-from debatebench_eval.debate.protocol import SIDES, Side
-from debatebench_eval.debate.record import DebateRecord
 from debatebench_eval.judging.blind import Orientation
 from debatebench_eval.judging.options import JudgingOptions
 from debatebench_eval.judging.rubric import Rubric, SideJudgment
 from debatebench_eval.judging.structured import Exchange
 from debatebench_eval.judging.verdict import TIERS, SideScores, Verdict, decide
+from debatebench_eval.record.protocol import SIDES, Side
+from debatebench_eval.record.store import DebateRecord
 from debatebench_eval.servers.probe import model_base_url
 
 RUBRIC_OUTCOME_KEYS = (

@@ -20,7 +20,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from debatebench_eval.debate.protocol import SIDES, Side, other_side
+from debatebench_eval.record.protocol import SIDES, Side, other_side
 
 K = TypeVar("K", bound=Hashable)
 SideScores = dict[Side, dict[str, float]]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from debatebench_eval.debate.record import Passage, Turn
+from debatebench_eval.record.store import Passage, Turn
 
 # [P3], and lists such as [P3, P5] or [p3; p5].
 _CITATION = re.compile(r"\[\s*([Pp]\d+(?:\s*[,;]\s*[Pp]\d+)*)\s*\]")

@@ -19,14 +19,15 @@ from typing import TYPE_CHECKING
 
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.resources import data_file
-from debatebench_eval.debate.config import VETTED_SOURCES
-from debatebench_eval.debate.motions import Motion
-from debatebench_eval.debate.record import Passage
-from debatebench_eval.debate.teams import Team
+from debatebench_eval.record.motions import Motion
+from debatebench_eval.record.store import Passage
+from debatebench_eval.record.teams import Team
 
 if TYPE_CHECKING:  # retrieval loads bm25s and scipy: only a run with prep needs them
     from debatebench_eval.prep.index import PoolIndex
 
+# debatebench's vetted shared pools; any other name is a config error there too.
+VETTED_SOURCES = ("args-me", "debatesum")
 SOURCES_DIR_VAR = "DEBATEBENCH_SOURCES_DIR"
 EXAMPLE_POOL = "example"
 # How a row's topic meets the motion's (prep.index): sharing a word, or equal.

@@ -18,7 +18,7 @@ from inspect_ai.model import GenerateConfig, Model, get_model, model_roles
 
 from debatebench_eval.core.errors import DebateError
 from debatebench_eval.protocols.plan import Plan, SeatPlan, check_models
-from debatebench_eval.servers.probe import ensure_reachable
+from debatebench_eval.servers.role_models import is_placeholder, probe_models
 
 
 @dataclass(frozen=True)
@@ -38,8 +38,7 @@ async def seat_models(plan: Plan) -> dict[str, Seated]:
     check_models(plan, bound)
     seated = {seat.id: _seat(seat, bound) for seat in plan.seats}
     if plan.options.probe:
-        for seat in seated.values():
-            await ensure_reachable(seat.model, seat.role)
+        await probe_models((seat.model, seat.role) for seat in seated.values())
     return seated
 
 
@@ -51,7 +50,7 @@ def _seat(seat: SeatPlan, bound: Mapping[str, object]) -> Seated:
         role = seat.inspect_role
         default = seat.model if seat.model is not None else get_model()
         model = get_model(role=role, default=default)
-    if model.api.__class__.__name__ == "NoModel":
+    if is_placeholder(model):
         raise DebateError(
             f"no model for participant '{seat.id}' (persona {seat.persona.id}, model "
             f"{seat.persona.model}): pass --model, or --model-role {role}=PROVIDER/MODEL"

@@ -20,7 +20,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from debatebench_eval.core import arguments as arg
 from debatebench_eval.core._inspect import active_generate_config
 from debatebench_eval.core.errors import ConfigError
-from debatebench_eval.debate.solver import sample_seed
+from debatebench_eval.core.seeds import sample_seed
 from debatebench_eval.protocols.answers import (
     ANSWER_INSTRUCTION,
     PARTICIPANT_INSTRUCTION,

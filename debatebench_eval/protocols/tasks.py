@@ -11,10 +11,9 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import GenerateConfig, model_roles
 
 from debatebench_eval.core import arguments as arg
+from debatebench_eval.core.calls import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.options import task_taker
-from debatebench_eval.debate.config import DEFAULT_TIMEOUT
-from debatebench_eval.debate.task import DEFAULT_MAX_RETRIES
 from debatebench_eval.judging.options import JudgeCalls
 from debatebench_eval.judging.run_summary import report_problems_after_the_run
 from debatebench_eval.protocols.plan import Plan, build_plan, check_models, coerce_options

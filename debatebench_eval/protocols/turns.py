@@ -17,12 +17,12 @@ from typing import Any
 from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, ModelOutput
 
 from debatebench_eval.core.errors import DebateError
-from debatebench_eval.debate.record import TurnUsage, turn_usage
 from debatebench_eval.judging.structured import Exchange, ask_judge
 from debatebench_eval.protocols.decision import Decision, decision_check, decision_schema
 from debatebench_eval.protocols.record import DeliberationTurn
 from debatebench_eval.protocols.seats import Seated
 from debatebench_eval.protocols.signals import parse_signal, without_signal
+from debatebench_eval.record.store import TurnUsage, turn_usage
 from debatebench_eval.servers.replies import generate_reply
 
 

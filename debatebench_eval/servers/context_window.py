@@ -31,6 +31,7 @@ import httpx
 from inspect_ai.model import ChatMessage, Model
 
 from debatebench_eval.core.errors import DebateError, call_failure
+from debatebench_eval.core.run_memory import RunMemory
 from debatebench_eval.servers.probe import PROBE_TIMEOUT_S, http_client, loop_lock, model_base_url
 
 # Tokens a chat template adds around each message (ChatML, used by SmolLM2 and
@@ -52,13 +53,14 @@ _ENDPOINTS = (
 )
 # No such endpoint, or not the request shape it takes: another server's path.
 _NOT_THIS_ENDPOINT = frozenset({400, 404, 405, 422})
-# Server root -> the endpoint that answered there, so later turns ask it first.
-_known: dict[str, _Endpoint] = {}
+# What a run remembers (core.run_memory). Server root -> the endpoint that
+# answered there, so later turns ask it first.
+_known: RunMemory[str, _Endpoint] = RunMemory()
 # Server root -> the context it reports (None: it reports none).
-_reported: dict[str, int | None] = {}
+_reported: RunMemory[str, int | None] = RunMemory()
 # (server root, model, text digest) -> its token count: every sample of a run
 # plans the same calls, and their fixed text is counted once.
-_counts: dict[tuple[str, str, str], int] = {}
+_counts: RunMemory[tuple[str, str, str], int] = RunMemory()
 
 
 @dataclass(frozen=True)
@@ -159,16 +161,17 @@ def _overflow_message(over: list[_Need], planned: int) -> str:
 
 async def reported_context(model: Model) -> int | None:
     """The context per request that the model's server reports (llama.cpp's
-    `/props`), else None. Asked once per server and process."""
+    `/props`), else None. Asked once per server and run."""
     url = model_base_url(model)
     if url is None:
         return None
     root = url.removesuffix("/v1")
-    if root not in _reported:
+    reported = _reported.here()
+    if root not in reported:
         async with loop_lock(f"context {root}"):
-            if root not in _reported:
-                _reported[root] = await _ask_context(root)
-    return _reported[root]
+            if root not in reported:
+                reported[root] = await _ask_context(root)
+    return reported[root]
 
 
 async def _ask_context(root: str) -> int | None:
@@ -192,9 +195,10 @@ async def _ask_context(root: str) -> int | None:
 
 async def _count_once(model: Model, text: str, timeout: float) -> int:
     key = (str(model_base_url(model)), model.name, hashlib.sha256(text.encode()).hexdigest())
-    if key not in _counts:
-        _counts[key] = await count_tokens(model, text, timeout)
-    return _counts[key]
+    counts = _counts.here()
+    if key not in counts:
+        counts[key] = await count_tokens(model, text, timeout)
+    return counts[key]
 
 
 async def check_fits(
@@ -236,7 +240,7 @@ async def count_tokens(model: Model, text: str, timeout: float) -> int:
             f"-T context_window needs a model server to count tokens; {model} has no URL"
         )
     root = url.removesuffix("/v1")
-    known = _known.get(root)
+    known = _known.here().get(root)
     candidates = (known,) if known else _ENDPOINTS
     key = getattr(model.api, "api_key", None)
     headers = {"Authorization": f"Bearer {key}"} if key else {}
@@ -244,7 +248,7 @@ async def count_tokens(model: Model, text: str, timeout: float) -> int:
         for endpoint in candidates:
             count = await _ask(client, root, endpoint, text, model.name)
             if count is not None:
-                _known[root] = endpoint
+                _known.here()[root] = endpoint
                 return count
     tried = " and ".join(endpoint.path for endpoint in candidates)
     raise DebateError(

@@ -18,12 +18,14 @@ from typing import Any, Literal
 import httpx
 from inspect_ai.model import Model
 
+from debatebench_eval.core.run_memory import RunMemory
 from debatebench_eval.servers.probe import PROBE_TIMEOUT_S, http_client, loop_lock, model_base_url
 
 ServerKind = Literal["llama-cpp-python", "llama.cpp", "ollama", "other"]
 # Servers that enforce a JSON schema given with `json_object` (by grammar).
 LLAMA_CPP_KINDS: frozenset[str] = frozenset({"llama-cpp-python", "llama.cpp"})
-_known: dict[str, ServerKind] = {}
+# Server root -> its kind, for this run (core.run_memory).
+_known: RunMemory[str, ServerKind] = RunMemory()
 
 
 async def server_kind(model: Model) -> ServerKind | None:
@@ -32,11 +34,12 @@ async def server_kind(model: Model) -> ServerKind | None:
     if url is None:
         return None
     root = url.rstrip("/").removesuffix("/v1")
-    if root not in _known:
+    known = _known.here()
+    if root not in known:
         async with loop_lock(f"kind {root}"):
-            if root not in _known:
-                _known[root] = await _ask(root)
-    return _known[root]
+            if root not in known:
+                known[root] = await _ask(root)
+    return known[root]
 
 
 async def _ask(root: str) -> ServerKind:

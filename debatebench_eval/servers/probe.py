@@ -3,7 +3,8 @@
 Inspect retries connection errors for a long time by default; a debate against
 a server that is not running should instead fail at once with the server's
 URL in the message. Only successes are remembered, so a restarted server is
-found again by the next sample.
+found again by the next sample. What is remembered is the run's own
+(core.run_memory): another run in the process probes again.
 """
 
 from __future__ import annotations
@@ -17,10 +18,11 @@ from inspect_ai.model import Model
 
 from debatebench_eval.core.credentials import strip_credentials
 from debatebench_eval.core.errors import ServerError
+from debatebench_eval.core.run_memory import RunMemory
 
 PROBE_TIMEOUT_S = 5.0
-_reachable: set[str] = set()
-_locks: dict[tuple[str, int], asyncio.Lock] = {}
+_reachable: RunMemory[str, bool] = RunMemory()
+_locks: RunMemory[str, asyncio.Lock] = RunMemory()
 
 
 def model_base_url(model: Model) -> str | None:
@@ -42,19 +44,20 @@ async def ensure_reachable(model: Model, role: str) -> None:
     samples wait for the first answer instead of sending a hundred probes.
     """
     url = model_base_url(model)
-    if url is None or url in _reachable:
+    reachable = _reachable.here()
+    if url is None or url in reachable:
         return
     async with loop_lock(url):
-        if url not in _reachable:
+        if url not in reachable:
             await _probe(url, model, role)
-            _reachable.add(url)
+            reachable[url] = True
 
 
 def loop_lock(key: str) -> asyncio.Lock:
     """The lock for `key` in the running event loop, so that samples starting
     together ask a server one question once, not once each. A lock belongs to
     one event loop, and each eval runs its own."""
-    return _locks.setdefault((key, id(asyncio.get_running_loop())), asyncio.Lock())
+    return _locks.here().setdefault(key, asyncio.Lock())
 
 
 def http_client(timeout: float, headers: dict[str, str] | None = None) -> httpx.AsyncClient:

@@ -21,7 +21,7 @@ from typing import Any
 
 from inspect_ai.scorer import krippendorff_alpha
 
-from debatebench_eval.debate.protocol import SIDES
+from debatebench_eval.record.protocol import SIDES
 from debatebench_eval.tournament.results import DebateResult, JudgeView
 
 _ALPHA = krippendorff_alpha(level="interval")

@@ -33,9 +33,9 @@ from pathlib import Path
 from typing import Any
 
 from debatebench_eval.core.errors import ConfigError
-from debatebench_eval.debate.protocol import SIDES
-from debatebench_eval.debate.record import DebateRecord
 from debatebench_eval.interop.transcript_file import load_json, read_transcript
+from debatebench_eval.record.protocol import SIDES
+from debatebench_eval.record.store import DebateRecord
 from debatebench_eval.tournament.outcomes import FORFEITS, side_stats
 from debatebench_eval.tournament.results import DebateResult, JudgeView, SideStats
 

@@ -24,7 +24,7 @@ from typing import Any
 
 from debatebench_eval.core._inspect import file, filesystem
 from debatebench_eval.core.errors import ConfigError
-from debatebench_eval.debate.motions import Motion
+from debatebench_eval.record.motions import Motion
 from debatebench_eval.tournament.schedule import (
     SCHEMA,
     Schedule,

@@ -27,10 +27,10 @@ from inspect_ai.log import (
 )
 
 from debatebench_eval.core.errors import ConfigError
-from debatebench_eval.debate.protocol import SIDES
-from debatebench_eval.debate.record import DebateRecord
 from debatebench_eval.judging.run_summary import shorten
 from debatebench_eval.judging.verdict import mean_scores, totals
+from debatebench_eval.record.protocol import SIDES
+from debatebench_eval.record.store import DebateRecord
 from debatebench_eval.tournament.leaderboard_log import LEADERBOARD_KEY
 from debatebench_eval.tournament.manifest import Manifest, check_same_tournament, read_manifest
 from debatebench_eval.tournament.results import DebateResult, JudgeView, SideStats

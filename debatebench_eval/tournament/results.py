@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from debatebench_eval.debate.protocol import SIDES
+from debatebench_eval.record.protocol import SIDES
 
 STATUSES = ("scored", "unscored", "error", "missing")
 # Totals are compared as the verdict compares them (rounded at 9 places).

@@ -25,10 +25,10 @@ from debatebench_eval.core._inspect import filesystem
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.options import Taker
 from debatebench_eval.debate.config import DEFAULT_FORMAT, DebateSettings, named_format
-from debatebench_eval.debate.motions import Motion, default_motions, load_motions
-from debatebench_eval.debate.protocol import parse_phases
 from debatebench_eval.debate.task import DEBATE_ARGS, debate, debate_dataset
 from debatebench_eval.judging.options import JUDGE_ARGS, JudgingOptions
+from debatebench_eval.record.motions import Motion, default_motions, load_motions
+from debatebench_eval.record.protocol import parse_phases
 from debatebench_eval.servers.probe import ensure_reachable
 from debatebench_eval.tournament.schedule import (
     Schedule,

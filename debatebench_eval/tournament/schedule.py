@@ -19,7 +19,7 @@ from typing import Any
 import yaml
 
 from debatebench_eval.core.errors import ConfigError
-from debatebench_eval.debate.motions import Motion
+from debatebench_eval.record.motions import Motion
 
 SCHEMA = 1
 _SLUG = re.compile(r"[^A-Za-z0-9.]+")
@@ -68,8 +68,11 @@ class Settings:
     def debate_args(self) -> dict[str, Any]:
         """The `debate` task's arguments (each enters Inspect's task identity)."""
         shape = {"format": self.format} if self.format else {}
-        return {**shape, **dict(self.task_args), "paired": True, "seed": self.seed,
-                "strict_judge": not self.allow_self_judging}  # fmt: skip
+        given = dict(self.task_args)
+        # The judge guard goes in the judging group, beside any judging keys given.
+        judging = {**dict(given.pop("judging", None) or {}),
+                   "strict_judge": not self.allow_self_judging}  # fmt: skip
+        return {**shape, **given, "paired": True, "seed": self.seed, "judging": judging}
 
 
 @dataclass(frozen=True)

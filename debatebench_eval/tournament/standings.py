@@ -22,7 +22,7 @@ import numpy as np
 from scipy.sparse.csgraph import connected_components  # type: ignore[import-untyped]
 from scipy.special import expit  # type: ignore[import-untyped]
 
-from debatebench_eval.debate.protocol import SIDES
+from debatebench_eval.record.protocol import SIDES
 from debatebench_eval.tournament import bootstrap as bs
 from debatebench_eval.tournament.agreement import judge_agreement
 from debatebench_eval.tournament.bradley_terry import ELO_PER_LOGIT, RIDGE, Fit, Games, elo, fit

@@ -28,9 +28,9 @@ from typing import Any
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.resources import data_dir
 from debatebench_eval.core.yamlio import load_yaml
-from debatebench_eval.debate.protocol import SIDES, other_side
-from debatebench_eval.debate.record import DebateRecord, Turn
 from debatebench_eval.interop.transcript_file import read_transcript
+from debatebench_eval.record.protocol import SIDES, other_side
+from debatebench_eval.record.store import DebateRecord, Turn
 
 DEGRADATIONS = (
     "truncated",

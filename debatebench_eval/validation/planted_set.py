@@ -20,10 +20,10 @@ from typing import Any
 
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.resources import data_dir
-from debatebench_eval.debate.protocol import SIDES
-from debatebench_eval.debate.record import DebateRecord
 from debatebench_eval.interop.transcript_file import read_transcript
 from debatebench_eval.judging.ledger import VERDICTS
+from debatebench_eval.record.protocol import SIDES
+from debatebench_eval.record.store import DebateRecord
 
 KEY_FILE = "claims.jsonl"
 TRANSCRIPTS = "transcripts"

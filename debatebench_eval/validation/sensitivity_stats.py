@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from debatebench_eval.debate.protocol import other_side
+from debatebench_eval.record.protocol import other_side
 
 CHANCE_DRAWS = 20000
 

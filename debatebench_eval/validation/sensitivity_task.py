@@ -17,10 +17,10 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import GenerateConfig
 
 from debatebench_eval.core import arguments as arg
+from debatebench_eval.core.calls import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.options import task_taker
-from debatebench_eval.debate.config import DEFAULT_TIMEOUT
-from debatebench_eval.interop.judge_task import DEFAULT_MAX_RETRIES, Transcripts, recorded_debate
+from debatebench_eval.interop.judge_task import Transcripts, recorded_debate
 from debatebench_eval.judging.options import JudgingOptions
 from debatebench_eval.judging.run_summary import report_problems_after_the_run
 from debatebench_eval.validation.degradations import (

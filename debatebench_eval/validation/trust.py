@@ -28,6 +28,7 @@ import platformdirs
 from inspect_ai.model import Model
 
 from debatebench_eval.core.resources import data_dir
+from debatebench_eval.core.run_memory import RunMemory
 from debatebench_eval.servers.probe import (
     PROBE_TIMEOUT_S,
     http_client,
@@ -160,17 +161,19 @@ def now() -> str:
 # ------------------------------------------------------------------ identity
 
 
-_identities: dict[str, JudgeIdentity] = {}
+# Asked once per run (core.run_memory): a server's model may change between runs.
+_identities: RunMemory[str, JudgeIdentity] = RunMemory()
 
 
 async def judge_identity(model: Model) -> JudgeIdentity:
-    """Who a judge model is, asked of its server once per process."""
+    """Who a judge model is, asked of its server once per run."""
     key = f"{model}@{model_base_url(model)}"
-    if key not in _identities:
+    identities = _identities.here()
+    if key not in identities:
         async with loop_lock(f"identity {key}"):  # samples scored at once ask once
-            if key not in _identities:
-                _identities[key] = await _ask_server(model)
-    return _identities[key]
+            if key not in identities:
+                identities[key] = await _ask_server(model)
+    return identities[key]
 
 
 async def _ask_server(model: Model) -> JudgeIdentity:

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from inspect_ai.log import list_eval_logs, read_eval_log
 
-from debatebench_eval.debate.record import DebateRecord
 from debatebench_eval.judging.figures import figures_of
+from debatebench_eval.record.store import DebateRecord
 
 from support.stub_server import StubBehaviour, StubServer
 

@@ -64,7 +64,9 @@ def test_the_demo_runs_reports_and_graphs_from_the_command_line(tmp_path: Path) 
     record = sample.store_as(CrucibleRecord)
     assert record.complete and len(record.verified()) == 6 and len(record.turns) == 2
     score = (sample.scores or {})["crucible_score"]
-    assert score.answer in ("RESOLVED", "CONTESTED_BUT_LEANING", "UNRESOLVED")
+    lead, tier = score.answer.split(" · ")  # type: ignore[union-attr]
+    assert tier in ("RESOLVED", "CONTESTED_BUT_LEANING", "UNRESOLVED")
+    assert lead in ("PRO leads", "CON leads", "no side leads")
     assert score.value["judges"] == 2 and score.value["evidence_verified_rate"] == 1
     assert names.count("crucible_scores") == 2 and names.count("crucible_turn") == 2
 

@@ -1,6 +1,7 @@
 """A configuration error reaches stderr, once, in every display mode (Inspect's own
 rendering goes to stdout and is silenced by --display none), as plain text: Inspect's
-markup rendered, and a missing key for a local server explained."""
+markup rendered, and a missing key for a local server explained; and no hook on the
+process does it."""
 
 from __future__ import annotations
 
@@ -11,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from debatebench_eval.core._inspect import PrerequisiteError
+from debatebench_eval.core._inspect import PrerequisiteError, SilentException
 from debatebench_eval.core.credentials import is_local_url, local_key_hint
-from debatebench_eval.core.errors import error_text, plain_text
+from debatebench_eval.core.errors import ConfigError, error_text, plain_text, printed_once
 
 from support.stub_server import StubServer
 
@@ -66,16 +67,38 @@ def test_a_tournament_on_a_local_server_without_a_key_says_plainly_what_to_set(
     assert sent == 0
 
 
-def test_inspect_eval_prints_a_missing_key_plainly_on_stderr(tmp_path: Path) -> None:
+def test_inspect_eval_leaves_its_own_missing_key_error_to_inspect(tmp_path: Path) -> None:
+    # Raised before any task is made, it is Inspect's to print: once, without a
+    # traceback (under --display none Inspect silences it; debatebench-eval's own
+    # commands add the local-server hint, above).
     with StubServer() as stub:
         result = subprocess.run(
-            [INSPECT, "eval", "debatebench/debate", "--model", QWEN, "--display", "none",
+            [INSPECT, "eval", "debatebench/debate", "--model", QWEN, "--display", "plain",
              "--log-dir", str(tmp_path)],
             capture_output=True, text=True, timeout=120, env=_without_qwen_key(stub.base_url),
         )  # fmt: skip
+        sent = len(stub.behaviour.requests)
     assert result.returncode == 1
-    _assert_plain_with_hint(result.stderr, stub.base_url)
+    assert (result.stdout + result.stderr).count("No QWEN_API_KEY defined in the environment") == 1
     assert "Traceback" not in result.stdout + result.stderr
+    assert sent == 0
+
+
+def test_importing_the_registry_leaves_the_process_alone() -> None:
+    code = (
+        "import sys; hook = sys.excepthook; import debatebench_eval._registry; "
+        "assert sys.excepthook is hook, sys.excepthook"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+
+
+def test_an_error_printed_once_ends_inspects_command_in_silence(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    error = ConfigError("-T budget", "got 'x'", "an integer")
+    silent = printed_once(error)
+    assert isinstance(silent, SilentException) and silent.__cause__ is error
+    assert capsys.readouterr().err == "\n-T budget: got 'x'; expected an integer.\n\n"
 
 
 def test_a_missing_key_for_a_remote_server_gets_no_local_hint(tmp_path: Path) -> None:

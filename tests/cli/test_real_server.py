@@ -26,9 +26,9 @@ import pytest
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
 from debatebench_eval.cli.embedded import CONTEXT_TOKENS, MODEL_ALIAS, embedded_server
-from debatebench_eval.debate.record import DebateRecord
 from debatebench_eval.judging.figures import figures_of
 from debatebench_eval.judging.rubric import default_rubric
+from debatebench_eval.record.store import DebateRecord
 from debatebench_eval.validation.log_reader import trust_record
 
 pytestmark = pytest.mark.embedded_model

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from debatebench_eval.debate.record import DebateRecord
+from debatebench_eval.record.store import DebateRecord
 
 from support.commands import only_log
 from support.stub_server import StubServer

@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from debatebench_eval.core.errors import ConfigError
-from debatebench_eval.debate.motions import default_motions, load_motions
 from debatebench_eval.debate.run_yaml import parse_run_yaml
 from debatebench_eval.debate.task import debate
-from debatebench_eval.debate.teams import load_team, resolve_team
+from debatebench_eval.record.motions import default_motions, load_motions
+from debatebench_eval.record.teams import load_team, resolve_team
 
 TEAM = "id: t\nname: T\nvoice: calm\nstance: neutral\nvalues: [a, b]\n"
 

@@ -7,9 +7,9 @@ from typing import Any
 from inspect_ai.event import ModelEvent, SpanBeginEvent
 from inspect_ai.scorer import SampleScore, Score
 
-from debatebench_eval.debate.motions import single_motion
 from debatebench_eval.judging.figures import FIGURES_KEY, figures_of
 from debatebench_eval.judging.metrics import complete_pairs, model_win_rate
+from debatebench_eval.record.motions import single_motion
 
 from support.scripted import Script
 

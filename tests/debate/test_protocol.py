@@ -3,7 +3,7 @@
 import pytest
 
 from debatebench_eval.core.errors import ConfigError
-from debatebench_eval.debate.protocol import Phase, parse_phase, parse_phases, speaking_order
+from debatebench_eval.record.protocol import Phase, parse_phase, parse_phases, speaking_order
 
 
 def test_length_defaults_to_medium_and_maps_to_sentences() -> None:

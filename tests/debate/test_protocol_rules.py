@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from debatebench_eval.core.errors import ConfigError
-from debatebench_eval.debate.protocol import Phase, parse_phase, parse_phases, speaking_order
+from debatebench_eval.record.protocol import Phase, parse_phase, parse_phases, speaking_order
 
 ALL_NAMES = "prep, opening, rebuttal, retort, conclusion"
 

@@ -22,11 +22,11 @@ from inspect_ai.model import (
 )
 
 from debatebench_eval.core.errors import ConfigError, ServerError
-from debatebench_eval.debate.display import turn_heading
-from debatebench_eval.debate.record import DebateRecord, TurnUsage
 from debatebench_eval.debate.task import DEBATE_ARGS, debate
 from debatebench_eval.judging.figures import figures_of
 from debatebench_eval.judging.run_summary import reasoning_lines
+from debatebench_eval.record.display import turn_heading
+from debatebench_eval.record.store import DebateRecord, TurnUsage
 from debatebench_eval.servers.calls import call_config
 from debatebench_eval.servers.replies import check_reasoning_budget, generate_reply
 from debatebench_eval.tournament.runner import OWNED

@@ -10,7 +10,7 @@ import pytest
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ContentReasoning, ContentText, GenerateConfig, ModelOutput, ModelUsage
 
-from debatebench_eval.debate.record import DebateRecord
+from debatebench_eval.record.store import DebateRecord
 
 from support.scripted import Script, output
 

@@ -16,9 +16,10 @@ from inspect_ai.log import EvalLog
 from inspect_ai.model import GenerateConfig, ModelOutput, get_model
 
 from debatebench_eval.core.errors import DebateError
-from debatebench_eval.debate.protocol import Phase
-from debatebench_eval.debate.record import DebateRecord, turn_id
-from debatebench_eval.debate.solver import _check_complete, sample_seed
+from debatebench_eval.core.seeds import sample_seed
+from debatebench_eval.debate.solver import _check_complete
+from debatebench_eval.record.protocol import Phase
+from debatebench_eval.record.store import DebateRecord, turn_id
 
 from support.scripted import Script, output
 

@@ -22,10 +22,10 @@ from inspect_ai.model import (
 
 from debatebench_eval.core.errors import DebateError
 from debatebench_eval.debate.prompts import system_prompt
-from debatebench_eval.debate.protocol import Phase
-from debatebench_eval.debate.record import Turn
 from debatebench_eval.debate.speech import Speaker, speak
-from debatebench_eval.debate.teams import Team, resolve_team
+from debatebench_eval.record.protocol import Phase
+from debatebench_eval.record.store import Turn
+from debatebench_eval.record.teams import Team, resolve_team
 
 from support.scripted import Script, output
 from support.stub_server import StubBehaviour, StubServer

@@ -14,10 +14,10 @@ from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
 from debatebench_eval.cli.main import main
 from debatebench_eval.core.errors import ConfigError
-from debatebench_eval.debate.record import DebateRecord
 from debatebench_eval.interop.judge_task import judge
 from debatebench_eval.interop.transcript_file import read_transcript
 from debatebench_eval.judging.figures import figures_of
+from debatebench_eval.record.store import DebateRecord
 
 from support.rejudging import (
     MIRROR_TRANSCRIPTS,

@@ -11,7 +11,6 @@ from inspect_ai.model import GenerateConfig, ModelOutput
 from inspect_ai.util import Store
 
 from debatebench_eval.core.reply_model import text_pattern, words_pattern
-from debatebench_eval.debate.record import DebateRecord, Passage, Turn, TurnUsage
 from debatebench_eval.judging.blind import Orientation
 from debatebench_eval.judging.fact_check import FACT_CHECK_KEYS, FACT_CHECK_LISTED
 from debatebench_eval.judging.figures import figures_of
@@ -30,6 +29,7 @@ from debatebench_eval.judging.ledger import (
     reply_schema,
     verify_citation,
 )
+from debatebench_eval.record.store import DebateRecord, Passage, Turn, TurnUsage
 
 from support.judge_replies import NO_CLAIMS, NONE_MADE, is_fact_check_call, ledger_reply, turn_ids
 from support.scripted import Script, output

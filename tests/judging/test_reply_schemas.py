@@ -20,7 +20,6 @@ from debatebench_eval.core.reply_model import (
     text_pattern,
     words_pattern,
 )
-from debatebench_eval.debate.record import DebateRecord, Passage, Turn, TurnUsage
 from debatebench_eval.judging import ledger, rubric
 from debatebench_eval.judging.blind import Orientation
 from debatebench_eval.judging.options import judge_config
@@ -32,6 +31,7 @@ from debatebench_eval.judging.rubric import (
     default_rubric,
     reply_schema,
 )
+from debatebench_eval.record.store import DebateRecord, Passage, Turn, TurnUsage
 from debatebench_eval.servers.kind import ServerKind
 from debatebench_eval.servers.schema_forms import server_schema
 

@@ -15,14 +15,6 @@ from inspect_ai.scorer import Score
 from inspect_ai.util import Store
 
 from debatebench_eval.core.errors import ConfigError
-from debatebench_eval.debate.record import (
-    DebateRecord,
-    Passage,
-    RunSettings,
-    SideSettings,
-    Turn,
-    TurnUsage,
-)
 from debatebench_eval.judging.blind import (
     Orientation,
     blind_orientation,
@@ -47,6 +39,14 @@ from debatebench_eval.judging.verdict import (
     mean_scores,
     median_scores,
     stance_violations,
+)
+from debatebench_eval.record.store import (
+    DebateRecord,
+    Passage,
+    RunSettings,
+    SideSettings,
+    Turn,
+    TurnUsage,
 )
 
 from support.judge_replies import DELETE, MAXIMA, changed_reply, rubric_reply, side_scores

@@ -13,8 +13,6 @@ from inspect_ai.log import EvalLog
 from inspect_ai.model import GenerateConfig, ModelOutput, get_model
 from inspect_ai.util import Store
 
-from debatebench_eval.debate.protocol import Side
-from debatebench_eval.debate.record import DebateRecord, Passage, RunSettings, SideSettings
 from debatebench_eval.judging.blind import Orientation
 from debatebench_eval.judging.figures import figures_of
 from debatebench_eval.judging.options import JudgingOptions
@@ -32,6 +30,8 @@ from debatebench_eval.judging.score_schema import (
 )
 from debatebench_eval.judging.structured import Exchange
 from debatebench_eval.judging.verdict import SideScores, Verdict, mean_scores
+from debatebench_eval.record.protocol import Side
+from debatebench_eval.record.store import DebateRecord, Passage, RunSettings, SideSettings
 
 from support.judge_replies import (
     MAXIMA,

@@ -10,9 +10,9 @@ from typing import Any
 from inspect_ai import score
 from inspect_ai.model import GenerateConfig, ModelOutput
 
-from debatebench_eval.debate.record import DebateRecord
 from debatebench_eval.judging.figures import figures_of
 from debatebench_eval.judging.rubric_scorer import rubric
+from debatebench_eval.record.store import DebateRecord
 
 from support.judge_replies import MAXIMA, NONE_MADE, is_rubric_call, rubric_reply, side_scores
 from support.scripted import Script, output

@@ -172,11 +172,12 @@ TARGETS = (
             "tests/debate/test_solver.py",
             "tests/judging/test_rules_at_their_layer.py",
         ),
-        functions=("sample_seed", "_speakers", "_take_turn", "_check_complete"),
+        functions=("_speakers", "_take_turn", "_check_complete"),
     ),
+    Target("seeds", "debatebench_eval/core/seeds.py", ("tests/debate/test_solver_rules.py",)),
     Target(
         "protocol",
-        "debatebench_eval/debate/protocol.py",
+        "debatebench_eval/record/protocol.py",
         (
             "tests/debate/test_protocol_rules.py",
             "tests/debate/test_protocol.py",

@@ -10,9 +10,9 @@ import pytest
 from inspect_ai.model import GenerateConfig, ModelOutput
 
 from debatebench_eval.core.errors import ConfigError
-from debatebench_eval.debate.record import DebateRecord
 from debatebench_eval.debate.run_yaml import parse_run_yaml
 from debatebench_eval.prep import index as retrieval
+from debatebench_eval.record.store import DebateRecord
 
 from support.paths import ROOT
 from support.scripted import Script, output
@@ -185,8 +185,8 @@ def test_a_run_yaml_with_prep_and_a_vetted_pool(
 
 
 def test_lists_of_citations_are_read() -> None:
-    from debatebench_eval.debate.record import Passage
     from debatebench_eval.prep.citations import citations
+    from debatebench_eval.record.store import Passage
 
     passages = [Passage(id=f"P{i}", pool="x", row_id=str(i), side="pro" if i < 3 else "con",
                         text="t") for i in (1, 2, 3)]  # fmt: skip

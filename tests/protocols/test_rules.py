@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 
 from debatebench_eval.core.errors import ConfigError
-from debatebench_eval.debate.record import TurnUsage
 from debatebench_eval.protocols.answers import choice_index, parse_answer, question_text
 from debatebench_eval.protocols.decision import check_decision, decision_schema, next_step
 from debatebench_eval.protocols.models import inspect_role, persona_model, role_candidates
@@ -22,6 +21,7 @@ from debatebench_eval.protocols.signals import (
 )
 from debatebench_eval.protocols.spec import Converge, load_protocol
 from debatebench_eval.protocols.visibility import shown_turns
+from debatebench_eval.record.store import TurnUsage
 
 from support.deliberation import DONE, objecting
 

@@ -17,12 +17,12 @@ from inspect_ai.model import get_model
 from debatebench_eval.crucible.context_plan import skeleton
 from debatebench_eval.debate.config import DebateSettings
 from debatebench_eval.debate.context_plan import DebatePlan, JudgedCalls, planned_calls
-from debatebench_eval.debate.motions import single_motion
-from debatebench_eval.debate.protocol import parse_phases, speaking_order
-from debatebench_eval.debate.record import Passage, RunSettings
 from debatebench_eval.debate.speech import Speaker
-from debatebench_eval.debate.teams import resolve_team
 from debatebench_eval.judging.options import JudgingOptions
+from debatebench_eval.record.motions import single_motion
+from debatebench_eval.record.protocol import parse_phases, speaking_order
+from debatebench_eval.record.store import Passage, RunSettings
+from debatebench_eval.record.teams import resolve_team
 from debatebench_eval.servers.context_window import reported_context
 
 from support.commands import only_log, run

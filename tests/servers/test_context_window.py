@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from debatebench_eval.debate.record import DebateRecord
+from debatebench_eval.record.store import DebateRecord
 
 from support.commands import only_log, run
 from support.stub_server import StubBehaviour, StubServer

@@ -17,6 +17,7 @@ from inspect_ai.model import Model, get_model
 from debatebench_eval.core.errors import ServerError
 from debatebench_eval.servers import probe
 
+from support.runs import new_run
 from support.stub_server import StubBehaviour, StubServer, closed_url
 
 
@@ -25,11 +26,23 @@ def model_at(url: str) -> Model:
 
 
 def test_a_success_is_remembered_so_later_samples_send_no_probe() -> None:
+    async def one_run() -> None:
+        with StubServer() as stub:
+            url = stub.base_url
+            await probe.ensure_reachable(model_at(url), "pro")
+        # The server is gone; a remembered success sends no probe that could fail.
+        await probe.ensure_reachable(model_at(url), "con")
+
+    new_run(one_run())
+
+
+def test_a_success_is_remembered_by_its_run_only() -> None:
+    # Each eval is an event loop of its own: the next run probes again.
     with StubServer() as stub:
         url = stub.base_url
-        asyncio.run(probe.ensure_reachable(model_at(url), "pro"))
-    # The server is gone; a remembered success sends no probe that could fail.
-    asyncio.run(probe.ensure_reachable(model_at(url), "con"))
+        new_run(probe.ensure_reachable(model_at(url), "pro"))
+    with pytest.raises(ServerError, match=rf"at {url} did not answer"):
+        new_run(probe.ensure_reachable(model_at(url), "con"))
 
 
 def test_many_samples_starting_together_send_one_probe() -> None:
@@ -49,7 +62,7 @@ def test_many_samples_starting_together_send_one_probe() -> None:
                     *(probe.ensure_reachable(model_at(stub.base_url), "pro") for _ in range(100))
                 )
 
-            asyncio.run(hundred())
+            new_run(hundred())
         finally:
             probe._probe = original  # type: ignore[assignment]
     assert probes == [stub.base_url]
@@ -59,15 +72,15 @@ def test_a_failure_is_not_remembered_so_a_restarted_server_is_found() -> None:
     with StubServer() as stub:
         url, port = stub.base_url, stub.port
     with pytest.raises(ServerError, match=rf"at {url} did not answer"):
-        asyncio.run(probe.ensure_reachable(model_at(url), "pro"))
+        new_run(probe.ensure_reachable(model_at(url), "pro"))
     with StubServer(port=port):
-        asyncio.run(probe.ensure_reachable(model_at(url), "pro"))
+        new_run(probe.ensure_reachable(model_at(url), "pro"))
 
 
 def test_a_failure_names_the_role_model_url_and_why() -> None:
     url = closed_url()
     with pytest.raises(ServerError) as caught:
-        asyncio.run(probe.ensure_reachable(model_at(url), "judge"))
+        new_run(probe.ensure_reachable(model_at(url), "judge"))
     message = str(caught.value)
     prefix = (
         f"model server for role 'judge' (openai-api/local/m) at {url} did not answer "
@@ -98,7 +111,7 @@ def test_a_server_that_never_answers_fails_within_the_timeout(
         await asyncio.wait_for(probe.ensure_reachable(model_at(silent_url), "pro"), timeout=10)
 
     with pytest.raises(ServerError, match=r"did not answer \(ReadTimeout: no detail\);"):
-        asyncio.run(bounded())
+        new_run(bounded())
 
 
 def test_each_eval_has_its_own_probe_locks() -> None:
@@ -111,13 +124,13 @@ def test_each_eval_has_its_own_probe_locks() -> None:
 
     for _ in range(2):
         with pytest.raises(ServerError, match="did not answer"):
-            asyncio.run(many())
+            new_run(many())
 
 
 def test_a_model_without_a_server_is_not_probed() -> None:
     model = get_model("mockllm/model", memoize=False)
     assert probe.model_base_url(model) is None
-    asyncio.run(probe.ensure_reachable(model, "pro"))  # nothing to probe, nothing raised
+    new_run(probe.ensure_reachable(model, "pro"))  # nothing to probe, nothing raised
 
 
 def test_the_url_comes_without_credentials_or_a_trailing_slash() -> None:
@@ -136,9 +149,9 @@ def test_a_url_kept_only_on_the_client_is_found(monkeypatch: pytest.MonkeyPatch)
 def test_the_probe_asks_the_model_list_under_the_base_url() -> None:
     behaviour = StubBehaviour()
     with StubServer(behaviour) as stub:
-        asyncio.run(probe.ensure_reachable(model_at(stub.base_url), "pro"))
+        new_run(probe.ensure_reachable(model_at(stub.base_url), "pro"))
         # A base URL that still ends in a slash gets no second slash before `models`.
-        asyncio.run(probe._probe(stub.base_url + "/", model_at(stub.base_url), "pro"))
+        new_run(probe._probe(stub.base_url + "/", model_at(stub.base_url), "pro"))
     assert behaviour.get_paths == ["/v1/models", "/v1/models"]
 
 
@@ -148,7 +161,7 @@ def test_only_slashes_are_trimmed_from_the_url() -> None:
         base = f"http://127.0.0.1:{stub.port}/v1X"
         assert probe.model_base_url(model_at(base + "/")) == base
         # The stub answers 404 there: any answer proves a server listens.
-        asyncio.run(probe.ensure_reachable(model_at(base), "pro"))
+        new_run(probe.ensure_reachable(model_at(base), "pro"))
     assert behaviour.get_paths == ["/v1X/models"]
 
 
@@ -173,7 +186,7 @@ def test_a_server_that_never_answers_holds_up_no_other_servers_probe(silent_url:
             await hung
 
     with StubServer() as stub:
-        asyncio.run(both(stub.base_url))
+        new_run(both(stub.base_url))
 
 
 def test_clients_for_server_pages_share_one_ssl_context(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -188,7 +201,7 @@ def test_clients_for_server_pages_share_one_ssl_context(monkeypatch: pytest.Monk
 
     monkeypatch.setattr(ssl, "create_default_context", counted)
     for _ in range(5):
-        asyncio.run(probe.http_client(1.0).aclose())
+        new_run(probe.http_client(1.0).aclose())
     assert len(built) <= 1
 
 

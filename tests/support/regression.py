@@ -32,10 +32,10 @@ from inspect_ai import eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import GenerateConfig, ModelOutput, ModelUsage, get_model
 
-from debatebench_eval.debate.record import DebateRecord
 from debatebench_eval.interop.judge_task import judge
 from debatebench_eval.interop.transcript_file import read_transcript
 from debatebench_eval.judging.blind import blind_orientation
+from debatebench_eval.record.store import DebateRecord
 
 from support.judge_replies import NONE_MADE, ledger_reply
 from support.paths import ROOT

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from debatebench_eval.core.errors import ConfigError
-from debatebench_eval.debate.motions import Motion
+from debatebench_eval.record.motions import Motion
 from debatebench_eval.tournament.schedule import (
     Schedule,
     Settings,

@@ -27,6 +27,7 @@ from debatebench_eval.validation.trust import (
     verdict,
 )
 
+from support.runs import new_run
 from support.scripted import Script, output
 from support.stub_server import StubBehaviour, StubServer
 from support.validation_runs import human_judge, validate
@@ -60,11 +61,11 @@ def test_the_identity_comes_from_the_server() -> None:
     behaviour = StubBehaviour(digests={"qwen3:8b": "sha256:aaa"})
     with StubServer(behaviour) as stub:
         model = get_model("ollama/qwen3:8b", base_url=stub.base_url, memoize=False)
-        identity = asyncio.run(judge_identity(model))
+        identity = new_run(judge_identity(model))
     assert identity.fingerprint == "ollama:sha256:aaa" and identity.base_url == stub.base_url
     with StubServer() as plain:  # an OpenAI-compatible server that is not Ollama
         model = get_model("ollama/qwen3:8b", base_url=plain.base_url, memoize=False)
-        assert asyncio.run(judge_identity(model)).fingerprint is None
+        assert new_run(judge_identity(model)).fingerprint is None
 
 
 def test_trust_and_report_from_a_validation_log(
@@ -215,7 +216,7 @@ def test_a_hosted_provider_pointed_elsewhere_is_self_served(
     with StubServer() as stub:
         monkeypatch.setenv("OPENAI_BASE_URL", stub.base_url)
         model = get_model("openai/gpt-4o", memoize=False)
-        identity = asyncio.run(judge_identity(model))
+        identity = new_run(judge_identity(model))
     assert identity.base_url == stub.base_url and identity.fingerprint is None
     assert trust_status(identity)["status"] == "identity_unverifiable"
 
@@ -284,21 +285,14 @@ LLAMA_META = {"vocab_type": 2, "n_params": 8190735360, "n_ctx_train": 40960}
 LLAMA_FINGERPRINT = 'llama.cpp:{"n_ctx_train": 40960, "n_params": 8190735360, "vocab_type": 2}'
 
 
-@pytest.fixture
-def fresh_identities(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Identities are asked of the server anew (a loopback port may be reused)."""
-    monkeypatch.setattr(trust, "_identities", {})
-
-
 def identities(behaviour: StubBehaviour, names: list[str], path: str = "/v1") -> list[Any]:
     """Each named ollama/ model's identity, asked of a stub served under `path`, and the URL."""
     with StubServer(behaviour) as stub:
         url = stub.base_url.removesuffix("/v1") + path
         models = [get_model(f"ollama/{name}", base_url=url, memoize=False) for name in names]
-        return [url, *(asyncio.run(judge_identity(model)) for model in models)]
+        return [url, *(new_run(judge_identity(model)) for model in models)]
 
 
-@pytest.mark.usefixtures("fresh_identities")
 def test_samples_scored_at_once_ask_a_judges_server_once() -> None:
     behaviour = StubBehaviour()
     with StubServer(behaviour) as stub:
@@ -307,11 +301,10 @@ def test_samples_scored_at_once_ask_a_judges_server_once() -> None:
         async def twenty() -> list[JudgeIdentity]:
             return await asyncio.gather(*(judge_identity(model) for _ in range(20)))
 
-        assert len(set(asyncio.run(twenty()))) == 1
+        assert len(set(new_run(twenty()))) == 1
     assert sorted(behaviour.get_paths) == ["/api/tags", "/v1/models"]
 
 
-@pytest.mark.usefixtures("fresh_identities")
 def test_a_llama_cpp_judge_is_its_listed_entry_and_that_entrys_metadata() -> None:
     listed = [
         {"id": "other.gguf", "meta": {"n_params": 1}},
@@ -331,7 +324,6 @@ def test_a_llama_cpp_judge_is_its_listed_entry_and_that_entrys_metadata() -> Non
     assert unlisted == JudgeIdentity("ollama", "unlisted.gguf", url, None, None)
 
 
-@pytest.mark.usefixtures("fresh_identities")
 def test_an_ollama_judge_is_found_by_name_or_model_and_named_by_its_digest() -> None:
     tags = [
         {"name": "other:1b", "model": "other:1b", "digest": "sha256:000"},
@@ -351,7 +343,6 @@ def test_an_ollama_judge_is_found_by_name_or_model_and_named_by_its_digest() -> 
                                     "ollama:sha256:ccc")  # fmt: skip
 
 
-@pytest.mark.usefixtures("fresh_identities")
 def test_only_trailing_slashes_are_trimmed_from_the_server_url() -> None:
     # A proxy path ending in a capital X keeps it: /v1's siblings are asked under it.
     pages = {
@@ -362,7 +353,6 @@ def test_only_trailing_slashes_are_trimmed_from_the_server_url() -> None:
     assert found == JudgeIdentity("ollama", "qwen3:8b", url, "qwen3:8b", "ollama:sha256:aaa")
 
 
-@pytest.mark.usefixtures("fresh_identities")
 def test_the_identity_is_asked_where_the_judges_own_requests_go() -> None:
     # A stray space after the base URL sends the judge's requests to /v1%20/..., which
     # no real server answers: its identity is asked there too, never at a trimmed URL
@@ -375,7 +365,6 @@ def test_the_identity_is_asked_where_the_judges_own_requests_go() -> None:
     assert found == JudgeIdentity("ollama", "qwen3:8b", url, None, None)
 
 
-@pytest.mark.usefixtures("fresh_identities")
 def test_an_answer_other_than_200_is_not_read_whatever_it_holds() -> None:
     loading = {"data": [{"id": "qwen3:8b", "meta": LLAMA_META}]}
     pages = {"/v1/models": (503, loading), "/api/tags": (404, {"error": "not found"})}
@@ -383,7 +372,6 @@ def test_an_answer_other_than_200_is_not_read_whatever_it_holds() -> None:
     assert found == JudgeIdentity("ollama", "qwen3:8b", url, None, None)
 
 
-@pytest.mark.usefixtures("fresh_identities")
 def test_a_server_that_never_answers_costs_only_the_probe_timeout(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -394,18 +382,17 @@ def test_a_server_that_never_answers_costs_only_the_probe_timeout(
         url = f"http://127.0.0.1:{silent.getsockname()[1]}/v1"
         model = get_model("ollama/qwen3:8b", base_url=url, memoize=False)
         # The bound only turns a hang into a failure; the lookup's own timeout ends it.
-        found = asyncio.run(asyncio.wait_for(judge_identity(model), 60))
+        found = new_run(asyncio.wait_for(judge_identity(model), 60))
     assert found == JudgeIdentity("ollama", "qwen3:8b", url)
 
 
-@pytest.mark.usefixtures("fresh_identities")
 def test_a_hosted_provider_at_its_own_address_is_named_by_provider_and_model(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "test")
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     model = get_model("openai/gpt-4o", memoize=False)
-    assert asyncio.run(judge_identity(model)) == JudgeIdentity("openai", "gpt-4o", None)
+    assert new_run(judge_identity(model)) == JudgeIdentity("openai", "gpt-4o", None)
 
 
 # ------------------------------------------------------------ the gate's rules

@@ -7,7 +7,7 @@ clean text.
 
 from __future__ import annotations
 
-from debatebench_eval.debate.record import Passage, Turn
+from debatebench_eval.record.store import Passage, Turn
 
 
 def turn_heading(turn: Turn) -> str:

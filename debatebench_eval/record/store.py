@@ -15,6 +15,8 @@ from inspect_ai.util import StoreModel
 from pydantic import BaseModel, Field, model_validator
 
 RECORD_SCHEMA_VERSION = 1
+# Where a run's reasoning budgets are shown: the task's and each sample's metadata.
+REASONING_BUDGETS_KEY = "reasoning_budgets"
 
 # Optional fields default to None: Inspect drops None values when it writes
 # the store to the log, and a reader must still validate the record.

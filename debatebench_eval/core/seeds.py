@@ -1,0 +1,14 @@
+"""One seed per sample and epoch, shared by every solver that draws one."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+
+def sample_seed(base: int | None, sample_id: str | int, epoch: int) -> tuple[int, str]:
+    """One seed per sample and epoch: derived from the base seed, else drawn."""
+    if base is None:
+        return secrets.randbelow(2**31), "generated"
+    digest = hashlib.sha256(f"{base}:{sample_id}:{epoch}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") % 2**31, f"derived from base seed {base}"

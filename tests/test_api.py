@@ -1,0 +1,65 @@
+"""The package's public face: every name in `__all__` resolves, to the object the
+registry runs, each loaded only when first used; a debate runs from it through
+`inspect_ai.eval()` and `task_with`."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+from inspect_ai import eval, task_with
+
+import debatebench_eval
+from debatebench_eval import DebateRecord, debate, rubric
+
+from support.scripted import Script
+
+INIT = Path(debatebench_eval.__file__)
+
+
+def test_every_public_name_resolves_to_where_the_type_checker_is_told_it_lives() -> None:
+    typed = {
+        alias.asname or alias.name: node.module
+        for node in ast.walk(ast.parse(INIT.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ImportFrom) and node.module and node.col_offset  # indented
+        for alias in node.names
+    }
+    public = set(debatebench_eval.__all__) - {"__version__"}
+    assert typed == debatebench_eval._PUBLIC and set(typed) == public
+    for name in public:
+        value = getattr(debatebench_eval, name)
+        assert value.__module__ == typed[name] and value.__name__ == name
+
+
+def test_a_task_named_as_its_subpackage_stays_the_task() -> None:
+    # Importing the subpackages (the registry does) must not hide the tasks.
+    import debatebench_eval._registry
+    from debatebench_eval import crucible
+    from debatebench_eval.crucible import task as crucible_task
+    from debatebench_eval.debate import task as debate_task
+
+    assert debatebench_eval.debate is debate is debate_task.debate
+    assert crucible is crucible_task.crucible
+
+
+def test_importing_the_package_loads_no_task() -> None:
+    code = (
+        "import sys, debatebench_eval; "
+        "print(sorted(m for m in sys.modules if 'debatebench_eval.' in m))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert loaded.stdout.strip() == "['debatebench_eval.core', 'debatebench_eval.core.version']"
+
+
+def test_a_debate_runs_from_the_api_with_eval_and_task_with(tmp_path: Path) -> None:
+    task = task_with(debate(motion="Cities should ban cars.", phases="[opening]"), epochs=1)
+    [log] = eval(task, model=Script("main").model(), log_dir=str(tmp_path), display="none")
+    assert log.status == "success" and log.samples, log.error
+    record = log.samples[0].store_as(DebateRecord)
+    assert record.complete and [turn.side for turn in record.turns] == ["pro", "con"]
+    assert "rubric" in log.samples[0].scores  # the scorer the API names judged it
+    assert callable(rubric)
