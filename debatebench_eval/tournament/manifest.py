@@ -99,8 +99,8 @@ def update_manifest(log_dir: str, change: Callable[[Manifest | None], Manifest])
 
     Shards started together each add their run (and may grow the schedule); on a
     local disk a lock file makes their read-change-write steps take turns, so no
-    shard's entry is lost. A remote folder has no lock: README says to start
-    shards there one after another.
+    shard's entry is lost. A remote folder has no lock: the tournaments guide
+    (docs/guides/tournaments.md) says to start shards there a few seconds apart.
     """
     with _locked(log_dir):
         manifest = change(read_manifest(log_dir))

@@ -10,7 +10,7 @@ reads it by the same rules: the newest record of the same model decides, the
 default thresholds and the bundled data are applied whatever the record was
 written with, and a server that reports no fingerprint can pass nothing.
 
-The thresholds (README, "Judge checks" says why these):
+The thresholds (docs/validation.md, "Thresholds", says why these):
 - fact-check validation: macro-F1 at least 0.60, claim recall at least 0.80,
   parse rate at least 0.95, on the whole bundled set;
 - judge sensitivity: detection at least 0.80 (the degraded side fell on every
