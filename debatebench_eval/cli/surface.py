@@ -48,6 +48,9 @@ class Accepts:
     group_keys: tuple[str, ...] | None = None
     extra: tuple[str, ...] = ()
 
+    def group_name(self) -> str | None:
+        return None if self.group is None else self.group.GROUP
+
 
 # Keyed by the short name. Every registered object needs a row when it has
 # `**unknown` (tests/cli/test_surface.py fails otherwise): what it reads from
