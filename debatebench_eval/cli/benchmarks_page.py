@@ -13,12 +13,12 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from debatebench_eval.cli.reference import GENERATED, cell
+from debatebench_eval.cli.reference import GENERATED
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.yamlio import load_yaml
 
 FIGURES_FILE = Path("results") / "figures.yaml"
-_EXPECTED = "a mapping with `figures`: a list of {what, command, figure, machine, date, ...}"
+_EXPECTED = "a mapping with `figures`: a list of {title, what, command, figure, machine, date, ...}"
 
 
 class Figure(BaseModel):
@@ -26,6 +26,7 @@ class Figure(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
+    title: str
     what: str
     command: str
     figure: str
@@ -62,13 +63,24 @@ def benchmarks_page(figures: Sequence[Figure]) -> str:
         "the date. A benchmark is a script that prints its figures; its printed output "
         "is kept in `results/benchmarks/`. Timings are never asserted by a test.\n",
         "Machines: " + "; ".join(machines) + ".\n",
-        "| what | command | figure | load | date |",
-        "|---|---|---|---|---|",
     ]
-    for figure in figures:
-        source = f" (`{figure.source}`)" if figure.source else ""
-        parts.append(
-            f"| {cell(figure.what)} | `{cell(figure.command)}` | {cell(figure.figure)}{source} "
-            f"| {cell(figure.load or '')} | {figure.date.isoformat()} |"
-        )
-    return "\n".join(parts) + "\n"
+    parts += [_section(figure) for figure in figures]
+    return "\n".join(parts)
+
+
+def _section(figure: Figure) -> str:
+    about = [figure.date.isoformat()]
+    if figure.load:
+        about.append(f"load average {figure.load}")
+    if figure.source:
+        about.append(f"printed output: `{figure.source}`")
+    return (
+        f"## {figure.title}\n\n{_sentence(figure.what)}\n\n"
+        f"```bash\n{figure.command}\n```\n\n{_sentence(figure.figure)}\n\n"
+        f"*{figure.machine}; {'; '.join(about)}.*\n"
+    )
+
+
+def _sentence(text: str) -> str:
+    text = " ".join(text.split())
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")

@@ -198,7 +198,7 @@ def _type_text(annotation: Any) -> str:
     if annotation is inspect.Parameter.empty:
         return ""
     text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "")
-    return str(text or annotation).replace("typing.", "")
+    return _readable(str(text or annotation))
 
 
 def _default_text(default: Any) -> str:
@@ -214,5 +214,9 @@ def _field_option(key: str, field: FieldInfo) -> Option:
 
 
 def _annotation_text(annotation: Any) -> str:
-    text = getattr(annotation, "__name__", None) or str(annotation)
-    return text.replace("typing.", "").replace("NoneType", "None")
+    return _readable(getattr(annotation, "__name__", None) or str(annotation))
+
+
+def _readable(text: str) -> str:
+    """A type as a reader says it: `str or None` (a table cell cannot hold a bare |)."""
+    return text.replace("typing.", "").replace("NoneType", "None").replace(" | ", " or ")

@@ -107,7 +107,7 @@ def test_every_figure_keeps_its_command_and_date(pages: dict[str, str]) -> None:
     figures = load_figures(ROOT)
     assert len(figures) >= 25
     for figure in figures:
-        assert f"`{figure.command}`" in pages["benchmarks.md"].replace("\\|", "|")
+        assert f"```bash\n{figure.command}\n```" in pages["benchmarks.md"]
         assert figure.date.isoformat() in pages["benchmarks.md"]
         if figure.source:
             assert (ROOT / figure.source).exists(), figure.source
@@ -116,8 +116,8 @@ def test_every_figure_keeps_its_command_and_date(pages: dict[str, str]) -> None:
 def test_a_bad_figures_file_is_one_error_naming_the_entry(tmp_path: Path) -> None:
     (tmp_path / "results").mkdir()
     (tmp_path / "results" / "figures.yaml").write_text(
-        "figures:\n- what: x\n  command: y\n  figure: z\n  machine: m\n  date: 2026-12-01\n"
-        "  tme: 3\n",
+        "figures:\n- title: t\n  what: x\n  command: y\n  figure: z\n  machine: m\n"
+        "  date: 2026-12-01\n  tme: 3\n",
         encoding="utf-8",
     )
     with pytest.raises(ConfigError, match=r"figures\.yaml: figures\.0\.tme"):
