@@ -26,9 +26,9 @@ GENERATED = (
     "do not edit by hand. -->\n\n"
 )
 RECORDS: tuple[tuple[type[BaseModel], str], ...] = (
-    (DebateRecord, "a debate sample's store (`debate`, `judge`, the judge checks)"),
-    (CrucibleRecord, "a crucible sample's store"),
-    (DeliberationRecord, "a `panel`, `adjudicate` or `deliberate` sample's store"),
+    (DebateRecord, "A debate sample's store (`debate`, `judge`, the judge checks)"),
+    (CrucibleRecord, "A crucible sample's store"),
+    (DeliberationRecord, "A `panel`, `adjudicate` or `deliberate` sample's store"),
 )
 
 
@@ -208,7 +208,8 @@ def records_page() -> str:
     ]
     for model, what in RECORDS:
         schema = model.model_json_schema(schema_generator=_Omitting)
-        parts.append(f"## `{model.__name__}`\n\n{what}. {cell(model.__doc__ or '')}\n")
+        about = " ".join(filter(None, (f"{what}.", cell(model.__doc__ or ""))))
+        parts.append(f"## `{model.__name__}`\n\n{about}\n")
         parts.append(_schema_table(schema))
         for name, sub in sorted(schema.get("$defs", {}).items()):
             parts.append(f"### `{name}`\n\n{cell(sub.get('description', ''))}\n")
@@ -217,13 +218,17 @@ def records_page() -> str:
 
 
 def _schema_table(schema: dict[str, Any]) -> str:
+    """A model's fields; the meaning column only when some field has a description."""
     required = set(schema.get("required", ()))
+    props = schema.get("properties", {})
     rows = [
         (code(name), _schema_type(prop), _schema_default(name, prop, required),
          prop.get("description", ""))
-        for name, prop in schema.get("properties", {}).items()
+        for name, prop in props.items()
     ]  # fmt: skip
-    return table(("field", "type", "default", "meaning"), rows)
+    if any(row[3] for row in rows):
+        return table(("field", "type", "default", "meaning"), rows)
+    return table(("field", "type", "default"), [row[:3] for row in rows])
 
 
 def _schema_type(prop: dict[str, Any]) -> str:
