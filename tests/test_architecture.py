@@ -128,9 +128,10 @@ ALLOWED: dict[str, frozenset[str]] = {
         "crucible": (*_BELOW_JUDGING, "prep", "judging"),
         "protocols": (*_BELOW_JUDGING, "judging"),
         "tournament": (*_BELOW_JUDGING, "judging", "interop", "debate"),
+        # cli's generated reference reads every task's own constants, debate's too.
         "cli": (
             *_BELOW_JUDGING, "prep", "judging", "validation", "interop", "crucible",
-            "protocols", "tournament",
+            "protocols", "tournament", "debate",
         ),
     }.items()
 }  # fmt: skip

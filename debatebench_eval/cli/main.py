@@ -16,13 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from debatebench_eval._registry import ALIAS_PREFIX, SCORERS, SOLVERS, TASKS
-from debatebench_eval.cli import deliberation
+from debatebench_eval.cli import deliberation, surface
 from debatebench_eval.cli.tournament import add_tournament_parser
 from debatebench_eval.core._inspect import registry_info
 from debatebench_eval.core.errors import print_error
-from debatebench_eval.core.options import OptionGroup
-from debatebench_eval.crucible.options import ScoringOptions
-from debatebench_eval.judging.options import JudgingOptions
 
 
 def _listing() -> str:
@@ -115,25 +112,24 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def command_parser() -> argparse.ArgumentParser:
+    """The command's parser, for the generated reference and the docs' command check."""
+    return _parser()
+
+
 def _run_list(args: argparse.Namespace) -> int:
     print(_listing().rsplit("\n\n", 1)[0])
-    for obj in (*TASKS, *SCORERS, *SOLVERS):
-        doc = inspect.getdoc(obj) or ""
-        if "Args:" in doc:
-            print(f"\n{ALIAS_PREFIX}/{registry_info(obj).name.split('/', 1)[-1]} options:")
-            print(doc.split("Args:", 1)[1].rstrip())
+    for item in surface.registered():
+        options = surface.args_section(item.doc)
+        if options:
+            print(f"\n{item.name} options:")
+            print(options)
     # Declared once, on the group: every task and scorer that judges takes these.
-    for group, users in _JUDGING_GROUPS:
+    for group, users in surface.JUDGING_GROUPS:
         print(f'\njudging keys of {users} (-T judging="{{key: value, ...}}", -S for a scorer):\n')
         for line in group.options_doc():
             print(textwrap.fill(line, 88, initial_indent="    ", subsequent_indent="        "))
     return 0
-
-
-_JUDGING_GROUPS: tuple[tuple[type[OptionGroup], str], ...] = (
-    (JudgingOptions, "debate, judge, judge_sensitivity, fact_check_validation"),
-    (ScoringOptions, "crucible"),
-)
 
 
 def _run_export(args: argparse.Namespace) -> int:

@@ -1,0 +1,119 @@
+"""Which scorers each task runs, and each scorer's score keys and metrics, for the reference.
+
+The keys are the scorers' own constants (or the functions that build them from
+the bundled rubric and dimensions), the metrics are read from each scorer's
+registry entry: the reference lists what the code computes.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from debatebench_eval.core._inspect import registry_info
+from debatebench_eval.crucible.outcome import score_keys as crucible_keys
+from debatebench_eval.crucible.prompts import judge_prompts
+from debatebench_eval.debate.turn_stats import STAT_KEYS, STAT_LISTED
+from debatebench_eval.judging.fact_check import FACT_CHECK_KEYS, FACT_CHECK_LISTED
+from debatebench_eval.judging.rubric import default_rubric
+from debatebench_eval.judging.score_schema import RUBRIC_LISTED, rubric_keys
+from debatebench_eval.validation.fact_check_scorer import VALUE_KEYS
+
+
+@dataclass(frozen=True)
+class ScoreKeys:
+    """A scorer's numeric keys: those in the score's value (the sample list's
+    columns) and the rest, kept in `metadata["figures"]` (None: all in the value)."""
+
+    value: tuple[str, ...]
+    figures: tuple[str, ...] = ()
+    note: str = ""
+
+
+def _split(every: Sequence[str], listed: Sequence[str]) -> ScoreKeys:
+    return ScoreKeys(tuple(listed), tuple(k for k in every if k not in listed))
+
+
+_FIGURES = "the rest in the score's metadata `figures`, with means in the log's results"
+
+
+def scorer_keys() -> dict[str, ScoreKeys]:
+    """Each scorer's keys, by short name (a scorer missing here is a test failure)."""
+    rubric_every = rubric_keys(default_rubric())
+    return {
+        "rubric": _split(rubric_every, RUBRIC_LISTED),
+        "fact_check": _split(FACT_CHECK_KEYS, FACT_CHECK_LISTED),
+        "turn_stats": _split(STAT_KEYS, STAT_LISTED),
+        "speech_rating": ScoreKeys(("rating", "human_mean"), note="rating is NaN when unparsed"),
+        "planted_claims": ScoreKeys(VALUE_KEYS),
+        "rubric_sensitivity": ScoreKeys(
+            (*rubric_every, "parsed"), note="every rubric key in the value; NaN when unparsed"
+        ),
+        "crucible_score": ScoreKeys(crucible_keys(list(judge_prompts().dimensions))),
+        "outcome": ScoreKeys(
+            ("decided", "rounds", "repairs", "turns", "over_word_limit", "tokens"),
+            note="with converged and stalemate for a panel, or the decision's own keys "
+            "for an adjudication",
+        ),
+    }
+
+
+FIGURES_NOTE = _FIGURES
+
+# The scorers each task runs, in its order (`-T judging="{fact_check: false}"` drops
+# fact_check from debate and judge).
+TASK_SCORERS: Mapping[str, tuple[str, ...]] = {
+    "debate": ("rubric", "fact_check", "turn_stats"),
+    "judge": ("rubric", "fact_check"),
+    "judge_validation": ("speech_rating",),
+    "fact_check_validation": ("planted_claims",),
+    "judge_sensitivity": ("rubric_sensitivity",),
+    "crucible": ("crucible_score",),
+    "panel": ("outcome",),
+    "adjudicate": ("outcome",),
+}
+
+
+@dataclass(frozen=True)
+class MetricDoc:
+    """One metric of a scorer: its name, the keys it applies to, and what it computes."""
+
+    name: str
+    keys: str
+    doc: str
+
+
+def metrics_of(scorer: Callable[..., Any]) -> list[MetricDoc]:
+    """The metrics a scorer's registry entry declares, each with its factory's docstring."""
+    found: list[MetricDoc] = []
+    for entry in registry_info(scorer).metadata.get("metrics", []):
+        if isinstance(entry, dict):  # Inspect's per-key metrics (mean, stderr)
+            for key, metrics in entry.items():
+                names = ", ".join(_factory_name(one) for one in metrics)
+                found.append(MetricDoc(names, "every key" if key == "*" else f"`{key}`", ""))
+        else:
+            found.append(_metric_doc(entry, "(cross-sample)"))
+    return found
+
+
+def _factory_name(metric: Callable[..., Any]) -> str:
+    return metric.__qualname__.split(".", 1)[0]
+
+
+def _metric_doc(metric: Callable[..., Any], keys: str) -> MetricDoc:
+    name = _factory_name(metric)
+    return MetricDoc(name, keys, " ".join(_factory_doc(metric.__module__, name).split()))
+
+
+def _factory_doc(module: str, name: str) -> str:
+    """A metric factory's docstring, from its source: Inspect's `@metric` wrapper
+    does not keep it."""
+    tree = ast.parse(inspect.getsource(sys.modules[module]))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.name == name:
+            return ast.get_docstring(node) or ""
+    return ""
