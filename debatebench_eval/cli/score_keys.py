@@ -70,8 +70,9 @@ def _words(keys: Sequence[str]) -> str:
 
 FIGURES_NOTE = _FIGURES
 
-# The scorers each task runs, in its order (`-T judging="{fact_check: false}"` drops
-# fact_check from debate and judge).
+# The scorers each task runs by default, in its order (`-T judging="{fact_check: false}"`
+# drops fact_check from debate and judge). Kept, not built: judge, panel and adjudicate
+# cannot be built without their input files; a docs test builds every task and compares.
 TASK_SCORERS: Mapping[str, tuple[str, ...]] = {
     "debate": ("rubric", "fact_check", "turn_stats"),
     "judge": ("rubric", "fact_check"),
