@@ -36,8 +36,7 @@ class TurnUsage(BaseModel):
     # reasoning budget of its own.
     answer_tokens: int = Field(
         default=0,
-        description="The answer's own tokens: output less reasoning, never below 0 (computed "
-        "for records written before it was kept).",
+        description="The answer's own tokens: output less reasoning, never below 0.",
     )
     total_tokens: int = Field(
         default=0, description="The provider's total: prompt and completion tokens."
