@@ -9,7 +9,8 @@ records from the typed models' JSON schemas.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel
@@ -30,6 +31,11 @@ RECORDS: tuple[tuple[type[BaseModel], str], ...] = (
     (CrucibleRecord, "A crucible sample's store"),
     (DeliberationRecord, "A `panel`, `adjudicate` or `deliberate` sample's store"),
 )
+# Inspect's StoreModel declares its own field without a description.
+STORE_FIELDS: Mapping[str, str] = {
+    "instance": "Inspect's store namespace, for a second record of the type in one sample; "
+    "None here (one record per sample).",
+}
 
 
 def cell(text: str) -> str:
@@ -200,35 +206,53 @@ class _Omitting(GenerateJsonSchema):
         raise PydanticOmit
 
 
+@dataclass(frozen=True)
+class RecordTable:
+    """One model's section of the records page: its heading level, name, what it is,
+    and a row per field (name, type, default, meaning)."""
+
+    level: int
+    name: str
+    about: str
+    rows: list[tuple[str, str, str, str]]
+
+
+def record_tables() -> list[RecordTable]:
+    """Each record model, then every model nested in it, as the records page shows them."""
+    found = []
+    for model, what in RECORDS:
+        schema = model.model_json_schema(schema_generator=_Omitting)
+        about = " ".join(filter(None, (f"{what}.", cell(model.__doc__ or ""))))
+        found.append(RecordTable(2, model.__name__, about, _schema_rows(schema, STORE_FIELDS)))
+        for name, sub in sorted(schema.get("$defs", {}).items()):
+            found.append(RecordTable(3, name, cell(sub.get("description", "")), _schema_rows(sub)))
+    return found
+
+
 def records_page() -> str:
     parts = [
         GENERATED + "# Records\n",
         "What each sample stores (the sample's `store`, read back with "
         "`sample.store_as(Model)`), from the typed models' JSON schemas.\n",
     ]
-    for model, what in RECORDS:
-        schema = model.model_json_schema(schema_generator=_Omitting)
-        about = " ".join(filter(None, (f"{what}.", cell(model.__doc__ or ""))))
-        parts.append(f"## `{model.__name__}`\n\n{about}\n")
-        parts.append(_schema_table(schema))
-        for name, sub in sorted(schema.get("$defs", {}).items()):
-            parts.append(f"### `{name}`\n\n{cell(sub.get('description', ''))}\n")
-            parts.append(_schema_table(sub))
+    for section in record_tables():
+        parts.append(f"{'#' * section.level} `{section.name}`\n\n{section.about}\n")
+        parts.append(table(("field", "type", "default", "meaning"), section.rows))
     return "\n".join(parts)
 
 
-def _schema_table(schema: dict[str, Any]) -> str:
-    """A model's fields; the meaning column only when some field has a description."""
+def _schema_rows(
+    schema: dict[str, Any], inherited: Mapping[str, str] | None = None
+) -> list[tuple[str, str, str, str]]:
+    """One row per field; its meaning is the field's description (`inherited`: those of
+    fields a base class declares without one), empty when it has none."""
     required = set(schema.get("required", ()))
-    props = schema.get("properties", {})
-    rows = [
+    known = inherited or {}
+    return [
         (code(name), _schema_type(prop), _schema_default(name, prop, required),
-         prop.get("description", ""))
-        for name, prop in props.items()
+         prop.get("description", known.get(name, "")))
+        for name, prop in schema.get("properties", {}).items()
     ]  # fmt: skip
-    if any(row[3] for row in rows):
-        return table(("field", "type", "default", "meaning"), rows)
-    return table(("field", "type", "default"), [row[:3] for row in rows])
 
 
 def _schema_type(prop: dict[str, Any]) -> str:

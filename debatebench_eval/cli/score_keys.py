@@ -21,7 +21,9 @@ from debatebench_eval.debate.turn_stats import STAT_KEYS, STAT_LISTED
 from debatebench_eval.judging.fact_check import FACT_CHECK_KEYS, FACT_CHECK_LISTED
 from debatebench_eval.judging.rubric import default_rubric
 from debatebench_eval.judging.score_schema import RUBRIC_LISTED, rubric_keys
+from debatebench_eval.protocols.scorer import DECISION_KEYS, OUTCOME_KEYS, PANEL_KEYS
 from debatebench_eval.validation.fact_check_scorer import VALUE_KEYS
+from debatebench_eval.validation.speech_scorer import RATING_KEY, SPEECH_RATING_KEYS
 
 
 @dataclass(frozen=True)
@@ -48,24 +50,29 @@ def scorer_keys() -> dict[str, ScoreKeys]:
         "rubric": _split(rubric_every, RUBRIC_LISTED),
         "fact_check": _split(FACT_CHECK_KEYS, FACT_CHECK_LISTED),
         "turn_stats": _split(STAT_KEYS, STAT_LISTED),
-        "speech_rating": ScoreKeys(("rating", "human_mean"), note="rating is NaN when unparsed"),
+        "speech_rating": ScoreKeys(SPEECH_RATING_KEYS, note=f"{RATING_KEY} is NaN when unparsed"),
         "planted_claims": ScoreKeys(VALUE_KEYS),
         "rubric_sensitivity": ScoreKeys(
             (*rubric_every, "parsed"), note="every rubric key in the value; NaN when unparsed"
         ),
         "crucible_score": ScoreKeys(crucible_keys(list(judge_prompts().dimensions))),
         "outcome": ScoreKeys(
-            ("decided", "rounds", "repairs", "turns", "over_word_limit", "tokens"),
-            note="with converged and stalemate for a panel, or the decision's own keys "
-            "for an adjudication",
+            OUTCOME_KEYS,
+            note=f"with {_words(PANEL_KEYS)} for a panel, or {_words(DECISION_KEYS)} for an "
+            "adjudication",
         ),
     }
 
 
+def _words(keys: Sequence[str]) -> str:
+    return ", ".join(f"`{key}`" for key in keys[:-1]) + f" and `{keys[-1]}`"
+
+
 FIGURES_NOTE = _FIGURES
 
-# The scorers each task runs, in its order (`-T judging="{fact_check: false}"` drops
-# fact_check from debate and judge).
+# The scorers each task runs by default, in its order (`-T judging="{fact_check: false}"`
+# drops fact_check from debate and judge). Kept, not built: judge, panel and adjudicate
+# cannot be built without their input files; a docs test builds every task and compares.
 TASK_SCORERS: Mapping[str, tuple[str, ...]] = {
     "debate": ("rubric", "fact_check", "turn_stats"),
     "judge": ("rubric", "fact_check"),

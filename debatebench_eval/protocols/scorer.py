@@ -27,6 +27,10 @@ from debatebench_eval.protocols.display import outcome_heading
 from debatebench_eval.protocols.record import DeliberationRecord, Outcome
 
 DECISIONS = ("accept", "revise", "escalate")
+# Every deliberation's keys; a panel's or an adjudication's own follow `rounds`.
+OUTCOME_KEYS = ("decided", "rounds", "repairs", "turns", "over_word_limit", "tokens")
+PANEL_KEYS = ("converged", "stalemate")
+DECISION_KEYS = (*DECISIONS, "forced_escalate", "confidence")
 _ENDINGS = {"settled": "CONVERGED", "stalemate": "STALEMATE", "max": "MAX ROUNDS",
             "judge_request": "AFTER AN EXTRA ROUND"}  # fmt: skip
 _ESCAPED_BAR = "\\|"  # a bar inside a cell would end it
@@ -52,7 +56,7 @@ def outcome() -> Scorer:
             "tokens": float(sum(t.usage.total_tokens for t in record.turns)),
         }
         return Score(
-            value=value,
+            value={key: value[key] for key in outcome_keys(result.kind)},
             answer=outcome_answer(result),
             explanation="\n\n".join(filter(None, [outcome_heading(result),
                                                     decision_table(result.decision)])),
@@ -68,6 +72,13 @@ def outcome() -> Scorer:
         )  # fmt: skip
 
     return score
+
+
+def outcome_keys(kind: str) -> tuple[str, ...]:
+    """The score value's keys for a deliberation of this kind (`synthesis`, `decision`),
+    in the value's order."""
+    own = DECISION_KEYS if kind == "decision" else PANEL_KEYS
+    return (*OUTCOME_KEYS[:2], *own, *OUTCOME_KEYS[2:])
 
 
 def _panel_value(result: Outcome) -> dict[str, float]:

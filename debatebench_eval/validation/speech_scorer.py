@@ -19,6 +19,9 @@ from debatebench_eval.servers.calls import without_reasoning
 from debatebench_eval.validation.stats import NO_SPEECHES, Row, summarise
 from debatebench_eval.validation.trust import judge_identity
 
+RATING_KEY, HUMAN_MEAN_KEY = "rating", "human_mean"
+# The score value's keys: the judge's rating (NaN when unparsed) and the humans' mean.
+SPEECH_RATING_KEYS = (RATING_KEY, HUMAN_MEAN_KEY)
 _SCORE = re.compile(r"<score>\s*\[?\s*([1-5])\s*\]?\s*</score>", re.IGNORECASE)
 
 
@@ -50,7 +53,7 @@ def row_of(score: Score, speech_id: str | int | None) -> Row:
     (also used on saved logs)."""
     meta = score.metadata or {}
     value = score.value if isinstance(score.value, dict) else {}
-    rating = value.get("rating", math.nan)
+    rating = value.get(RATING_KEY, math.nan)
     return Row(
         id=str(speech_id),
         score=None if isinstance(rating, float) and math.isnan(rating) else float(rating),
@@ -86,7 +89,7 @@ def speech_rating() -> Scorer:
         if rating is None:
             ending = " ".join(state.output.completion[-160:].split())
             return Score(
-                value={"rating": math.nan, "human_mean": human},
+                value={RATING_KEY: math.nan, HUMAN_MEAN_KEY: human},
                 answer="unparsed",
                 reason=UNPARSED,
                 explanation=f"Unparsed: {UNPARSED}. The reply ends: '{ending}'. "
@@ -94,7 +97,7 @@ def speech_rating() -> Scorer:
                 metadata=meta,
             )
         return Score(
-            value={"rating": float(rating), "human_mean": human},
+            value={RATING_KEY: float(rating), HUMAN_MEAN_KEY: human},
             answer=str(rating),
             explanation=f"Judge {rating}; human mean {human:.2f} ({ratings}); judge minus human "
             f"{rating - human:+.2f}.",

@@ -20,6 +20,7 @@ from inspect_ai.solver import generate
 
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.protocols.record import DeliberationRecord
+from debatebench_eval.protocols.scorer import outcome_keys
 from debatebench_eval.protocols.solver import deliberate
 from debatebench_eval.protocols.tasks import adjudicate, panel
 
@@ -91,6 +92,7 @@ def test_a_panel_that_agrees_settles_after_two_rounds(tmp_path: Path) -> None:
     # Only what can apply to a panel: no decision keys.
     assert set(score.value) == {"decided", "rounds", "converged", "stalemate", "repairs",  # type: ignore[arg-type]
                                 "turns", "over_word_limit", "tokens"}  # fmt: skip
+    assert tuple(score.value) == outcome_keys("synthesis")  # type: ignore[arg-type]
     assert score.answer == "CONVERGED after 2 round(s) · Synthesis: do it."
 
 
@@ -266,6 +268,7 @@ def test_adjudication_rounds_see_what_ar_debate_allows(tmp_path: Path, proposal:
     assert score.value["accept"] == 1 and score.value["confidence"] == 0.6  # type: ignore[index]
     # Only what can apply to an adjudication: no convergence keys.
     assert "converged" not in score.value and "stalemate" not in score.value  # type: ignore[operator]
+    assert tuple(score.value) == outcome_keys("decision")  # type: ignore[arg-type]
     assert score.answer == "ACCEPT (confidence 0.6) · 3 round(s)"
     assert "| final_decision | accept |" in (score.explanation or "")
 

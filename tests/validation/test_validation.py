@@ -15,7 +15,7 @@ from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.resources import data_file
 from debatebench_eval.validation import speech_data
 from debatebench_eval.validation.speech_data import load_speeches, probe_hub, read_csv
-from debatebench_eval.validation.speech_scorer import parse_rating
+from debatebench_eval.validation.speech_scorer import SPEECH_RATING_KEYS, parse_rating
 from debatebench_eval.validation.speech_task import judge_validation, speech_prompt
 
 from support.validation_runs import human_judge, validate
@@ -148,6 +148,7 @@ def test_a_validation_run_reports_every_figure(tmp_path: Path) -> None:
     unparsed = [s for s in log.samples or [] if s.scores and s.scores["speech_rating"].reason]
     assert len(unparsed) == 1
     assert math.isnan(unparsed[0].scores["speech_rating"].value["rating"])  # type: ignore[index]
+    assert tuple(unparsed[0].scores["speech_rating"].value) == SPEECH_RATING_KEYS  # type: ignore[arg-type]
     # The paper's settings reach the judge; the prompt is one user message.
     assert {(c.config.temperature, c.config.max_tokens) for c in judge.calls} == {(0.01, 4096)}
     assert all(len(c.messages) == 1 for c in judge.calls)
