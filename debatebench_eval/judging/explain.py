@@ -51,9 +51,12 @@ def _headline(verdict: Verdict) -> str:
         "steelman_tiebreak": "on the steelman tiebreak (equal totals)",
         "coin_toss": "by the coin toss from the seed (equal totals and steelman scores)",
         "stance_forfeit": "by forfeit: the other side argued the opposite position",
+        "swap_disagreed": "— none: a tie, as the swapped readings named different winners "
+        "(swap_rule=survive)",
     }[verdict.reason]
+    winner = verdict.winner.upper() if verdict.winner else "TIE"
     return (
-        f"**Winner: {verdict.winner.upper()}** {how} — PRO {verdict.totals['pro']:g}, "
+        f"**Winner: {winner}** {how} — PRO {verdict.totals['pro']:g}, "
         f"CON {verdict.totals['con']:g}, margin {verdict.margin:g} ({verdict.tier})"
     )
 
@@ -63,13 +66,19 @@ def _judge_line(judge: dict[str, Any], metadata: dict[str, Any]) -> str:
     trust = metadata.get("trust") or {}
     status = trust.get("status", "unknown")
     valid = "" if judge["valid"] else " · **not used: a reading failed**"
-    return f"Judge `{judge['judge']}` · trust: {status} · JSON mode: {', '.join(modes)}{valid}"
+    return f"Judge `{_name(judge)}` · trust: {status} · JSON mode: {', '.join(modes)}{valid}"
+
+
+def _name(judge: dict[str, Any]) -> str:
+    """A judge record's name, with its repeat when judging was repeated."""
+    repeat = judge.get("repeat")
+    return f"{judge['judge']} (repeat {repeat}, seed {judge['seed']})" if repeat else judge["judge"]
 
 
 def _readings(judges: list[dict[str, Any]], verdict: Verdict) -> str:
     lines = []
     for judge in judges:
-        prefix = f"{judge['judge']}, " if len(judges) > 1 else ""
+        prefix = f"{_name(judge)}, " if len(judges) > 1 else ""
         for number, reading in enumerate(judge["orientations"], 1):
             mapping = f"Side A = {reading['blind']['A'].upper()}"
             if reading.get("winner") is None:
@@ -81,10 +90,12 @@ def _readings(judges: list[dict[str, Any]], verdict: Verdict) -> str:
                 f"{totals['con']:g} → {reading['winner'].upper()}"
             )
         if judge.get("swap_flipped"):
-            lines.append(
-                f"- **the readings disagree** (the swap flipped the winner); their mean "
-                f"decides: {verdict.winner.upper()}"
+            decides = (
+                f"their mean decides: {verdict.winner.upper()}"
+                if verdict.winner
+                else "under swap_rule=survive that is a tie"
             )
+            lines.append(f"- **the readings disagree** (the swap flipped the winner); {decides}")
     return "\n".join(lines)
 
 
@@ -170,7 +181,8 @@ def _stance(stance: dict[str, Any]) -> str:
 
 
 def _flags(metadata: dict[str, Any]) -> list[str]:
-    return [f"⚠ {warning}" for warning in metadata["judge_warnings"]]
+    found = [*metadata["judge_warnings"], *metadata.get("judge_family_warnings", [])]
+    return [f"⚠ {warning}" for warning in found]
 
 
 def turn_labels(record: DebateRecord) -> dict[str, str]:

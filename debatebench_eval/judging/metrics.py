@@ -35,6 +35,7 @@ from inspect_ai.scorer import (
 )
 
 from debatebench_eval.judging.figures import FIGURES_KEY, figures_of
+from debatebench_eval.judging.repeats import judge_groups
 from debatebench_eval.record.protocol import SIDES
 
 # Shown when one model argued every side: no model beat another, and what the
@@ -144,7 +145,7 @@ def panel_alpha() -> Metric:
     """Krippendorff's alpha (interval) among a panel's judges over every dimension score.
 
     Units are (sample, side, dimension); each judge's rating is its mean over
-    orientations as a fraction of the dimension's maximum. Undefined (None, left
+    orientations (and repeats) as a fraction of the dimension's maximum. Undefined (None, left
     out of the results) with one judge or no scored debate.
     """
     alpha = krippendorff_alpha(level="interval")
@@ -167,15 +168,20 @@ def panel_units(score: Score) -> list[list[float]]:
         name: dim["max"]
         for name, dim in (meta.get("sides") or {}).get("pro", {}).get("dimensions", {}).items()
     }
-    judges = [r for r in meta.get("readings", []) if r.get("valid")]
+    # A judge's repeats are one judge: its rating is the mean over all its readings.
+    judges = [
+        [o for record in group for o in record["orientations"]]
+        for group in judge_groups(meta.get("readings", []))
+        if all(record.get("valid") for record in group)
+    ]
     if len(judges) < 2 or not maxima:
         return []
     units = []
     for side in SIDES:
         for name, top in maxima.items():
             ratings = []
-            for judge in judges:
-                values = [o["scores"][side][name] for o in judge["orientations"]]
+            for readings in judges:
+                values = [o["scores"][side][name] for o in readings]
                 ratings.append(sum(values) / len(values) / top)
             units.append(ratings)
     return units
