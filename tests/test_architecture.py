@@ -24,7 +24,7 @@ WHOLE = {
 _DEBATE_RULES = ("config", "run_yaml", "prompts")
 _JUDGING_RULES = (
     "rubric", "blind", "structured", "verdict", "score_schema", "options", "gate", "ledger",
-    "viewer", "explain", "figures", "families", "repeats",
+    "viewer", "explain", "figures", "families", "repeats", "reliability",
 )  # fmt: skip
 _TOURNAMENT_RULES = (
     "schedule", "manifest", "results", "bradley_terry", "bootstrap", "agreement", "standings",

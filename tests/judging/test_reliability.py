@@ -1,0 +1,160 @@
+"""Known-answer tests of the reliability figures: scripted judges with one bias each are
+caught by that bias's figure and by no other; an unbiased judge is caught by none.
+
+The debates are a balanced design (opener x longer side x which side, if any, a
+qwen model argued x the better side, twice over), so a bias a judge does not have
+is exactly absent from its verdicts rather than absent on average; only the coin
+flip judge draws, from a fixed seed.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from debatebench_eval.judging.reliability import (
+    PANEL,
+    Judged,
+    diagnostics,
+    effective_judges,
+    flagged,
+    length_bias,
+    wilson,
+)
+
+MARGIN = 10.0
+KIN = "ollama/qwen3:8b"
+OTHERS = ("ollama/gemma3:4b", "ollama/llama3.2")
+REPEATS = 3
+
+
+def verdict(winner: str) -> tuple[str, float]:
+    return winner, MARGIN if winner == "pro" else -MARGIN
+
+
+def design() -> list[dict[str, str]]:
+    cells = itertools.product(("pro", "con"), ("pro", "con"), ("pro", "con", None), ("pro", "con"))
+    return [
+        {"opener": o, "longer": longer, "kin": k, "better": b}  # type: ignore[dict-item]
+        for o, longer, k, b in cells
+    ] * 2
+
+
+def debate(cell: dict[str, str], judges: dict[str, object], coin: random.Random) -> Judged:
+    models = {"pro": OTHERS[0], "con": OTHERS[1]}
+    if cell["kin"]:
+        models[cell["kin"]] = KIN
+    words = {side: 600 if side == cell["longer"] else 400 for side in ("pro", "con")}
+    verdicts, repeats = {}, {}
+    for name, rule in judges.items():
+        runs = tuple(rule(cell, coin) for _ in range(REPEATS))  # type: ignore[operator]
+        repeats[name] = runs
+        verdicts[name] = verdict(max(set(runs), key=runs.count))
+    return Judged(verdicts, models, cell["opener"], words, repeats)
+
+
+def first_speaker(cell: dict[str, str], coin: random.Random) -> str:
+    return cell["opener"]
+
+
+def longer_side(cell: dict[str, str], coin: random.Random) -> str:
+    return cell["longer"]
+
+
+def own_family(cell: dict[str, str], coin: random.Random) -> str:
+    return cell["kin"] or cell["better"]
+
+
+def coin_flip(cell: dict[str, str], coin: random.Random) -> str:
+    return coin.choice(("pro", "con"))
+
+
+def unbiased(cell: dict[str, str], coin: random.Random) -> str:
+    return cell["better"]
+
+
+JUDGES = {
+    "mockllm/first": (first_speaker, "position"),
+    "mockllm/longer": (longer_side, "length"),
+    "ollama/qwen2.5:7b": (own_family, "self_preference"),
+    "mockllm/coin": (coin_flip, "repeats"),
+    "ollama/phi4": (unbiased, None),
+}
+
+
+@pytest.fixture(scope="module")
+def figures() -> dict[str, object]:
+    rules = {name: rule for name, (rule, _) in JUDGES.items()}
+    coin = random.Random(7)
+    return diagnostics([debate(cell, rules, coin) for cell in design()])
+
+
+@pytest.mark.parametrize("judge", list(JUDGES))
+def test_each_biased_judge_is_caught_by_its_own_figure_only(
+    figures: dict[str, object], judge: str
+) -> None:
+    expected = JUDGES[judge][1]
+    assert flagged(figures)[judge] == ([expected] if expected else [])  # type: ignore[arg-type]
+
+
+def test_a_coin_flip_judge_flips_across_repeats_and_a_consistent_one_never(
+    figures: dict[str, object],
+) -> None:
+    by_judge = figures["by_judge"]  # type: ignore[index]
+    coin, fair = by_judge["mockllm/coin"]["repeats"], by_judge["ollama/phi4"]["repeats"]
+    assert 0.3 < coin["flip_rate"] < 0.7 and coin["stable_share"] < 0.5
+    assert fair["flip_rate"] == 0 and fair["stable_share"] == 1 and not fair["flagged"]
+
+
+def test_a_debater_family_judge_without_the_habit_shows_no_self_preference() -> None:
+    rules = {"ollama/qwen2.5:14b": unbiased, "ollama/phi4": unbiased}
+    found = diagnostics([debate(cell, rules, random.Random(0)) for cell in design()])
+    figure = found["by_judge"]["ollama/qwen2.5:14b"]["self_preference"]
+    assert figure["value"] == 0 and not figure["flagged"]
+    assert flagged(found) == {"ollama/qwen2.5:14b": [], "ollama/phi4": []}
+
+
+def test_the_effective_number_of_judges_is_kishs_over_the_verdict_correlation() -> None:
+    winners = ["pro", "con", "pro", "con", "tie", "pro"]
+    same = [Judged({"a": verdict(w), "b": verdict(w), "c": verdict(w)}, {}) for w in winners]
+    assert effective_judges(same, decisive=False)["n_eff"] == pytest.approx(1.0)  # type: ignore[index]
+    flipped = {"pro": "con", "con": "pro", "tie": "tie"}
+    # a and b agree, c says the opposite: pair correlations 1, -1, -1, mean -1/3, clipped to 0.
+    mixed = [Judged({"a": verdict(w), "b": verdict(w), "c": verdict(flipped[w])}, {})
+             for w in winners]  # fmt: skip
+    found = effective_judges(mixed, decisive=False)
+    assert found["mean_correlation"] == pytest.approx(-1 / 3) and found["n_eff"] == 3  # type: ignore[index]
+    # Half correlated: rho = 0.5 over three judges is 3 / (1 + 2 * 0.5) = 1.5 judges.
+    a = ["pro", "pro", "con", "con"] * 2
+    b = ["pro", "pro", "con", "con", "pro", "con", "pro", "con"]
+    half = [Judged({"a": verdict(x), "b": verdict(y)}, {}) for x, y in zip(a, b, strict=True)]
+    pair = effective_judges(half, decisive=True)
+    assert pair["mean_correlation"] == pytest.approx(0.5) and pair["n_eff"] == pytest.approx(  # type: ignore[index]
+        2 / 1.5
+    )
+
+
+def test_decisive_only_agreement_leaves_out_the_debates_a_judge_tied() -> None:
+    rows = [("pro", "pro"), ("con", "con"), ("tie", "pro"), ("tie", "con"), ("pro", "pro")]
+    debates = [Judged({"a": verdict(x), "b": verdict(y)}, {}) for x, y in rows]
+    assert effective_judges(debates, decisive=True)["mean_correlation"] == pytest.approx(1.0)  # type: ignore[index]
+    assert effective_judges(debates, decisive=False)["mean_correlation"] < 1  # type: ignore[index,operator]
+
+
+def test_one_judge_has_no_effective_panel_size_and_intervals_are_wilsons() -> None:
+    assert effective_judges([Judged({"a": verdict("pro")}, {})], decisive=False) is None
+    found = wilson(7, 10)
+    assert found is not None and (found.low, found.high) == pytest.approx((0.3968, 0.8922), 1e-3)
+    assert wilson(0, 0) is None
+
+
+def test_the_length_slope_is_in_margin_points_per_sd_of_the_length_share() -> None:
+    # The margin is exactly 50 x the share: the slope is 50 x the share's sd (0.2 here).
+    shares = [0.2, -0.2] * 5
+    debates = [Judged({PANEL: ("pro" if s > 0 else "con", 50 * s)}, {},
+                      words={"pro": int(500 * (1 + s)), "con": int(500 * (1 - s))})
+               for s in shares]  # fmt: skip
+    found = length_bias(debates, PANEL)
+    assert found is not None and found.value == pytest.approx(50 * 0.2) and found.flagged
