@@ -34,6 +34,7 @@ from debatebench_eval.judging.gate import (
 )
 from debatebench_eval.judging.metrics import (
     figure_stats,
+    judge_reliability,
     listed_metrics,
     model_win_rate,
     panel_alpha,
@@ -69,6 +70,7 @@ Reading = Exchange[dict[str, SideJudgment]]
     metrics=[
         model_win_rate(),
         panel_alpha(),
+        judge_reliability(),
         figure_stats(),
         listed_metrics(schema.RUBRIC_LISTED),
     ]

@@ -155,3 +155,17 @@ def test_a_same_family_judge_is_flagged_and_refused_with_strict_family(run_debat
     sample = (log.samples or [])[0]
     assert sample.error is not None and "strict_judge=family" in sample.error.message
     assert strict.calls == []
+
+
+def test_a_run_reports_side_bias_self_preference_and_effective_judges(run_debate: Any) -> None:
+    # Two judges reading content alike (one of the pro model's family): one effective
+    # judge, no self-preference, and pro won the one debate.
+    kin = Script("pro-kin", reply=judge_only(content_judge())).model()
+    other = Script("other", reply=judge_only(content_judge(0.8, 0.4))).model()
+    log = run_debate(roles={**debaters(), "judge": [kin, other]}, fact_check=False)
+    metrics = all_metrics(log)
+    assert metrics["side_bias"] == 1 and 0 < metrics["side_bias_low"] < 0.5
+    assert metrics["self_preference.mockllm/pro-kin"] == 0
+    assert "self_preference.mockllm/other" not in metrics
+    # One debate: each judge gave one answer, so no correlation is defined.
+    assert "effective_judges" not in metrics
