@@ -216,7 +216,7 @@ def debate_result(sample: EvalSample, pair: tuple[str, str], log: str) -> Debate
     common: dict[str, Any] = {
         "pair": pair, "motion": str(meta.get("motion_id", sample.id)), "swapped": swapped,
         "pro": pro, "con": con, "log": log, "sample_id": str(sample.id), "uuid": sample.uuid,
-        "sides": side_stats(record),
+        "sides": side_stats(record), "opener": opener(record),
     }  # fmt: skip
     if sample.error is not None:
         return DebateResult(**common, status="error", reason=_first(sample.error.message))
@@ -278,6 +278,13 @@ def _judge_views(meta: dict[str, Any]) -> tuple[JudgeView, ...]:
         winners = tuple(outcome(scores) for scores in by_repeat) if len(group) > 1 else ()
         views.append(JudgeView(name, True, outcome(means), flipped, fractions, winners))
     return tuple(views)
+
+
+def opener(record: DebateRecord) -> str | None:
+    """The side that spoke first in the first argument phase (prep is private)."""
+    spoken = [t for t in record.turns if t.phase != "prep"]
+    first = min(spoken, key=lambda t: (t.phase_index, t.order), default=None)
+    return first.side if first is not None else None
 
 
 def side_stats(record: DebateRecord) -> dict[str, SideStats]:

@@ -67,6 +67,8 @@ class DebateResult:
     # swap_rule=survive found the swapped readings disagreeing: a tie, whatever the totals.
     swap_tie: bool = False
     swap_rule: str = "mean"
+    # The side that spoke first in the first argument phase (None: not recorded).
+    opener: str | None = None
     # False for an outcome imported without a margin: its totals say only who won.
     margin_known: bool = True
     # The fact-check ran and scored nothing (it never enters the ratings; counted so
