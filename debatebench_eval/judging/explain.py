@@ -15,6 +15,7 @@ import re
 from typing import Any
 
 from debatebench_eval.judging.ledger import Ledger
+from debatebench_eval.judging.repeats import judge_groups
 from debatebench_eval.judging.rubric import Rubric
 from debatebench_eval.judging.verdict import Verdict
 from debatebench_eval.record.protocol import SIDES
@@ -127,6 +128,15 @@ def _reading_columns(judges: list[dict[str, Any]]) -> list[tuple[str, dict[str, 
     if len(valid) == 1:
         readings = valid[0]["orientations"]
         return [(f"r{n}", reading["scores"]) for n, reading in enumerate(readings, 1)]
+    if any("repeat" in judge for judge in valid):
+        # Repeated judging: a column per judge's repeat (j1 k2: judge 1, repeat 2).
+        groups = judge_groups(valid)
+        return [
+            (f"j{n} k{judge['repeat']}" if len(groups) > 1 else f"k{judge['repeat']}",
+             _mean(judge["orientations"]))
+            for n, group in enumerate(groups, 1)
+            for judge in group
+        ]  # fmt: skip
     return [(f"j{n}", _mean(judge["orientations"])) for n, judge in enumerate(valid, 1)]
 
 
@@ -167,7 +177,8 @@ def _justifications(side: str, metadata: dict[str, Any], rubric: Rubric) -> str:
 
 def _who(entry: dict[str, Any], metadata: dict[str, Any]) -> str:
     judge = f"{entry['judge']}, " if len(metadata["readings"]) > 1 else ""
-    return f"{judge}reading {entry['reading']}"
+    repeat = f"repeat {entry['repeat']}, " if "repeat" in entry else ""
+    return f"{judge}{repeat}reading {entry['reading']}"
 
 
 def _stance(stance: dict[str, Any]) -> str:

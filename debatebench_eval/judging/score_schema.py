@@ -283,6 +283,8 @@ def side_details(
                     "reading": number,
                     "blind": orientation.as_dict(),
                 }
+                if "repeat" in judge_record_:  # repeated judging: which repeat said it
+                    who["repeat"] = judge_record_["repeat"]
                 for name, dim in judgment.scores.items():
                     dimensions[name]["justifications"].append(
                         {**who, "score": dim.score, "text": dim.justification}

@@ -63,6 +63,8 @@ def test_repeats_judge_k_times_with_distinct_recorded_seeds_and_report_the_sprea
     assert log.stats.model_usage["mockllm/judge"].input_tokens == 6 * 50
     metrics = all_metrics(log)
     assert metrics["repeat_stable"] == 1 and "panel_alpha" not in metrics
+    # The explanation names each repeat: a table column and each justification's source.
+    assert "k3" in score.explanation and "repeat 2, reading 1" in score.explanation
 
 
 def test_a_judge_that_follows_its_seed_flips_across_repeats(run_debate: Any) -> None:
