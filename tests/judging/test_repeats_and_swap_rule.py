@@ -7,12 +7,14 @@ from typing import Any
 
 import pytest
 from inspect_ai.model import GenerateConfig, ModelOutput
+from inspect_ai.scorer import SampleScore, Score
 
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.options import scorer_taker
 from debatebench_eval.core.seeds import repeat_seed
 from debatebench_eval.judging.families import family
 from debatebench_eval.judging.figures import figures_of
+from debatebench_eval.judging.metrics import judge_reliability
 from debatebench_eval.judging.options import JudgingOptions
 from debatebench_eval.judging.repeats import flip_rate, judge_groups, outcome
 from debatebench_eval.judging.verdict import SWAP_DISAGREED
@@ -171,3 +173,47 @@ def test_a_run_reports_side_bias_self_preference_and_effective_judges(run_debate
     assert "self_preference.mockllm/other" not in metrics
     # One debate: each judge gave one answer, so no correlation is defined.
     assert "effective_judges" not in metrics
+
+
+def panel_score(winners: dict[str, str], models: dict[str, str]) -> Any:
+    """A scored rubric score whose judges each gave one reading won by `winners[judge]`."""
+
+    def reading(winner: str) -> dict[str, Any]:
+        high, low = {"clarity": 8.0}, {"clarity": 4.0}
+        return {
+            "scores": {"pro": high, "con": low} if winner == "pro" else {"pro": low, "con": high}
+        }
+
+    readings = [
+        {"judge": j, "valid": True, "orientations": [reading(w)]} for j, w in winners.items()
+    ]
+    first = next(iter(winners.values()))
+    return Score(value={"pro_total": 1.0}, metadata={
+        "readings": readings, "winner": first, "totals": {"pro": 8.0, "con": 4.0},
+        "models": models, "sides": {"pro": {"role": "pro"}, "con": {"role": "con"}},
+    })  # fmt: skip
+
+
+def test_the_run_metric_reads_each_judges_verdict_from_the_score_metadata() -> None:
+    models = {"pro": "ollama/qwen3:8b", "con": "ollama/gemma3:4b"}
+    rows = [("pro", "pro"), ("con", "pro"), ("pro", "pro"), ("con", "pro")]
+    scores = [
+        SampleScore(score=panel_score({"ollama/phi4": a, "ollama/qwen2.5": b}, models), sample_id=i)
+        for i, (a, b) in enumerate(rows)
+    ]
+    found = judge_reliability()(scores)
+    # qwen2.5 always picks the qwen (pro) side; phi4 half the time: +1/2 self-preference.
+    assert found["self_preference.ollama/qwen2.5"] == pytest.approx(0.5)
+    assert "self_preference.ollama/phi4" not in found  # not a debater's family
+    # qwen2.5's verdicts never vary: no pair has a correlation, so no effective size.
+    assert found["effective_judges"] is None
+    assert found["side_bias"] == pytest.approx(0.5)  # the first judge's verdict, as recorded
+    # Two judges whose verdicts are uncorrelated are worth two.
+    rows = [("pro", "pro"), ("con", "con"), ("pro", "con"), ("con", "pro")]
+    scores = [
+        SampleScore(score=panel_score({"ollama/phi4": a, "ollama/llama3": b}, models), sample_id=i)
+        for i, (a, b) in enumerate(rows)
+    ]
+    found = judge_reliability()(scores)
+    assert found["verdict_correlation"] == pytest.approx(0.0)
+    assert found["effective_judges"] == found["effective_judges_decisive"] == pytest.approx(2.0)
