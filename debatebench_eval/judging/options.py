@@ -232,8 +232,9 @@ class JudgingOptions(JudgeCalls):
         description="Judge each debate k times (default 1), each repeat with its own recorded "
         "seed; each judge's repeats are combined by the median per dimension, then the panel "
         "as before. Costs k times the rubric calls (k x 2 per judge with swap_judging); the "
-        "fact-check is not repeated. Reports the verdict flip rate across repeats, the share "
-        "of debates whose winner is stable in all k and each dimension's spread.",
+        "fact-check is not repeated. A judge counts toward the quorum when all its repeats "
+        "parsed. Reports the verdict flip rate across repeats, the share of debates whose "
+        "winner is stable in all k and each dimension's spread.",
     )
     fact_check: Annotated[bool | None, coerced(arg.boolean)] = Field(
         default=None,
