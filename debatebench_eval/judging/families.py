@@ -9,7 +9,9 @@ The rule, from the model's name alone (nothing is asked of a server):
    `gpt`, `o3` → `openai`), so one lab's models are one family whichever
    server runs them (`ollama/gpt-oss` and `openai/gpt-4o` are both `openai`).
 3. Any other stem is its own family, except behind a provider that is one
-   lab's own API (`openai/ft-custom` → `openai`), where the provider decides.
+   lab's own API (`openai/ft-custom` → `openai`), where the provider (the part
+   before the first `/`) decides. A name that starts with no letter is its own
+   stem (`7b-chat`).
 
 Two judges of one family are not independent of each other either; this
 module only says which family a model is, the gate and the diagnostics
@@ -47,13 +49,14 @@ LAB_PROVIDERS = {
 
 def family(model: str) -> str:
     """The family of a model name such as `ollama/qwen3:8b` (module docstring)."""
-    provider = model.split("/", 1)[0] if "/" in model else ""
-    name = model.rsplit("/", 1)[-1].lower()
+    # A name without a provider is its own provider: harmless, a lab's API name is
+    # that lab's family either way.
+    provider, name = model.partition("/")[0].lower(), model.rpartition("/")[2].lower()
     found = _STEM.match(name)
     stem = found[0] if found else name
     if stem in LABS:
         return LABS[stem]
-    return LAB_PROVIDERS.get(provider.lower(), stem)
+    return LAB_PROVIDERS.get(provider, stem)
 
 
 def same_family(a: str, b: str) -> bool:

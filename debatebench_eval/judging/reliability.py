@@ -58,6 +58,7 @@ from debatebench_eval.record.protocol import SIDES
 PANEL = "panel"
 LEVEL = 0.95
 RESAMPLES = 2000
+BLOCK_CELLS = 2_000_000  # resampled values held at once (16 MB)
 CODES = {"pro": 1.0, "tie": 0.0, "con": -1.0}
 
 
@@ -205,10 +206,20 @@ def self_preference(debates: Sequence[Judged], judge: str) -> Estimate | None:
     if not rows:
         return None
     diffs = np.array([a - b for a, b in rows])
-    draws = np.random.default_rng(0).integers(0, len(diffs), (RESAMPLES, len(diffs)))
-    means = diffs[draws].mean(axis=1)
-    low, high = np.quantile(means, [(1 - LEVEL) / 2, (1 + LEVEL) / 2])
+    low, high = np.quantile(_resampled_means(diffs), [(1 - LEVEL) / 2, (1 + LEVEL) / 2])
     return Estimate(float(diffs.mean()), float(low), float(high), len(rows), 0.0)
+
+
+def _resampled_means(values: np.ndarray) -> np.ndarray:
+    """RESAMPLES bootstrap means, drawn in blocks so a tournament's tens of thousands of
+    debates never make one (resamples x debates) array."""
+    rng = np.random.default_rng(0)
+    block = max(1, BLOCK_CELLS // len(values))
+    means = [
+        values[rng.integers(0, len(values), (min(block, RESAMPLES - start), len(values)))].mean(1)
+        for start in range(0, RESAMPLES, block)
+    ]
+    return np.concatenate(means)
 
 
 def _pick(winner: str, side: str) -> float:

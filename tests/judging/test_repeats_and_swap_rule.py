@@ -141,6 +141,8 @@ def test_survive_needs_the_swap_and_repeats_are_bounded() -> None:
         ("ollama/gpt-oss:20b", "openai"), ("openai/ft-custom", "openai"), ("o3-mini", "openai"),
         ("gemma4:12b", "google"), ("anthropic/claude-3-5-haiku", "anthropic"),
         ("openai-api/local/smollm2-135m", "huggingface"), ("mockllm/judge0", "judge"),
+        ("OpenAI/GPT-4o", "openai"), ("openai/ft/custom-model", "openai"),
+        ("ollama/7b-chat", "7b-chat"), ("ollama/custom", "custom"), ("mistral", "mistral"),
     ],
 )  # fmt: skip
 def test_a_models_family_comes_from_its_name(model: str, expected: str) -> None:
