@@ -21,6 +21,7 @@ from debatebench_eval.judging.reliability import (
     effective_judges,
     flagged,
     length_bias,
+    self_preference,
     wilson,
 )
 
@@ -84,7 +85,9 @@ JUDGES = {
 }
 
 
-@pytest.fixture(scope="module")
+# Per test, not per module: mutation testing credits a fixture's calls to the test
+# that set it up, so a shared one would leave the other tests blind to a mutant.
+@pytest.fixture
 def figures() -> dict[str, object]:
     rules = {name: rule for name, (rule, _) in JUDGES.items()}
     coin = random.Random(7)
@@ -158,3 +161,47 @@ def test_the_length_slope_is_in_margin_points_per_sd_of_the_length_share() -> No
                for s in shares]  # fmt: skip
     found = length_bias(debates, PANEL)
     assert found is not None and found.value == pytest.approx(50 * 0.2) and found.flagged
+
+
+def test_diagnostics_report_the_panel_beside_its_judges_and_both_codings() -> None:
+    rows = [("pro", "pro"), ("con", "con"), ("tie", "pro"), ("pro", "tie"), ("con", "pro")]
+    debates = [Judged({"a": verdict(x), "b": verdict(y), PANEL: verdict(y)}, {})
+               for x, y in rows]  # fmt: skip
+    found = diagnostics(debates)
+    assert list(found["by_judge"]) == ["a", "b", PANEL]
+    assert found["effective_judges"]["all"] == effective_judges(debates, decisive=False)
+    assert found["effective_judges"]["decisive"] == effective_judges(debates, decisive=True)
+    assert found["effective_judges"]["all"] != found["effective_judges"]["decisive"]
+    assert found["by_judge"]["a"]["repeats"] is None  # judged once
+    assert PANEL not in diagnostics([Judged({"a": verdict("pro")}, {})])["by_judge"]
+
+
+def test_a_pair_is_correlated_over_the_debates_both_judged_and_needs_two_answers() -> None:
+    both = [("pro", "pro"), ("con", "con")]
+    debates = [Judged({"a": verdict(x), "b": verdict(y)}, {}) for x, y in both]
+    # A debate only one of them judged does not enter the pair.
+    debates.append(Judged({"a": verdict("pro")}, {}))
+    debates.append(Judged({"b": verdict("pro")}, {}))
+    assert effective_judges(debates, decisive=False)["mean_correlation"] == pytest.approx(1.0)  # type: ignore[index]
+    one = [Judged({"a": verdict("pro"), "b": verdict("con")}, {})]
+    assert effective_judges(one, decisive=False) == {
+        "judges": 2, "pairs": 0, "mean_correlation": None, "n_eff": None,
+    }  # fmt: skip
+    # One judge always gave the same answer: the pair has no correlation.
+    constant = [Judged({"a": verdict("pro"), "b": verdict(y)}, {}) for y in ("pro", "con")]
+    assert effective_judges(constant, decisive=False)["pairs"] == 0  # type: ignore[index]
+
+
+def kin_debate(own: str, other: str) -> Judged:
+    return Judged({"ollama/qwen2.5": verdict(own), "ollama/phi4": verdict(other)},
+                  {"pro": KIN, "con": OTHERS[0]})  # fmt: skip
+
+
+def test_self_preference_counts_a_tie_as_half_a_pick_and_its_interval_is_fixed() -> None:
+    always = self_preference([kin_debate("pro", "con")] * 6, "ollama/qwen2.5")
+    assert always is not None and always.value == 1.0 and always.flagged
+    ties = self_preference([kin_debate("tie", "con")] * 6, "ollama/qwen2.5")
+    assert ties is not None and ties.value == 0.5
+    mixed = [kin_debate(a, b) for a, b in (("pro", "con"), ("con", "con"), ("pro", "pro"))] * 3
+    first, again = (self_preference(mixed, "ollama/qwen2.5") for _ in range(2))
+    assert first == again and first is not None and first.low < first.value < first.high
