@@ -12,7 +12,9 @@ from __future__ import annotations
 import itertools
 import random
 
+import numpy as np
 import pytest
+from scipy import stats  # type: ignore[import-untyped]
 
 from debatebench_eval.judging.reliability import (
     PANEL,
@@ -21,6 +23,8 @@ from debatebench_eval.judging.reliability import (
     effective_judges,
     flagged,
     length_bias,
+    position_bias,
+    repeat_consistency,
     self_preference,
     wilson,
 )
@@ -205,3 +209,53 @@ def test_self_preference_counts_a_tie_as_half_a_pick_and_its_interval_is_fixed()
     mixed = [kin_debate(a, b) for a, b in (("pro", "con"), ("con", "con"), ("pro", "pro"))] * 3
     first, again = (self_preference(mixed, "ollama/qwen2.5") for _ in range(2))
     assert first == again and first is not None and first.low < first.value < first.high
+
+
+def test_the_length_interval_is_the_t_interval_of_least_squares_written_out() -> None:
+    pro_words = [300, 500, 420, 610, 380, 450]
+    margins = [-8.0, 6.0, 1.0, 12.0, -1.0, -3.0]
+    debates = [Judged({PANEL: ("pro" if m > 0 else "con", m)}, {}, words={"pro": w, "con": 450})
+               for w, m in zip(pro_words, margins, strict=True)]  # fmt: skip
+    # A debate with no words spoken has no length share and is left out.
+    debates.append(Judged({PANEL: ("pro", 50.0)}, {}, words={"pro": 0, "con": 0}))
+    share = np.array([(w - 450) / (w + 450) for w in pro_words])
+    x, y = share / share.std(), np.array(margins)
+    slope = ((x - x.mean()) * (y - y.mean())).sum() / ((x - x.mean()) ** 2).sum()
+    residual = y - y.mean() - slope * (x - x.mean())
+    se = np.sqrt((residual**2).sum() / (len(x) - 2) / ((x - x.mean()) ** 2).sum())
+    half = stats.t.ppf(0.975, len(x) - 2) * se
+    found = length_bias(debates, PANEL)
+    assert found is not None and found.n == 6 and found.null == 0
+    assert (found.value, found.low, found.high) == pytest.approx(
+        (slope, slope - half, slope + half)
+    )
+    three = length_bias(debates[:3], PANEL)
+    assert three is not None and three.n == 3
+    assert length_bias(debates[:2], PANEL) is None
+
+
+def test_position_counts_the_decided_debates_a_judge_read_with_a_known_opener() -> None:
+    debates = [
+        Judged({"a": verdict("pro")}, {}, opener="pro"),
+        Judged({"a": verdict("con")}, {}, opener="pro"),
+        Judged({"a": verdict("con")}, {}, opener="con"),
+        Judged({"a": ("tie", 0.0)}, {}, opener="pro"),  # a tie: not decided
+        Judged({"a": verdict("pro")}, {}),  # no opener recorded
+        Judged({"b": verdict("pro")}, {}, opener="pro"),  # another judge's
+    ]
+    found = position_bias(debates, "a")
+    assert found is not None and found.n == 3 and found.value == pytest.approx(2 / 3)
+
+
+def test_repeat_consistency_is_over_the_debates_judged_more_than_once() -> None:
+    debates = [
+        Judged({"a": verdict("pro")}, {}, repeats={"a": ("pro", "con")}),
+        Judged({"a": verdict("pro")}, {}, repeats={"a": ("pro", "pro")}),
+        Judged({"a": verdict("pro")}, {}, repeats={"a": ("pro",)}),  # once: left out
+    ]
+    found = repeat_consistency(debates, "a")
+    assert found is not None
+    low, high = found.pop("flip_rate_interval")
+    assert found == {"debates": 2, "k": 2, "flip_rate": 0.5, "stable_share": 0.5, "flagged": True}
+    assert (low, high) == pytest.approx((wilson(1, 2).low, wilson(1, 2).high))  # type: ignore[union-attr]
+    assert repeat_consistency(debates[2:], "a") is None
