@@ -26,6 +26,7 @@ from debatebench_eval.judging.reliability import (
     position_bias,
     repeat_consistency,
     self_preference,
+    side_bias,
     wilson,
 )
 
@@ -259,3 +260,24 @@ def test_repeat_consistency_is_over_the_debates_judged_more_than_once() -> None:
     assert found == {"debates": 2, "k": 2, "flip_rate": 0.5, "stable_share": 0.5, "flagged": True}
     assert (low, high) == pytest.approx((wilson(1, 2).low, wilson(1, 2).high))  # type: ignore[union-attr]
     assert repeat_consistency(debates[2:], "a") is None
+
+
+def test_side_is_pros_share_of_the_decided_debates_and_reads_as_a_dict() -> None:
+    debates = [
+        Judged({"a": verdict("pro")}, {}),
+        Judged({"a": verdict("pro")}, {}),
+        Judged({"a": verdict("con")}, {}),
+        Judged({"a": ("tie", 0.0)}, {}),  # a tie: not decided
+        Judged({"b": verdict("con")}, {}),  # another judge's
+    ]
+    found = side_bias(debates, "a")
+    assert found is not None and (found.value, found.n, found.null) == (
+        pytest.approx(2 / 3),
+        3,
+        0.5,
+    )
+    expected = wilson(2, 3)
+    assert expected is not None
+    assert found.as_dict() == {"value": pytest.approx(2 / 3), "low": expected.low,
+                               "high": expected.high, "n": 3, "flagged": False}  # fmt: skip
+    assert side_bias([Judged({"a": ("tie", 0.0)}, {})], "a") is None
