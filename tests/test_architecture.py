@@ -24,11 +24,11 @@ WHOLE = {
 _DEBATE_RULES = ("config", "run_yaml", "prompts")
 _JUDGING_RULES = (
     "rubric", "blind", "structured", "verdict", "score_schema", "options", "gate", "ledger",
-    "viewer", "explain", "figures",
+    "viewer", "explain", "figures", "families", "repeats", "reliability",
 )  # fmt: skip
 _TOURNAMENT_RULES = (
     "schedule", "manifest", "results", "bradley_terry", "bootstrap", "agreement", "standings",
-    "figure_text", "calibration",
+    "figure_text", "calibration", "judge_reliability",
 )  # fmt: skip
 _TOURNAMENT_COMMANDS = (
     "runner", "outcomes", "judged_elsewhere", "leaderboard", "plots", "leaderboard_log",

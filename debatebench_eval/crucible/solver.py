@@ -149,7 +149,7 @@ def _gates_before_calls(
 ) -> None:
     if scoring.strict_judge:
         rows = [(side, str(m), model_base_url(m)) for side, m in sides.items()]
-        guard_debaters(scoring_models(judges, scoring.meta_judge), rows, strict=True)
+        guard_debaters(scoring_models(judges, scoring.meta_judge), rows, scoring.strict_judge)
 
 
 async def _gate_trust(judges: list[Model], scoring: ScoringOptions) -> None:

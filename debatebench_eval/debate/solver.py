@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from inspect_ai.log import transcript
 from inspect_ai.model import ChatMessageAssistant, ChatMessageUser, ModelOutput, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import span
@@ -22,7 +23,13 @@ from debatebench_eval.debate.context_plan import DebatePlan, JudgedCalls, check_
 from debatebench_eval.debate.pairing import check_twin_selected
 from debatebench_eval.debate.prompts import phase_prompt
 from debatebench_eval.debate.speech import Speaker, speak, speaker_label, turn_budget
-from debatebench_eval.judging.gate import check_quorum, guard, judge_trust
+from debatebench_eval.judging.gate import (
+    check_quorum,
+    debaters,
+    family_clashes,
+    guard,
+    judge_trust,
+)
 from debatebench_eval.judging.options import JUDGE_ROLE, JudgingOptions, judge_models
 from debatebench_eval.prep.citations import with_citations
 from debatebench_eval.prep.pools import Pools, gather
@@ -159,7 +166,10 @@ def debate_solver(
         state.metadata.update(run.model_dump(exclude={"sides"}))
         state.metadata.update(reasoning_metadata(speakers))
         if options.strict_judge:
-            guard(judges, record, strict=True)
+            guard(judges, record, strict=options.strict_judge)
+        for kin in family_clashes(judges, debaters(record)):
+            # Said before any debater speaks; the score carries it too.
+            transcript().info(f"Judge family: {kin}.", source="debatebench")
         if options.require_validated_judge:
             await judge_trust(judges, require=True)
         passages: list[Passage] = []

@@ -15,6 +15,7 @@ import re
 from typing import Any
 
 from debatebench_eval.judging.ledger import Ledger
+from debatebench_eval.judging.repeats import judge_groups
 from debatebench_eval.judging.rubric import Rubric
 from debatebench_eval.judging.verdict import Verdict
 from debatebench_eval.record.protocol import SIDES
@@ -51,9 +52,12 @@ def _headline(verdict: Verdict) -> str:
         "steelman_tiebreak": "on the steelman tiebreak (equal totals)",
         "coin_toss": "by the coin toss from the seed (equal totals and steelman scores)",
         "stance_forfeit": "by forfeit: the other side argued the opposite position",
+        "swap_disagreed": "— none: a tie, as the swapped readings named different winners "
+        "(swap_rule=survive)",
     }[verdict.reason]
+    winner = verdict.winner.upper() if verdict.winner else "TIE"
     return (
-        f"**Winner: {verdict.winner.upper()}** {how} — PRO {verdict.totals['pro']:g}, "
+        f"**Winner: {winner}** {how} — PRO {verdict.totals['pro']:g}, "
         f"CON {verdict.totals['con']:g}, margin {verdict.margin:g} ({verdict.tier})"
     )
 
@@ -63,13 +67,19 @@ def _judge_line(judge: dict[str, Any], metadata: dict[str, Any]) -> str:
     trust = metadata.get("trust") or {}
     status = trust.get("status", "unknown")
     valid = "" if judge["valid"] else " · **not used: a reading failed**"
-    return f"Judge `{judge['judge']}` · trust: {status} · JSON mode: {', '.join(modes)}{valid}"
+    return f"Judge `{_name(judge)}` · trust: {status} · JSON mode: {', '.join(modes)}{valid}"
+
+
+def _name(judge: dict[str, Any]) -> str:
+    """A judge record's name, with its repeat when judging was repeated."""
+    repeat = judge.get("repeat")
+    return f"{judge['judge']} (repeat {repeat}, seed {judge['seed']})" if repeat else judge["judge"]
 
 
 def _readings(judges: list[dict[str, Any]], verdict: Verdict) -> str:
     lines = []
     for judge in judges:
-        prefix = f"{judge['judge']}, " if len(judges) > 1 else ""
+        prefix = f"{_name(judge)}, " if len(judges) > 1 else ""
         for number, reading in enumerate(judge["orientations"], 1):
             mapping = f"Side A = {reading['blind']['A'].upper()}"
             if reading.get("winner") is None:
@@ -81,10 +91,12 @@ def _readings(judges: list[dict[str, Any]], verdict: Verdict) -> str:
                 f"{totals['con']:g} → {reading['winner'].upper()}"
             )
         if judge.get("swap_flipped"):
-            lines.append(
-                f"- **the readings disagree** (the swap flipped the winner); their mean "
-                f"decides: {verdict.winner.upper()}"
+            decides = (
+                f"their mean decides: {verdict.winner.upper()}"
+                if verdict.winner
+                else "under swap_rule=survive that is a tie"
             )
+            lines.append(f"- **the readings disagree** (the swap flipped the winner); {decides}")
     return "\n".join(lines)
 
 
@@ -116,6 +128,15 @@ def _reading_columns(judges: list[dict[str, Any]]) -> list[tuple[str, dict[str, 
     if len(valid) == 1:
         readings = valid[0]["orientations"]
         return [(f"r{n}", reading["scores"]) for n, reading in enumerate(readings, 1)]
+    if any("repeat" in judge for judge in valid):
+        # Repeated judging: a column per judge's repeat (j1 k2: judge 1, repeat 2).
+        groups = judge_groups(valid)
+        return [
+            (f"j{n} k{judge['repeat']}" if len(groups) > 1 else f"k{judge['repeat']}",
+             _mean(judge["orientations"]))
+            for n, group in enumerate(groups, 1)
+            for judge in group
+        ]  # fmt: skip
     return [(f"j{n}", _mean(judge["orientations"])) for n, judge in enumerate(valid, 1)]
 
 
@@ -156,7 +177,8 @@ def _justifications(side: str, metadata: dict[str, Any], rubric: Rubric) -> str:
 
 def _who(entry: dict[str, Any], metadata: dict[str, Any]) -> str:
     judge = f"{entry['judge']}, " if len(metadata["readings"]) > 1 else ""
-    return f"{judge}reading {entry['reading']}"
+    repeat = f"repeat {entry['repeat']}, " if "repeat" in entry else ""
+    return f"{judge}{repeat}reading {entry['reading']}"
 
 
 def _stance(stance: dict[str, Any]) -> str:
@@ -170,7 +192,8 @@ def _stance(stance: dict[str, Any]) -> str:
 
 
 def _flags(metadata: dict[str, Any]) -> list[str]:
-    return [f"⚠ {warning}" for warning in metadata["judge_warnings"]]
+    found = [*metadata["judge_warnings"], *metadata.get("judge_family_warnings", [])]
+    return [f"⚠ {warning}" for warning in found]
 
 
 def turn_labels(record: DebateRecord) -> dict[str, str]:

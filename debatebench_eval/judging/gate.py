@@ -1,5 +1,5 @@
-"""The gates before judging: a judge that is also a debater, a judge not trusted, and a
-panel too small for its quorum.
+"""The gates before judging: a judge that is also a debater (or of a debater's model
+family), a judge not trusted, and a panel too small for its quorum.
 
 They run before any model call (the first two when strict: `strict_judge`,
 `require_validated_judge`), so a refused run costs nothing.
@@ -13,6 +13,8 @@ from urllib.parse import urlsplit
 from inspect_ai.model import Model
 
 from debatebench_eval.core.errors import DebateError
+from debatebench_eval.judging.families import family, same_family
+from debatebench_eval.judging.options import FAMILY
 from debatebench_eval.record.store import DebateRecord
 from debatebench_eval.servers.probe import model_base_url
 from debatebench_eval.validation.check_records import CHECKS, FACT_CHECK, SENSITIVITY, all_checks
@@ -22,6 +24,8 @@ from debatebench_eval.validation.trust import JudgeIdentity, judge_identity, tru
 
 # A debater as the gate sees it: side, model name, server URL (None: unknown).
 Debater = tuple[str, str, str | None]
+# strict_judge: false (warn), true (refuse the very model), "family" (its family too).
+Strictness = bool | str
 
 
 def debaters(record: DebateRecord) -> list[Debater]:
@@ -58,16 +62,33 @@ def _server(url: str | None) -> str | None:
     return f"{host}:{parts.port}{parts.path}"
 
 
-def guard(judges: list[Model], record: DebateRecord, strict: bool) -> list[str]:
+def family_clashes(judges: list[Model], sides: list[Debater]) -> list[str]:
+    """A warning for each judge of a debater's model family that is not that very model
+    (which `model_clashes` names): it may prefer its own family's speeches."""
+    return [
+        f"judge {judge} is of the {debater[0]} side's model family ({family(str(judge))}: "
+        f"{debater[1]}): it may favour its own family's speeches"
+        for judge in judges
+        for debater in sides
+        if same_family(str(judge), debater[1]) and not model_clashes([judge], [debater])
+    ]
+
+
+def guard(judges: list[Model], record: DebateRecord, strict: Strictness) -> list[str]:
     """The judge ≠ debater guard: warnings, or an error before any call when strict."""
     return guard_debaters(judges, debaters(record), strict)
 
 
-def guard_debaters(judges: list[Model], sides: list[Debater], strict: bool) -> list[str]:
+def guard_debaters(judges: list[Model], sides: list[Debater], strict: Strictness) -> list[str]:
     """`guard` over debaters given directly (a task whose record is not a DebateRecord)."""
     warnings = model_clashes(judges, sides)
     if warnings and strict:
         raise DebateError(f"strict_judge: {warnings[0]}; pass a different --model-role judge=...")
+    if strict == FAMILY and (kin := family_clashes(judges, sides)):
+        raise DebateError(
+            f"strict_judge=family: {kin[0]}; pass a judge of another family with "
+            "--model-role judge=..."
+        )
     return warnings
 
 

@@ -35,6 +35,18 @@ from inspect_ai.scorer import (
 )
 
 from debatebench_eval.judging.figures import FIGURES_KEY, figures_of
+from debatebench_eval.judging.reliability import (
+    PANEL,
+    Estimate,
+    Judged,
+    effective_judges,
+    judges_of,
+    self_preference,
+    side_bias,
+)
+from debatebench_eval.judging.repeats import combine_repeats, judge_groups, outcome
+from debatebench_eval.judging.verdict import mean_scores
+from debatebench_eval.judging.verdict import totals as verdict_totals
 from debatebench_eval.record.protocol import SIDES
 
 # Shown when one model argued every side: no model beat another, and what the
@@ -144,7 +156,7 @@ def panel_alpha() -> Metric:
     """Krippendorff's alpha (interval) among a panel's judges over every dimension score.
 
     Units are (sample, side, dimension); each judge's rating is its mean over
-    orientations as a fraction of the dimension's maximum. Undefined (None, left
+    orientations (and repeats) as a fraction of the dimension's maximum. Undefined (None, left
     out of the results) with one judge or no scored debate.
     """
     alpha = krippendorff_alpha(level="interval")
@@ -167,15 +179,82 @@ def panel_units(score: Score) -> list[list[float]]:
         name: dim["max"]
         for name, dim in (meta.get("sides") or {}).get("pro", {}).get("dimensions", {}).items()
     }
-    judges = [r for r in meta.get("readings", []) if r.get("valid")]
+    # A judge's repeats are one judge: its rating is the mean over all its readings.
+    judges = [
+        [o for record in group for o in record["orientations"]]
+        for group in judge_groups(meta.get("readings", []))
+        if all(record.get("valid") for record in group)
+    ]
     if len(judges) < 2 or not maxima:
         return []
     units = []
     for side in SIDES:
         for name, top in maxima.items():
             ratings = []
-            for judge in judges:
-                values = [o["scores"][side][name] for o in judge["orientations"]]
+            for readings in judges:
+                values = [o["scores"][side][name] for o in readings]
                 ratings.append(sum(values) / len(values) / top)
             units.append(ratings)
     return units
+
+
+@metric
+def judge_reliability() -> Metric:
+    """The run's reliability figures (`judging.reliability`) where a score has what they
+    need: the panel's side bias (`side_bias`, pro's share of decided debates, with its
+    Wilson interval as `side_bias_low`/`_high`), each judge's self-preference when a
+    judge of another family judged the same debates (`self_preference.JUDGE`, with
+    `_low`/`_high`), and with a panel the effective number of judges over the verdict
+    correlation, all verdicts and decisive ones (`effective_judges`,
+    `effective_judges_decisive`, beside `verdict_correlation[_decisive]`). Position
+    and length need the opener and the speeches' lengths, which a score does not
+    carry: the leaderboard reports them. Undefined figures are None (left out)."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float | None]:
+        debates = [d for s in scores if (d := judged_debate(s.score)) is not None]
+        if not debates:
+            return {"side_bias": None}
+        out: dict[str, float | None] = {}
+        out.update(_estimate("side_bias", side_bias(debates, PANEL)))
+        for judge in judges_of(debates):
+            out.update(_estimate(f"self_preference.{judge}", self_preference(debates, judge)))
+        for coding, suffix in (("all", ""), ("decisive", "_decisive")):
+            found = effective_judges(debates, decisive=coding == "decisive")
+            if found is not None:
+                out[f"effective_judges{suffix}"] = found["n_eff"]
+                out[f"verdict_correlation{suffix}"] = found["mean_correlation"]
+        return out
+
+    return compute
+
+
+def _estimate(name: str, found: Estimate | None) -> dict[str, float | None]:
+    if found is None:
+        return {}
+    head, dot, tail = name.partition(".")
+    return {name: found.value, f"{head}_low{dot}{tail}": found.low,
+            f"{head}_high{dot}{tail}": found.high}  # fmt: skip
+
+
+def judged_debate(score: Score) -> Judged | None:
+    """A scored debate's verdicts as the reliability figures read them: each judge's own
+    (orientations averaged, repeats by the median) and the panel's."""
+    meta = score.metadata or {}
+    totals_ = meta.get("totals") or {}
+    if not isinstance(score.value, dict) or "sides" not in meta or not totals_:
+        return None
+    verdicts = {PANEL: (str(meta.get("winner")), totals_["pro"] - totals_["con"])}
+    repeats: dict[str, tuple[str, ...]] = {}
+    for group in judge_groups(meta.get("readings", [])):
+        scored = [[o["scores"] for o in r["orientations"] if "scores" in o] for r in group]
+        if not all(r.get("valid") for r in group) or not all(scored):
+            continue
+        by_repeat = [mean_scores(readings) for readings in scored]
+        combined = combine_repeats(by_repeat)
+        sums = verdict_totals(combined)
+        verdicts[group[0]["judge"]] = (outcome(combined), sums["pro"] - sums["con"])
+        if len(by_repeat) > 1:
+            repeats[group[0]["judge"]] = tuple(outcome(s) for s in by_repeat)
+    models = meta.get("models") or {}
+    sides: dict[str, str] = {side: models.get(meta["sides"][side]["role"], "") for side in SIDES}
+    return Judged(verdicts, sides, repeats=repeats)

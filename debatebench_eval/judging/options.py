@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, Self
+from typing import Annotated, Any, ClassVar, Literal, Self
 
 from inspect_ai.model import GenerateConfig, Model, ResponseSchema, get_model, model_roles
 from inspect_ai.util import JSONSchema
@@ -26,6 +26,13 @@ from debatebench_eval.servers.kind import LLAMA_CPP_KINDS, ServerKind, server_ki
 from debatebench_eval.servers.probe import model_base_url
 
 JUDGE_ROLE = "judge"
+# strict_judge's third value: refuse a judge of a debater's model family too.
+FAMILY = "family"
+# How the two orientations of the order swap become one verdict: their mean
+# decides (today's), or a winner only when both readings name it, else a tie.
+SWAP_RULES = ("mean", "survive")
+# Repeats multiply the judge's calls; a typo of 100 should not start 100x the cost.
+MAX_JUDGE_REPEATS = 25
 # Room for a whole transcript's scores with justifications, and for the
 # reasoning a thinking model spends first (debatebench's example uses 6000).
 DEFAULT_JUDGE_BUDGET = 6000
@@ -138,6 +145,26 @@ def _rubric(where: str, value: Any) -> Rubric:
     return load_rubric(Path(path).expanduser()) if path else default_rubric()
 
 
+def _strict(where: str, value: Any) -> bool | str:
+    if isinstance(value, str) and value.strip().lower() == FAMILY:
+        return FAMILY
+    try:
+        return arg.boolean(where, value)
+    except ConfigError as exc:
+        raise ConfigError(exc.where, exc.found, "true, false or family") from None
+
+
+def _repeats(where: str, value: Any) -> int:
+    found = arg.integer(where, value)
+    if found is not None and found > MAX_JUDGE_REPEATS:
+        raise ConfigError(where, f"got {found}", f"at most {MAX_JUDGE_REPEATS} repeats")
+    return found or 1
+
+
+def _swap_rule(where: str, value: Any) -> str:
+    return arg.choice(where, value, SWAP_RULES)
+
+
 def _schema(where: str, value: Any) -> str:
     return json_mode(where, value)
 
@@ -164,9 +191,11 @@ class JudgeCalls(OptionGroup):
         default=None,
         description="Valid judges (readings) needed when the judge role is a panel (default: all).",
     )
-    strict_judge: Annotated[bool, coerced(arg.boolean, default=False)] = Field(
+    strict_judge: Annotated[bool | Literal["family"], coerced(_strict)] = Field(
         default=False,
-        description="Refuse to judge with a model that also debated (default false: warn).",
+        description="Refuse to judge with a model that also debated (true), or also with "
+        "one of a debater's model family (family: qwen3:8b and qwen2.5 are both qwen; see "
+        "judging.families); default false: warn of either.",
     )
     judge_schema: Annotated[str, coerced(_schema)] = Field(
         default="auto",
@@ -192,6 +221,21 @@ class JudgingOptions(JudgeCalls):
     swap_judging: Annotated[bool, coerced(arg.boolean, default=True)] = Field(
         default=True, description="Judge twice with Side A/B swapped and average (default true)."
     )
+    swap_rule: Annotated[str, coerced(_swap_rule, default="mean")] = Field(
+        default="mean",
+        description="How the swapped readings decide: mean (the default: their mean scores "
+        "decide) or survive (a winner only when both orientations pick it, else a tie, its "
+        "reason recorded); no extra calls. Needs swap_judging.",
+    )
+    judge_repeats: Annotated[int, coerced(_repeats, default=1)] = Field(
+        default=1,
+        description="Judge each debate k times (default 1), each repeat with its own recorded "
+        "seed; each judge's repeats are combined by the median per dimension, then the panel "
+        "as before. Costs k times the rubric calls (k x 2 per judge with swap_judging); the "
+        "fact-check is not repeated. A judge counts toward the quorum when all its repeats "
+        "parsed. Reports the verdict flip rate across repeats, the share of debates whose "
+        "winner is stable in all k and each dimension's spread.",
+    )
     fact_check: Annotated[bool | None, coerced(arg.boolean)] = Field(
         default=None,
         description="Run the fact-check scorer (default true, or the run.yaml's judge setting).",
@@ -213,6 +257,11 @@ class JudgingOptions(JudgeCalls):
     @model_validator(mode="after")
     def _leaning_at_most_resolved(self, info: ValidationInfo) -> Self:
         check_margins(self.resolved_margin, self.leaning_margin, labelled(info, "leaning_margin"))
+        if self.swap_rule == "survive" and not self.swap_judging:
+            # One reading has nothing to survive: the rule would be the mean rule unsaid.
+            raise ConfigError(
+                labelled(info, "swap_rule"), "survive with swap_judging false", "swap_judging true"
+            )
         return self
 
 

@@ -201,6 +201,12 @@ def verdict_line(meta: dict[str, Any]) -> str:
         how = " (the other side argued against its own position: forfeit)"
     margin = meta.get("margin")
     by = f"by {margin:.1f} of 100" if isinstance(margin, int | float) else "by an unrecorded margin"
+    if meta.get("winner_reason") == "swap_disagreed":
+        return (
+            f"a tie: the swapped readings named different winners (swap_rule=survive; the "
+            f"mean was {margin:.1f} of 100) · {meta.get('margin_tier', 'no tier')} · judge "
+            f"{trust_status(meta)}"
+        )
     return (
         f"{meta.get('winner_model', 'an unrecorded model')} won as {side} {by}{how} · "
         f"{meta.get('margin_tier', 'no tier')} · judge {trust_status(meta)}"

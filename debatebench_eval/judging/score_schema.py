@@ -84,8 +84,10 @@ def rubric_value(
         value[f"{side}_total"] = verdict.totals[side]
     value.update(
         margin=verdict.margin,
-        pro_win=float(verdict.winner == "pro"),
-        pro_role_win=float(role_of(record, verdict.winner) == "pro"),
+        pro_win=_half_if_tie(verdict, verdict.winner == "pro"),
+        pro_role_win=_half_if_tie(
+            verdict, verdict.winner is not None and role_of(record, verdict.winner) == "pro"
+        ),
         swap_flipped=sum(flips) / len(flips) if flips else math.nan,
         stance_violations=float(sum(violations.values())),
         pro_stance_violation=float(violations["pro"]),
@@ -95,6 +97,11 @@ def rubric_value(
         **{key: float(verdict.tier == tier) for tier, key in _TIER_KEYS.items()},
     )
     return {key: value[key] for key in rubric_keys(rubric)}
+
+
+def _half_if_tie(verdict: Verdict, won: bool) -> float:
+    """A win 1, a loss 0, a tie (swap_rule=survive) half a win for each side."""
+    return 0.5 if verdict.winner is None else float(won)
 
 
 def judge_record(
@@ -203,6 +210,8 @@ def answer(verdict: Verdict, record: DebateRecord) -> str:
     (marked when the sides were swapped, as the ID column cuts `.swapped` off), then
     the tier or how a tie was broken, e.g. `ollama/m5 (CON) · RESOLVED`."""
     assert record.run is not None
+    if verdict.winner is None:
+        return f"tie · swap disagreed ({verdict.tier})"
     model = next(s.model for s in record.run.sides if s.side == verdict.winner)
     swapped = ", sides swapped" if record.run.swapped else ""
     who = f"{model} ({verdict.winner.upper()}{swapped})"
@@ -222,7 +231,11 @@ def unscored_answer(reason: str | None) -> str:
 
 def verdict_metadata(record: DebateRecord, verdict: Verdict) -> dict[str, Any]:
     assert record.run is not None
-    winner_side = next(s for s in record.run.sides if s.side == verdict.winner)
+    winner_side = next((s for s in record.run.sides if s.side == verdict.winner), None)
+    if winner_side is None:  # a tie: no side won
+        return {"winner": "tie", "winner_reason": verdict.reason, "margin_tier": verdict.tier,
+                "margin": verdict.margin, "totals": verdict.totals, "winner_role": None,
+                "winner_model": None}  # fmt: skip
     return {
         "winner": verdict.winner,
         "winner_reason": verdict.reason,
@@ -270,6 +283,8 @@ def side_details(
                     "reading": number,
                     "blind": orientation.as_dict(),
                 }
+                if "repeat" in judge_record_:  # repeated judging: which repeat said it
+                    who["repeat"] = judge_record_["repeat"]
                 for name, dim in judgment.scores.items():
                     dimensions[name]["justifications"].append(
                         {**who, "score": dim.score, "text": dim.justification}

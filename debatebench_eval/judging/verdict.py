@@ -11,6 +11,12 @@ One rule comes before the scores: a side that argued the other position
 not credit a model for abandoning the side it was given, however well it
 argued the other one; its scores are still kept and reported. When both
 sides switched, neither forfeits and the scores decide.
+
+With `swap_rule=survive` a winner must also survive the order swap: the
+verdict stands only when the panel's reading of each orientation alone
+names the same winner; otherwise it is a tie (`swap_disagreed`, tier
+UNRESOLVED, half a win each), its scores still kept and reported. A forfeit
+comes before this rule, as before the scores.
 """
 
 from __future__ import annotations
@@ -32,9 +38,13 @@ DEFAULT_LEANING_MARGIN = 5.0
 _PLACES = 9
 
 
+# A verdict with no winner: swap_rule=survive and the two orientations disagreed.
+SWAP_DISAGREED = "swap_disagreed"
+
+
 @dataclass(frozen=True)
 class Verdict:
-    winner: Side
+    winner: Side | None  # None: a tie (swap_rule=survive only), `reason` says why
     reason: str
     totals: dict[Side, float]
     margin: float
@@ -111,3 +121,11 @@ def decide(
     if pro_tb != con_tb:
         return Verdict("pro" if pro_tb > con_tb else "con", "steelman_tiebreak", sums, margin, tier)
     return Verdict("pro" if seed % 2 == 0 else "con", "coin_toss", sums, margin, tier)
+
+
+def survive(verdict: Verdict, oriented: list[Verdict]) -> Verdict:
+    """swap_rule=survive: the verdict when every orientation's own verdict names its
+    winner, else a tie recorded as `swap_disagreed` (a forfeit is never undone)."""
+    if verdict.reason == "stance_forfeit" or all(o.winner == verdict.winner for o in oriented):
+        return verdict
+    return Verdict(None, SWAP_DISAGREED, verdict.totals, verdict.margin, TIERS[-1])

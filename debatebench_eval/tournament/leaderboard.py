@@ -15,6 +15,7 @@ from typing import Any
 
 from debatebench_eval.core._inspect import file
 from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.judging.reliability import BIASES, PANEL
 from debatebench_eval.tournament.bootstrap import LEVEL
 from debatebench_eval.tournament.bradley_terry import ELO_PER_LOGIT
 from debatebench_eval.tournament.figure_text import interval_text as _ci
@@ -114,6 +115,8 @@ def leaderboard(source: TournamentLogs | Imported, options: Options) -> dict[str
             "resamples": options.resamples,
             "seed": options.seed,
             "ties": "half a win for each side",
+            # How the order swap's two readings became one verdict (judging's swap_rule).
+            "swap_rule": figures["reliability"]["swap_rule"],
             "scale": "400/ln(10) = 173.7 rating points per logit; 400 points are 10:1 odds",
             "points_per_logit": ELO_PER_LOGIT,
         },
@@ -222,10 +225,27 @@ def caveats(board: dict[str, Any], versions: set[str]) -> list[str]:
     if counts["duplicates"]:
         notes.append(f"{len(counts['duplicates'])} debates were found in more than one log; "
                      "one copy of each was kept (listed under duplicates).")  # fmt: skip
+    notes += _reliability_caveats(board.get("reliability") or {})
     if board.get("length_control"):
         unit = board["length_control"].get("unit", "words")
         notes.append(f"Length control uses {unit} spoken as the length; it is approximate, "
                      "like any covariate adjustment.")  # fmt: skip
+    return notes
+
+
+def _reliability_caveats(found: dict[str, Any]) -> list[str]:
+    """A note for each judge whose figures show a habit that could explain some order."""
+    notes = []
+    for judge, figures in (found.get("by_judge") or {}).items():
+        shown = [name.replace("_", "-") for name in (*BIASES, "repeats")
+                 if (figures.get(name) or {}).get("flagged")]  # fmt: skip
+        if shown:
+            who = "The panel's verdicts show" if judge == PANEL else f"Judge {judge} shows"
+            notes.append(f"{who} a {', '.join(shown)} effect whose 95% interval excludes "
+                         "none (see Judge reliability).")  # fmt: skip
+    if found.get("swap_rule", "mean") != "mean":
+        notes.append(f"Verdicts were reached under swap_rule={found['swap_rule']}: a verdict "
+                     "the order swap did not confirm is a tie (half a win each).")  # fmt: skip
     return notes
 
 
@@ -306,7 +326,8 @@ def markdown(board: dict[str, Any]) -> str:
             f"| {_maybe(row['tokens_per_debate'], '.0f')} | {_maybe(hits, '.1%')} |"
         )
     lines += _side_lines(board) + _fit_lines(board.get("fit"))
-    lines += _judge_lines(judges) + _dimension_lines(board)
+    lines += _judge_lines(judges) + _reliability_lines(board["reliability"])
+    lines += _dimension_lines(board)
     lines += _head_to_head_lines(board) + _excluded_lines(counts)
     lines += ["", "## Caveats", "", *(f"- {note}" for note in board["caveats"])]
     return "\n".join(lines) + "\n"
@@ -330,9 +351,18 @@ def _side_lines(board: dict[str, Any]) -> list[str]:
             f"{_ci(length['gamma_logit_per_sd'], 3)} logits = "
             f"{_ci(length['gamma_elo_per_sd'], 0)} rating points per standard deviation. A "
             "model whose length-controlled rating is well below its rating wins partly by "
-            "speaking longer.",
+            "speaking longer." + _length_slope_text(board.get("reliability") or {}),
         ]  # fmt: skip
     return lines
+
+
+def _length_slope_text(found: dict[str, Any]) -> str:
+    """The verdicts' margin against the length share, beside the rating's coefficient."""
+    slope = ((found.get("by_judge") or {}).get(PANEL) or {}).get("length")
+    if not slope:
+        return ""
+    return (f" The verdicts' margin moves {_ci(slope, 2)} rubric points per standard "
+            "deviation of the length share (least squares, t interval).")  # fmt: skip
 
 
 def _fit_lines(fit: dict[str, Any] | None) -> list[str]:
@@ -388,7 +418,8 @@ def _judge_lines(judges: dict[str, Any]) -> list[str]:
         "", "## Judges", "",
         f"Krippendorff's alpha (interval, every dimension): {num(judges['alpha'])}; by "
         "dimension: " + ", ".join(f"{k} {num(v)}" for k, v in judges["alpha_by_dimension"].items())
-        + f". Swap-flip rate over all readings: {num(judges['swap_flip_rate'])}.",
+        + f". Swap-flip rate over all readings: {num(judges['swap_flip_rate'])}."
+        + _effective_text(judges.get("effective_judges") or {}),
         "", "| judge | readings | valid | swap-flip rate | picks pro |", "|---|---|---|---|---|",
     ]  # fmt: skip
     for j in judges["judges"]:
@@ -399,6 +430,55 @@ def _judge_lines(judges: dict[str, Any]) -> list[str]:
         for p in judges["pairwise"]:
             lines.append(f"| {' / '.join(p['judges'])} | {p['n']} | {num(p['agreement'])} "
                          f"| {num(p['kappa'])} |")  # fmt: skip
+    return lines
+
+
+def _effective_text(found: dict[str, Any]) -> str:
+    """The effective number of judges, all verdicts and decisive ones (None: one judge)."""
+    parts = [
+        f"{label} {n['n_eff']:.2f} of {n['judges']} (mean verdict correlation "
+        f"{n['mean_correlation']:.3f})"
+        for label, key in (("all verdicts", "all"), ("decisive verdicts", "decisive"))
+        if (n := found.get(key)) and n.get("n_eff") is not None
+    ]
+    if not parts:
+        return ""
+    return (" Effective number of judges (Kish, n / (1 + (n - 1) x mean pairwise verdict "
+            "correlation)): " + "; ".join(parts) + ".")  # fmt: skip
+
+
+_BIAS_COLUMNS = (("position", "opener wins", 3), ("side", "pro wins", 3),
+                 ("length", "margin per sd of length share", 2),
+                 ("self_preference", "own-family pick rate over others'", 3))  # fmt: skip
+
+
+def _reliability_lines(found: dict[str, Any]) -> list[str]:
+    """Each judge's (and the panel's) bias figures and repeat consistency, flagged (⚑)
+    where the interval excludes no bias."""
+
+    def cell(figure: dict[str, Any] | None, places: int) -> str:
+        if not figure:
+            return "n/a"
+        return _ci(figure, places) + (" ⚑" if figure["flagged"] else "")
+
+    def repeats(figure: dict[str, Any] | None) -> str:
+        if not figure:
+            return "n/a"
+        flag = " ⚑" if figure["flagged"] else ""
+        return f"{figure['flip_rate']:.3f}{flag} / {figure['stable_share']:.3f} (k={figure['k']})"
+
+    lines = [
+        "", "## Judge reliability", "",
+        f"Swap rule: {found['swap_rule']}. Brackets: 95% intervals (Wilson for shares, t for "
+        "the length slope, a bootstrap over debates for self-preference); ⚑: the interval "
+        "excludes no bias (1/2, or 0).", "",
+        "| judge | " + " | ".join(f"{name} ({what})" for name, what, _ in _BIAS_COLUMNS)
+        + " | repeat flips / stable |",
+        "|---|" + "---|" * (len(_BIAS_COLUMNS) + 1),
+    ]  # fmt: skip
+    for judge, figures in found["by_judge"].items():
+        cells = [cell(figures[name], places) for name, _, places in _BIAS_COLUMNS]
+        lines.append(f"| {judge} | " + " | ".join(cells) + f" | {repeats(figures['repeats'])} |")
     return lines
 
 

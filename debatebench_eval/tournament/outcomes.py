@@ -27,8 +27,9 @@ from inspect_ai.log import (
 )
 
 from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.judging.repeats import combine_repeats, judge_groups, outcome
 from debatebench_eval.judging.run_summary import shorten
-from debatebench_eval.judging.verdict import mean_scores, totals
+from debatebench_eval.judging.verdict import SWAP_DISAGREED, mean_scores
 from debatebench_eval.record.protocol import SIDES
 from debatebench_eval.record.store import DebateRecord
 from debatebench_eval.tournament.leaderboard_log import LEADERBOARD_KEY
@@ -215,7 +216,7 @@ def debate_result(sample: EvalSample, pair: tuple[str, str], log: str) -> Debate
     common: dict[str, Any] = {
         "pair": pair, "motion": str(meta.get("motion_id", sample.id)), "swapped": swapped,
         "pro": pro, "con": con, "log": log, "sample_id": str(sample.id), "uuid": sample.uuid,
-        "sides": side_stats(record),
+        "sides": side_stats(record), "opener": opener(record),
     }  # fmt: skip
     if sample.error is not None:
         return DebateResult(**common, status="error", reason=_first(sample.error.message))
@@ -231,6 +232,8 @@ def debate_result(sample: EvalSample, pair: tuple[str, str], log: str) -> Debate
         "self_judged": bool(meta.get("judge_warnings")),
         "forfeited": ("con" if winner == "pro" else "pro")
         if meta.get("winner_reason") in FORFEITS else None,
+        "swap_tie": meta.get("winner_reason") == SWAP_DISAGREED,
+        "swap_rule": str(meta.get("swap_rule") or "mean"),
     }  # fmt: skip
     if not isinstance(score.value, dict):
         why = str(score.reason or score.explanation or "the judges gave no usable verdict")
@@ -253,16 +256,15 @@ def _judge_views(meta: dict[str, Any]) -> tuple[JudgeView, ...]:
         for name, d in ((meta.get("sides") or {}).get("pro") or {}).get("dimensions", {}).items()
     }
     views = []
-    for reading in meta.get("readings") or []:
-        scored = [o["scores"] for o in reading.get("orientations", []) if "scores" in o]
-        if not reading.get("valid") or not scored:
-            views.append(JudgeView(str(reading.get("judge")), False))
+    for group in judge_groups(meta.get("readings") or []):
+        name = str(group[0].get("judge"))
+        repeats = [[o["scores"] for o in r.get("orientations", []) if "scores" in o] for r in group]
+        if not all(r.get("valid") for r in group) or not all(repeats):
+            views.append(JudgeView(name, False))
             continue
-        means = mean_scores(scored)
-        sums = totals(means)
-        winner = (
-            "tie" if sums["pro"] == sums["con"] else ("pro" if sums["pro"] > sums["con"] else "con")
-        )
+        # As the scorer combines them: orientations averaged, repeats by the median.
+        by_repeat = [mean_scores(scored) for scored in repeats]
+        means = combine_repeats(by_repeat)
         fractions: dict[str, dict[str, float]] = {
             side: {
                 name: value / maxima[name]
@@ -271,9 +273,18 @@ def _judge_views(meta: dict[str, Any]) -> tuple[JudgeView, ...]:
             }
             for side in SIDES
         }
-        flipped = reading.get("swap_flipped") if len(scored) > 1 else None
-        views.append(JudgeView(str(reading["judge"]), True, winner, flipped, fractions))
+        # The first repeat's flip: it is the debate's own seed, as an unrepeated judge's.
+        flipped = group[0].get("swap_flipped") if len(repeats[0]) > 1 else None
+        winners = tuple(outcome(scores) for scores in by_repeat) if len(group) > 1 else ()
+        views.append(JudgeView(name, True, outcome(means), flipped, fractions, winners))
     return tuple(views)
+
+
+def opener(record: DebateRecord) -> str | None:
+    """The side that spoke first in the first argument phase (prep is private)."""
+    spoken = [t for t in record.turns if t.phase != "prep"]
+    first = min(spoken, key=lambda t: (t.phase_index, t.order), default=None)
+    return first.side if first is not None else None
 
 
 def side_stats(record: DebateRecord) -> dict[str, SideStats]:

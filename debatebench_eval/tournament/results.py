@@ -31,6 +31,8 @@ class JudgeView:
     winner: str | None = None
     swap_flipped: bool | None = None
     fractions: dict[str, dict[str, float]] = field(default_factory=dict)
+    # Each repeat's own winner when the judge judged the debate k > 1 times, else empty.
+    repeat_winners: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,11 @@ class DebateResult:
     # The side that lost by forfeit, whatever the totals (a verdict rule that
     # comes before the scores, e.g. arguing the other position).
     forfeited: str | None = None
+    # swap_rule=survive found the swapped readings disagreeing: a tie, whatever the totals.
+    swap_tie: bool = False
+    swap_rule: str = "mean"
+    # The side that spoke first in the first argument phase (None: not recorded).
+    opener: str | None = None
     # False for an outcome imported without a margin: its totals say only who won.
     margin_known: bool = True
     # The fact-check ran and scored nothing (it never enters the ratings; counted so
@@ -77,12 +84,15 @@ class DebateResult:
 
     @property
     def result(self) -> float | None:
-        """Pro's result: 1 a win, 1/2 a tie (equal totals before the tiebreaks), 0 a loss;
-        a forfeit is a loss for the side that forfeited."""
+        """Pro's result: 1 a win, 1/2 a tie (equal totals before the tiebreaks, or a verdict
+        that did not survive the order swap under swap_rule=survive), 0 a loss; a forfeit
+        is a loss for the side that forfeited."""
         if self.totals is None:
             return None
         if self.forfeited is not None:
             return 0.0 if self.forfeited == "pro" else 1.0
+        if self.swap_tie:
+            return 0.5
         pro, con = (round(self.totals[side], _PLACES) for side in SIDES)
         return 1.0 if pro > con else 0.5 if pro == con else 0.0
 

@@ -27,6 +27,7 @@ from debatebench_eval.tournament import bootstrap as bs
 from debatebench_eval.tournament.agreement import judge_agreement
 from debatebench_eval.tournament.bradley_terry import ELO_PER_LOGIT, RIDGE, Fit, Games, elo, fit
 from debatebench_eval.tournament.calibration import calibration
+from debatebench_eval.tournament.judge_reliability import reliability
 from debatebench_eval.tournament.results import (
     STATUSES,
     DebateResult,
@@ -58,6 +59,9 @@ def standings(
     scored = ordered(d for d in results if d.status == "scored")
     counts = _counts(results, debates)
     figures: dict[str, Any] = {"counts": counts, "judges": judge_agreement(scored, judges)}
+    figures["reliability"] = reliability(scored)
+    # Beside alpha: how many independent judges the panel's verdicts are worth.
+    figures["judges"]["effective_judges"] = figures["reliability"]["effective_judges"]
     rated = sorted({m for d in debates for m in (d.pro, d.con)})
     if len(rated) < 2:
         figures.update(models=[_unrated(m) for m in models], side_advantage=None,

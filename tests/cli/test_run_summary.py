@@ -160,6 +160,10 @@ def test_a_long_reason_is_cut_in_its_middle_keeping_what_to_change() -> None:
           "winner_reason": "steelman_tiebreak", "trust": "Key removed from summary (> 1k)"},
          "ollama/b won as CON by 0.0 of 100 (tie, broken on steelman) · UNRESOLVED · "
          "judge trust not in the summary (see the log)"),
+        ({"winner": "tie", "winner_model": None, "margin": 8.0, "margin_tier": "UNRESOLVED",
+          "winner_reason": "swap_disagreed", "trust": {"status": "unvalidated"}},
+         "a tie: the swapped readings named different winners (swap_rule=survive; the mean "
+         "was 8.0 of 100) · UNRESOLVED · judge unvalidated"),
     ],
 )  # fmt: skip
 def test_a_debates_line_names_the_winning_model_side_margin_tier_and_trust(

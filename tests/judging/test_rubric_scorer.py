@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -35,64 +34,25 @@ from debatebench_eval.record.store import DebateRecord, Passage, RunSettings, Si
 
 from support.judge_replies import (
     MAXIMA,
-    NONE_MADE,
     is_rubric_call,
     rubric_reply,
     side_scores,
     turn_ids,
 )
+from support.rubric_runs import (
+    STRONG,
+    WEAK,
+    Reply,
+    all_metrics,
+    content_judge,
+    debaters,
+    judge_only,
+    prompt_of,
+    rubric_score,
+    strong_label,
+)
 from support.scripted import Script, output
 from support.terminal import assert_printed_whole
-
-STRONG, WEAK = "An excellent, well-evidenced case.", "A thin case."
-Reply = Callable[[int, list[Any], GenerateConfig], ModelOutput]
-
-
-def debaters(pro_text: str = STRONG, con_text: str = WEAK) -> dict[str, Any]:
-    return {
-        "pro": Script("pro", reply=lambda n, m, c: output("pro", pro_text)).model(),
-        "con": Script("con", reply=lambda n, m, c: output("con", con_text)).model(),
-    }
-
-
-def prompt_of(messages: list[Any]) -> str:
-    return str(messages[1].content)
-
-
-def strong_label(prompt: str) -> str:
-    """The blind label whose speeches read STRONG (a judge reading content, not labels)."""
-    blocks = re.split(r"^\[t[0-9a-f]{8}\] ", prompt, flags=re.MULTILINE)[1:]
-    return next(re.search(r"Side ([AB])", b).group(1) for b in blocks if STRONG in b)  # type: ignore[union-attr]
-
-
-def content_judge(high: float = 0.9, low: float = 0.5) -> Reply:
-    def reply(n: int, messages: list[Any], config: GenerateConfig) -> ModelOutput:
-        strong = strong_label(prompt_of(messages))
-        a, b = (high, low) if strong == "A" else (low, high)
-        return output("judge", rubric_reply(side_scores(a), side_scores(b)))
-
-    return reply
-
-
-def judge_only(reply: Reply) -> Reply:
-    """Answer rubric calls with `reply` and fact-check calls with an empty ledger."""
-
-    def respond(n: int, messages: list[Any], config: GenerateConfig) -> ModelOutput:
-        if is_rubric_call(messages):
-            return reply(n, messages, config)
-        return output("judge", json.dumps(NONE_MADE))
-
-    return respond
-
-
-def all_metrics(log: EvalLog) -> dict[str, float]:
-    scores = log.results.scores if log.results else []
-    return {name: metric.value for s in scores for name, metric in s.metrics.items()}
-
-
-def rubric_score(log: EvalLog, index: int = 0) -> Any:
-    sample = (log.samples or [])[index]
-    return (sample.scores or {})["rubric"]
 
 
 def test_a_judged_debate_has_every_key_the_winner_and_both_readings(run_debate: Any) -> None:

@@ -195,4 +195,15 @@ TARGETS = (
         "debatebench_eval/tournament/bootstrap.py",
         ("tests/tournament/test_bootstrap.py",),
     ),
+    Target(
+        "reliability",
+        "debatebench_eval/judging/reliability.py",
+        ("tests/judging/test_reliability.py",),
+    ),
+    Target(
+        "families",
+        "debatebench_eval/judging/families.py",
+        ("tests/judging/test_repeats_and_swap_rule.py",),
+        functions=("family",),
+    ),
 )

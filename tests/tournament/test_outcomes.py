@@ -206,3 +206,30 @@ def test_existing_pairs_keep_their_identity_when_the_tournament_grows(
         after[header.eval.task] = task_identifier(header, None)
         assert header.eval.dataset.samples == 6
     assert after == before
+
+
+def test_a_verdict_that_did_not_survive_the_swap_is_a_tie_and_the_board_says_the_rule(
+    played: Path, tmp_path: Path
+) -> None:
+    folder = copy_of(played, tmp_path)
+
+    def disagreed(sample) -> None:  # type: ignore[no-untyped-def]
+        meta = sample.scores["rubric"].metadata
+        meta["winner"], meta["winner_reason"], meta["swap_rule"] = (
+            "tie",
+            "swap_disagreed",
+            "survive",
+        )
+
+    edit_sample(folder, "carbon-tax", disagreed)
+    source = read_tournament([str(folder)])
+    result = next(r for r in source.results
+                  if r.pair == ("ollama/m1", "ollama/m2") and r.motion == "carbon-tax"
+                  and not r.swapped)  # fmt: skip
+    assert result.totals is not None and result.totals["pro"] != result.totals["con"]
+    assert result.result == 0.5 and result.opener == "pro"
+    board = leaderboard(source, Options(resamples=50))
+    assert board["settings"]["swap_rule"] == "mixed: mean, survive"
+    text = markdown(board)
+    assert "## Judge reliability" in text and "Swap rule: mixed: mean, survive" in text
+    assert any("swap_rule=mixed" in note for note in board["caveats"])

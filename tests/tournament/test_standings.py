@@ -115,3 +115,20 @@ def test_judge_agreement_is_reported() -> None:
     assert judges["pairwise"][0]["agreement"] == 1.0 and judges["pairwise"][0]["kappa"] == 1.0
     assert [j["judge"] for j in judges["judges"]] == list(JUDGES)
     assert judges["trust"] == {"unvalidated": 60}
+
+
+def test_the_reliability_figures_catch_a_length_effect_and_count_effective_judges() -> None:
+    words = {"ollama/a": 300, "ollama/b": 400, "ollama/c": 500}
+    board = figures(synthetic_results(STRENGTHS, motions=30, seed=4, words=words,
+                                      words_effect=0.0))  # fmt: skip
+    found = board["reliability"]
+    assert found["swap_rule"] == "mean"
+    # Two judges giving the same verdict on every debate are worth one judge.
+    assert board["judges"]["effective_judges"]["all"]["n_eff"] == pytest.approx(1.0)
+    assert found["by_judge"]["ollama/j1"]["self_preference"] is None  # no debater's family
+    side = found["by_judge"]["panel"]["side"]
+    assert side["low"] <= side["value"] <= side["high"] and side["n"] == 30 * 6
+    # The synthetic totals are +-15 by the winner: longer speeches win only through
+    # strength (the longer speakers are the stronger here), which the slope shows.
+    assert found["by_judge"]["panel"]["length"]["value"] > 0
+    assert found["by_judge"]["panel"]["position"] is None  # no opener recorded
