@@ -137,17 +137,23 @@ def file_error(model: type[BaseModel], exc: ValidationError, where: str) -> Conf
 
 
 def _lines(model: type[BaseModel], found: list[Problem], where: str) -> list[tuple[str, str, str]]:
-    """One line per problem, every unknown key of one mapping on one line."""
-    unknown: dict[Loc, list[str]] = {}
+    """One line per problem; the unknown keys of one mapping on one line, and so
+    are its missing keys when more than one is missing."""
+    grouped: dict[tuple[str, Loc], list[str]] = {}
     for problem in found:
-        if problem.kind == "extra_forbidden":
-            unknown.setdefault(problem.loc[:-1], []).append(str(problem.loc[-1]))
+        if problem.kind in ("extra_forbidden", "missing"):
+            grouped.setdefault((problem.kind, problem.loc[:-1]), []).append(str(problem.loc[-1]))
     lines: list[tuple[str, str, str]] = []
     for problem in found:
-        if problem.kind != "extra_forbidden":
+        group = (problem.kind, problem.loc[:-1])
+        keys = grouped.pop(group, None) if group in grouped else None
+        if problem.kind == "extra_forbidden":
+            if keys is not None:  # the mapping's first unknown key: the line for all
+                lines.append(_unknown(model, problem.loc[:-1], keys, where))
+        elif problem.kind == "missing" and keys is not None and len(keys) > 1:
+            lines.append(_missing(model, problem.loc[:-1], keys, where))
+        elif problem.kind != "missing" or keys is not None:
             lines.append((_at(where, problem.loc), *_said(model, problem)))
-        elif problem.loc[:-1] in unknown:
-            lines.append(_unknown(model, problem.loc[:-1], unknown.pop(problem.loc[:-1]), where))
     return lines
 
 
@@ -159,6 +165,15 @@ def _unknown(
     allowed = ", ".join(keys_at(model, parent) or ())
     keys = sorted(keys)
     return (_at(where, (*parent, keys[0])), f"unknown {noun}(s) {keys}", f"only {allowed}")
+
+
+def _missing(
+    model: type[BaseModel], parent: Loc, keys: list[str], where: str
+) -> tuple[str, str, str]:
+    owner = model_at(model, parent)
+    required = [k for k, f in (owner.model_fields if owner else {}).items() if f.is_required()]
+    at = _at(where, (*parent, keys[0]))
+    return at, f"missing key(s) {keys}", f"all of {', '.join(required or keys)}"
 
 
 def _said(model: type[BaseModel], problem: Problem) -> tuple[str, str]:
@@ -176,7 +191,11 @@ def _said(model: type[BaseModel], problem: Problem) -> tuple[str, str]:
 def _at(where: str, loc: Loc) -> str:
     """`file: a.b[0].c`, or the file alone for the top level."""
     path = field_path(loc)
-    return f"{where}: {path}" if path else where
+    if not path:
+        return where
+    # `where` may be a place inside a file already (`m.yaml: motions[0]`).
+    joined = "." if ": " in where and not path.startswith("[") else ""
+    return f"{where}{joined}{path}" if ": " in where else f"{where}: {path}"
 
 
 def _mapping_of(model: type[BaseModel], loc: Loc) -> str:

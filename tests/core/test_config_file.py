@@ -74,3 +74,15 @@ def test_true_is_not_an_integer_and_values_are_stripped() -> None:
     assert "inner.size: got True" in _message({"version": 1, "name": "n", "inner": {"size": True}})
     found = parse_file(Outer, {"version": 1, "name": " n ", "inner": {"size": 2}}, "f.yaml")
     assert (found.name, found.inner.size, found.inner.colour) == ("n", 2, "red")
+
+
+def test_the_missing_keys_of_one_mapping_are_one_line() -> None:
+    assert _message({"version": 1}) == (
+        "f.yaml: name: missing key(s) ['name', 'inner']; expected all of name, inner."
+    )
+
+
+def test_a_place_inside_a_file_is_continued_by_the_key_path() -> None:
+    with pytest.raises(ConfigError) as caught:
+        parse_file(Inner, {"size": 0}, "m.yaml: motions[2]")
+    assert str(caught.value).startswith("m.yaml: motions[2].size: got 0;")
