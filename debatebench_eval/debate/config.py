@@ -27,9 +27,6 @@ DEFAULT_MOTIONS = "default"
 DEFAULT_TEAMS = {"pro": "advocate", "con": "skeptic"}
 DEFAULT_EMPTY_RETRIES = 2
 
-RUN_KEYS = ("topic", "format", "teams", "sources", "seed", "timeout", "judge", "output")
-RUN_TEAM_KEYS = ("team", "side", "model", "base_url", "budget", "prep_budget")
-RUN_JUDGE_KEYS = ("transcript", "model", "base_url", "budget", "output", "fact_check", "timeout")
 # Sent to OpenAI-compatible servers named in a run.yaml when no key is set:
 # local servers ignore the key but the client library requires one.
 API_KEY_VAR = "DEBATEBENCH_API_KEY"
