@@ -40,6 +40,8 @@ class ConfigFile(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     # What the file calls its keys, in the message for an unknown one.
     KEY_NOUN: ClassVar[str] = "key"
+    # What is expected where the file has no mapping; None: its keys.
+    MAPPING: ClassVar[str | None] = None
 
 
 @dataclass(frozen=True)
@@ -82,10 +84,10 @@ def text(expected: str = "a non-empty string") -> Any:
     return checked(expected, _nonempty, str.strip)
 
 
-def whole(low: int = 1) -> Any:
+def whole(low: int = 1, expected: str = "") -> Any:
     """An integer of at least `low` (true and 1.0 are not integers here)."""
     return checked(
-        f"an integer of at least {low}",
+        expected or f"an integer of at least {low}",
         lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= low,
         _same,
     )
@@ -199,7 +201,9 @@ def _at(where: str, loc: Loc) -> str:
 
 
 def _mapping_of(model: type[BaseModel], loc: Loc) -> str:
-    return f"a mapping with keys {', '.join(keys_at(model, loc) or ())}"
+    owner = model_at(model, loc)
+    said = owner.MAPPING if owner is not None and issubclass(owner, ConfigFile) else None
+    return said or f"a mapping with keys {', '.join(keys_at(model, loc) or ())}"
 
 
 def _expects(model: type[BaseModel], loc: Loc) -> str:
