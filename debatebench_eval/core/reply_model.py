@@ -273,8 +273,16 @@ def field_path(loc: tuple[int | str, ...]) -> str:
     for part in loc:
         if isinstance(part, str) and part.startswith(_BRANCH):
             continue
-        path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
+        if isinstance(part, int) or not _KEY.fullmatch(part):
+            # A list item, or a mapping's own key (a motion's text in a file).
+            path += f"[{part}]" if isinstance(part, int) else f"[{part!r}]"
+        else:
+            path += f".{part}" if path else part
     return path
+
+
+# A key a path writes after a dot; any other is written as ['...'].
+_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 
 
 def _reply_line(problem: Problem, model: type[BaseModel] | None) -> str:
