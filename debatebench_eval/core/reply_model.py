@@ -310,6 +310,10 @@ def model_at(model: type[BaseModel], loc: tuple[int | str, ...]) -> type[BaseMod
         if isinstance(part, str) and part.startswith(_BRANCH):
             node = _branch(node, part)
             continue
+        values = _mapping_values(node)
+        if values is not None:
+            node = values  # a key of a mapping (`dict[str, Model]`): its value
+            continue
         node = _object_model(node)
         if node is None:
             return None
@@ -341,6 +345,16 @@ def _branch(node: Any, tag: str) -> Any:
 def _written(model: type[BaseModel]) -> dict[str, Any]:
     """A model's fields keyed as a reply writes them (alias, else name)."""
     return {field.alias or name: field for name, field in model.model_fields.items()}
+
+
+def _mapping_values(node: Any) -> Any:
+    """The value type of a `dict[str, X]` field's type, else None."""
+    while get_origin(node) in (Annotated, Union, UnionType):
+        members = [arg for arg in get_args(node) if arg is not type(None)]
+        if len(members) != 1 and get_origin(node) is not Annotated:
+            return None
+        node = members[0]
+    return get_args(node)[1] if get_origin(node) is dict else None
 
 
 def _object_model(node: Any) -> type[BaseModel] | None:

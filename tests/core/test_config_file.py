@@ -86,3 +86,16 @@ def test_a_place_inside_a_file_is_continued_by_the_key_path() -> None:
     with pytest.raises(ConfigError) as caught:
         parse_file(Inner, {"size": 0}, "m.yaml: motions[2]")
     assert str(caught.value).startswith("m.yaml: motions[2].size: got 0;")
+
+
+class Keyed(ConfigFile):
+    entries: dict[str, Inner]
+
+
+def test_a_mapping_keyed_by_data_names_its_key_and_the_model_below_it() -> None:
+    with pytest.raises(ConfigError) as caught:
+        parse_file(Keyed, {"entries": {"a motion.": {"sise": 1}}}, "k.yaml")
+    assert str(caught.value).splitlines() == [
+        "k.yaml: entries['a motion.'].size: missing; expected an integer of at least 1.",
+        "k.yaml: entries['a motion.'].sise: unknown key(s) ['sise']; expected only size, colour.",
+    ]
