@@ -21,7 +21,6 @@ import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Annotated, Any, Self
 
@@ -30,11 +29,11 @@ from pydantic import AfterValidator, BeforeValidator, ValidationInfo, model_vali
 from debatebench_eval.core.config_file import ConfigFile, Said, checked, parse_file, text
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.reply_model import expected_error
-from debatebench_eval.core.resources import data_dir
 from debatebench_eval.core.yamlio import load_yaml
 from debatebench_eval.interop.transcript_file import read_transcript
 from debatebench_eval.record.protocol import SIDES, other_side
 from debatebench_eval.record.store import DebateRecord, Turn
+from debatebench_eval.trust.digests import bundled_sources_dir, bundled_spec_file
 
 DEGRADATIONS = (
     "truncated",
@@ -105,14 +104,6 @@ def describe(variant: dict[str, Any]) -> str:
         f"{variant['kind']}: {side} degraded; must fall: {falls}; "
         f"compared with {variant['reference']}."
     )
-
-
-def bundled_spec_file() -> Path:
-    return data_dir("validation") / "sensitivity" / "edits.yaml"
-
-
-def bundled_sources_dir() -> Path:
-    return data_dir("validation") / "sensitivity" / "transcripts"
 
 
 def load_spec(path: Path | None = None, dimensions: tuple[str, ...] = ()) -> SensitivitySpec:
@@ -221,20 +212,6 @@ def load_sources(folder: Path | None = None) -> dict[str, DebateRecord]:
     if not files:
         raise ConfigError(str(folder), "no transcript (*.json) found", "debatebench transcripts")
     return {path.stem: read_transcript(path) for path in files}
-
-
-def sources_sha256(folder: Path | None = None) -> str:
-    digest = hashlib.sha256()
-    for path in sorted((folder or bundled_sources_dir()).glob("*.json")):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()
-
-
-@cache
-def bundled_sha256() -> str:
-    """One digest of the bundled set: its source transcripts and its edits."""
-    spec = hashlib.sha256(bundled_spec_file().read_bytes()).hexdigest()
-    return hashlib.sha256(f"{sources_sha256()}:{spec}".encode()).hexdigest()
 
 
 def build_variants(

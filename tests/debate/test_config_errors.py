@@ -231,7 +231,11 @@ def test_run_yaml_models_become_roles_without_credentials(run_dir: Path) -> None
             "  budget: 6000\n  fact_check: sometimes",
             "judge.fact_check: got 'sometimes'",
         ),
-        ("format:\n  phases:", "format:\n  rounds: 3\n  phases:", r"format.rounds: unknown key\(s\) \['rounds'\]"),
+        (
+            "format:\n  phases:",
+            "format:\n  rounds: 3\n  phases:",
+            r"format.rounds: unknown key\(s\) \['rounds'\]",
+        ),
         ("seed: 42", "seed: -1", "seed: got -1"),
     ],
 )
