@@ -109,10 +109,9 @@ def _rounds_given(value: Any) -> Any:
     return value
 
 
-class Turns(ConfigFile):
-    """How one round (or the judge's extra round) is spoken."""
+class Spoken(ConfigFile):
+    """How a round's turns are spoken: by whom, seeing what, in what order, how long."""
 
-    name: Name
     speakers: Speakers = None
     visibility: Visibility = "all"
     order: Order = "parallel"
@@ -120,6 +119,12 @@ class Turns(ConfigFile):
     instruction: Text = ""
     max_words: Count | None = None
     budget: Count | None = None
+
+
+class Turns(Spoken):
+    """One round of the protocol (or the judge's extra round, as it is spoken)."""
+
+    name: Name
     signal: Flag = False
     repeat: Flag = False
 
@@ -135,18 +140,12 @@ class Stop(ConfigFile):
     converge: Converge | None = None
 
 
-class ExtraRound(ConfigFile):
+class ExtraRound(Spoken):
     """The round the judge may ask for, spoken as `turns`, at most `max` times;
     still unresolved after them, the decision is `unresolved`."""
 
     max: Count = 1
     unresolved: str | None = None
-    speakers: Speakers = None
-    visibility: Visibility = "all"
-    order: Order = "parallel"
-    instruction: Text = ""
-    max_words: Count | None = None
-    budget: Count | None = None
 
     @property
     def turns(self) -> Turns:

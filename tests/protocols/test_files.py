@@ -346,8 +346,8 @@ def test_every_problem_of_a_protocol_file_is_named_at_once() -> None:
         parse_protocol(data, "mine.yaml")
     assert str(caught.value).splitlines() == [
         "mine.yaml: version: got 2; expected version: 1.",
-        "mine.yaml: rounds[0].name: got 'One'; expected a name of a-z, 0-9, - and _.",
         "mine.yaml: rounds[0].budget: got 0; expected an integer of at least 1.",
-        "mine.yaml: rounds[0].colour: unknown key(s) ['colour']; expected only name, speakers, "
-        "visibility, order, instruction, max_words, budget, signal, repeat.",
+        "mine.yaml: rounds[0].name: got 'One'; expected a name of a-z, 0-9, - and _.",
+        "mine.yaml: rounds[0].colour: unknown key(s) ['colour']; expected only speakers, "
+        "visibility, order, instruction, max_words, budget, name, signal, repeat.",
     ]
