@@ -37,7 +37,9 @@ Loc = tuple[int | str, ...]
 class ConfigFile(BaseModel):
     """A file's shape, or a mapping inside it: no unknown key, immutable."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Built when a file is first read, not at import: importing the registry (as
+    # every Inspect command does) reads no config file.
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     # What the file calls its keys, in the message for an unknown one.
     KEY_NOUN: ClassVar[str] = "key"
     # What is expected where the file has no mapping; None: its keys.
