@@ -150,7 +150,7 @@ def _lines(model: type[BaseModel], found: list[Problem], where: str) -> list[tup
     lines: list[tuple[str, str, str]] = []
     for problem in found:
         group = (problem.kind, problem.loc[:-1])
-        keys = grouped.pop(group, None) if group in grouped else None
+        keys = grouped.pop(group, None)  # the group's keys, at its first problem only
         if problem.kind == "extra_forbidden":
             if keys is not None:  # the mapping's first unknown key: the line for all
                 lines.append(_unknown(model, problem.loc[:-1], keys, where))
