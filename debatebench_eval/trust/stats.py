@@ -21,7 +21,6 @@ from dataclasses import dataclass, fields
 from statistics import fmean
 
 import numpy as np
-from inspect_ai.scorer import Score
 
 # scipy.stats is imported where it is used: importing it takes half a second,
 # and every `inspect` command that loads this package's tasks would pay it.
@@ -413,21 +412,4 @@ def summarise(
         ceiling_by_annotator=ceiling,
         ceiling_annotators=annotators,
         ceiling_by_position=position,
-    )
-
-
-def row_of(score: Score, speech_id: str | int | None) -> Row:
-    """A scored speech (the sample's id is the speech's) as the statistics read it
-    (also used on saved logs)."""
-    meta = score.metadata or {}
-    value = score.value if isinstance(score.value, dict) else {}
-    rating = value.get("rating", math.nan)
-    return Row(
-        id=str(speech_id),
-        score=None if isinstance(rating, float) and math.isnan(rating) else float(rating),
-        human_mean=float(meta["human_mean"]),
-        source=str(meta["source"]),
-        topic_id=int(meta["topic_id"]),
-        ratings=tuple(meta["ratings"]),
-        labelers=tuple(meta["labelers"]),
     )

@@ -17,7 +17,8 @@ from inspect_ai.solver import TaskState
 
 from debatebench_eval.servers.calls import without_reasoning
 from debatebench_eval.trust.records import judge_identity
-from debatebench_eval.trust.stats import NO_SPEECHES, row_of, summarise
+from debatebench_eval.trust.speech_rows import row_of
+from debatebench_eval.trust.stats import NO_SPEECHES, summarise
 
 _SCORE = re.compile(r"<score>\s*\[?\s*([1-5])\s*\]?\s*</score>", re.IGNORECASE)
 
