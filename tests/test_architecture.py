@@ -19,7 +19,8 @@ PACKAGE = Path(debatebench_eval.__file__).parent
 LAYERS = ("core", "rules", "solvers", "tasks", "commands")
 # Subpackages whose every module sits in one layer.
 WHOLE = {
-    "core": "core", "servers": "rules", "record": "rules", "prep": "rules", "cli": "commands",
+    "core": "core", "servers": "rules", "record": "rules", "trust": "rules", "prep": "rules",
+    "cli": "commands",
 }  # fmt: skip
 _DEBATE_RULES = ("config", "run_yaml", "prompts")
 _JUDGING_RULES = (
@@ -62,9 +63,6 @@ MODULES = {
     "debatebench_eval.judging.metrics": "solvers",
     "debatebench_eval.judging.run_summary": "solvers",
     "debatebench_eval.judging.scorer_set": "tasks",
-    "debatebench_eval.validation.speech_data": "rules",
-    "debatebench_eval.validation.stats": "rules",
-    "debatebench_eval.validation.trust": "rules",
     "debatebench_eval.validation.speech_scorer": "solvers",
     # The judge checks: the set and its statistics are rules, the wrapping
     # scorers solvers, the tasks tasks, the log readers and report commands.
@@ -76,7 +74,6 @@ MODULES = {
             "claim_stats",
             "degradations",
             "sensitivity_stats",
-            "check_records",
         )
     },
     "debatebench_eval.validation.fact_check_scorer": "solvers",
@@ -109,7 +106,8 @@ MODULES = {
 
 
 # Which subpackages each may import, beside its own: the shared debate record sits
-# below every subpackage that reads a debate, judging below the tasks that judge.
+# below every subpackage that reads a debate, judge trust below judging (whose gate
+# reads it) and validation (whose tasks earn it), judging below the tasks that judge.
 # The package root (registry, entry point, public API) is the top and not listed.
 _BELOW_JUDGING = ("core", "servers", "record")
 ALLOWED: dict[str, frozenset[str]] = {
@@ -119,10 +117,9 @@ ALLOWED: dict[str, frozenset[str]] = {
         "servers": ("core",),
         "record": ("core",),
         "prep": ("core", "record"),
-        # The one knot left: judging's gate and run summary read validation's trust
-        # records and figures, while validation wraps judging's scorers.
-        "judging": (*_BELOW_JUDGING, "validation"),
-        "validation": (*_BELOW_JUDGING, "judging", "interop"),
+        "trust": ("core", "servers", "record"),
+        "judging": (*_BELOW_JUDGING, "trust"),
+        "validation": (*_BELOW_JUDGING, "trust", "judging", "interop"),
         "interop": (*_BELOW_JUDGING, "judging"),
         "debate": (*_BELOW_JUDGING, "prep", "judging"),
         "crucible": (*_BELOW_JUDGING, "prep", "judging"),
@@ -130,13 +127,11 @@ ALLOWED: dict[str, frozenset[str]] = {
         "tournament": (*_BELOW_JUDGING, "judging", "interop", "debate"),
         # cli's generated reference reads every task's own constants, debate's too.
         "cli": (
-            *_BELOW_JUDGING, "prep", "judging", "validation", "interop", "crucible",
+            *_BELOW_JUDGING, "trust", "prep", "judging", "validation", "interop", "crucible",
             "protocols", "tournament", "debate",
         ),
     }.items()
 }  # fmt: skip
-# The back edge of that knot, the only one the table may hold.
-KNOT = ("judging", "validation")
 
 
 def module_name(path: Path) -> str:
@@ -249,8 +244,8 @@ def test_subpackages_depend_only_as_the_table_allows(source: str) -> None:
     assert not stray, f"{source} may import only {sorted(ALLOWED[source])}: {stray}"
 
 
-def test_the_table_runs_one_way_but_for_the_knot() -> None:
-    edges = {(a, b) for a, deps in ALLOWED.items() for b in deps} - {KNOT}
+def test_the_table_runs_one_way() -> None:
+    edges = {(a, b) for a, deps in ALLOWED.items() for b in deps}
     done: set[str] = set()
 
     def visit(name: str, path: tuple[str, ...]) -> None:

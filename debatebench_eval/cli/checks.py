@@ -18,10 +18,10 @@ def is_check_log(log: str) -> bool:
 
 
 def run_trust(args: argparse.Namespace) -> int:
+    from debatebench_eval.trust.check_records import HEADLINE, save_check_record
+    from debatebench_eval.trust.records import user_trust_dir
     from debatebench_eval.validation.check_reader import check_record
-    from debatebench_eval.validation.check_records import HEADLINE, save_check_record
     from debatebench_eval.validation.log_reader import NotAValidationLog
-    from debatebench_eval.validation.trust import user_trust_dir
 
     try:
         record = check_record(args.log)

@@ -74,7 +74,7 @@ def _parser() -> argparse.ArgumentParser:
         "log", help="a judge_validation, fact_check_validation or judge_sensitivity log"
     )
     trust.add_argument("--out", help="folder for the record (default: the user trust folder)")
-    from debatebench_eval.validation.trust import MIN_PARSE_RATE, MIN_SCORED, MIN_TAU_C
+    from debatebench_eval.trust.records import MIN_PARSE_RATE, MIN_SCORED, MIN_TAU_C
 
     trust.add_argument("--min-tau-c", type=float, default=MIN_TAU_C, help=f"default {MIN_TAU_C}")
     trust.add_argument(
@@ -173,13 +173,13 @@ def _run_trust(args: argparse.Namespace) -> int:
 
     if checks.is_check_log(args.log):  # fact_check_validation or judge_sensitivity
         return checks.run_trust(args)
-    from debatebench_eval.validation.log_reader import NotAValidationLog, trust_record
-    from debatebench_eval.validation.trust import (
+    from debatebench_eval.trust.records import (
         Thresholds,
         save_record,
         summary_lines,
         user_trust_dir,
     )
+    from debatebench_eval.validation.log_reader import NotAValidationLog, trust_record
 
     limits = Thresholds(args.min_tau_c, args.min_parse_rate, args.min_scored)
     try:

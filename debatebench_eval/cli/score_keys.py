@@ -22,8 +22,9 @@ from debatebench_eval.judging.fact_check import FACT_CHECK_KEYS, FACT_CHECK_LIST
 from debatebench_eval.judging.rubric import default_rubric
 from debatebench_eval.judging.score_schema import RUBRIC_LISTED, rubric_keys
 from debatebench_eval.protocols.scorer import DECISION_KEYS, OUTCOME_KEYS, PANEL_KEYS
+from debatebench_eval.trust.speech_rows import RATING_KEY
 from debatebench_eval.validation.fact_check_scorer import VALUE_KEYS
-from debatebench_eval.validation.speech_scorer import RATING_KEY, SPEECH_RATING_KEYS
+from debatebench_eval.validation.speech_scorer import SPEECH_RATING_KEYS
 
 
 @dataclass(frozen=True)

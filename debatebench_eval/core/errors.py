@@ -14,6 +14,7 @@ import io
 import json
 import re
 import sys
+from collections.abc import Sequence
 
 from inspect_ai.hooks import Hooks, RunEnd
 from inspect_ai.util import display_type
@@ -35,11 +36,14 @@ _TAG = re.compile(r"(\\*)\[([a-z#/@][^\[\]]*)\]")
 class ConfigError(PrerequisiteError):
     """A bad task argument, run.yaml, team file, motion file or format file."""
 
-    def __init__(self, where: str, found: str, expected: str) -> None:
+    def __init__(self, where: str, found: str, expected: str, *, also: Sequence[str] = ()) -> None:
         self.where = where
         self.found = found
         self.expected = expected
-        message = without_userinfo(f"{where}: {found}; expected {expected}.")
+        # Further problems of the same input, one line each, said in the same form.
+        self.also = tuple(also)
+        lines = (f"{where}: {found}; expected {expected}.", *self.also)
+        message = without_userinfo("\n".join(lines))
         super().__init__(message)
         # PrerequisiteError keeps only `.message`; str() and pytest read args.
         self.args = (message,)

@@ -20,6 +20,8 @@ import copy
 import json
 import re
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from types import UnionType
 from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin
 
 from pydantic import (
@@ -34,6 +36,7 @@ from pydantic import (
     ValidatorFunctionWrapHandler,
     WrapValidator,
 )
+from pydantic.fields import FieldInfo
 from pydantic_core import ErrorDetails, PydanticCustomError
 
 R = TypeVar("R", bound=BaseModel)
@@ -216,7 +219,52 @@ def check_reply(
 def reply_problems(exc: ValidationError, model: type[BaseModel] | None = None) -> list[str]:
     """Each error as one line: the field path, the value found, what was expected
     (with `model`, an unexpected key also names the keys allowed beside it)."""
-    return [_problem(error, model) for error in exc.errors(include_url=False)]
+    return [_reply_line(problem, model) for problem in problems(exc)]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One of pydantic's errors in the project's words, for a reply's repair re-ask
+    and for a config file's message alike: where (`loc`), the value found, and what
+    was expected (or why the value is refused, in a validator's own words)."""
+
+    loc: tuple[int | str, ...]
+    kind: str
+    value: Any
+    expected: str  # "expected ...", or a validator's reason
+    # A validator's own words for what it found ("unknown participant 'x'").
+    found: str | None = None
+
+    @property
+    def path(self) -> str:
+        return field_path(self.loc)
+
+
+# The error kind of a validator that says what it expected in its own words: its
+# context holds `expected` and, optionally, `found` and a path `at` below `loc`.
+EXPECTED_KIND = "expected"
+
+
+def expected_error(expected: str, found: str | None = None, *at: int | str) -> PydanticCustomError:
+    """The error a validator raises to say what it expected (and found), `at` a
+    path below the field or model it validates."""
+    context: dict[str, Any] = {"expected": expected, "found": found, "at": at}
+    return PydanticCustomError(EXPECTED_KIND, "expected {expected}", context)
+
+
+def problems(exc: ValidationError) -> list[Problem]:
+    """The errors of a validation, in order."""
+    return [_problem(error) for error in exc.errors(include_url=False)]
+
+
+def _problem(error: ErrorDetails) -> Problem:
+    kind, ctx = error["type"], error.get("ctx") or {}
+    loc, found = tuple(error["loc"]), None
+    if kind == EXPECTED_KIND:
+        loc, found = loc + tuple(ctx.get("at", ())), ctx.get("found")
+        return Problem(loc, kind, error.get("input"), f"expected {ctx['expected']}", found)
+    expected = _expected(kind, ctx, error["msg"])
+    return Problem(loc, kind, error.get("input"), expected)
 
 
 def field_path(loc: tuple[int | str, ...]) -> str:
@@ -225,29 +273,46 @@ def field_path(loc: tuple[int | str, ...]) -> str:
     for part in loc:
         if isinstance(part, str) and part.startswith(_BRANCH):
             continue
-        path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
+        if isinstance(part, int) or not _KEY.fullmatch(part):
+            # A list item, or a mapping's own key (a motion's text in a file).
+            path += f"[{part}]" if isinstance(part, int) else f"[{part!r}]"
+        else:
+            path += f".{part}" if path else part
     return path
 
 
-def _problem(error: ErrorDetails, model: type[BaseModel] | None = None) -> str:
-    kind, ctx, found = error["type"], error.get("ctx") or {}, error.get("input")
-    where = f'"{field_path(error["loc"])}"' if error["loc"] else "the reply"
-    if kind == "missing":
+# A key a path writes after a dot; any other is written as ['...'].
+_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+
+
+def _reply_line(problem: Problem, model: type[BaseModel] | None) -> str:
+    where = f'"{problem.path}"' if problem.loc else "the reply"
+    if problem.kind == "missing":
         return f"{where} is missing"
-    if kind == "extra_forbidden":
-        allowed = _keys_at(model, error["loc"][:-1]) if model is not None else None
+    if problem.kind == "extra_forbidden":
+        allowed = keys_at(model, problem.loc[:-1]) if model is not None else None
         only = f"; expected only {', '.join(allowed)}" if allowed else ""
         return f"unexpected key {where}{only}"
-    return f"{where} is {_shown(found)}; {_expected(kind, ctx, error['msg'])}"
+    return f"{where} is {_shown(problem.value)}; {problem.expected}"
 
 
-def _keys_at(model: type[BaseModel], loc: tuple[int | str, ...]) -> list[str] | None:
+def keys_at(model: type[BaseModel], loc: tuple[int | str, ...]) -> list[str] | None:
     """The keys of the object at `loc` inside `model`, as a reply writes them (a
     field's alias where it has one); None if `loc` is not an object."""
+    found = model_at(model, loc)
+    return list(_written(found)) if found is not None else None
+
+
+def model_at(model: type[BaseModel], loc: tuple[int | str, ...]) -> type[BaseModel] | None:
+    """The model of the object at `loc` inside `model`; None if it is not one."""
     node: Any = model
     for part in loc:
         if isinstance(part, str) and part.startswith(_BRANCH):
             node = _branch(node, part)
+            continue
+        values = _mapping_values(node)
+        if values is not None:
+            node = values  # a key of a mapping (`dict[str, Model]`): its value
             continue
         node = _object_model(node)
         if node is None:
@@ -258,8 +323,13 @@ def _keys_at(model: type[BaseModel], loc: tuple[int | str, ...]) -> list[str] | 
         if field is None:
             return None
         node = field.annotation
-    found = _object_model(node)
-    return list(_written(found)) if found is not None else None
+    return _object_model(node)
+
+
+def field_at(model: type[BaseModel], loc: tuple[int | str, ...]) -> FieldInfo | None:
+    """The field at `loc` inside `model` (None at the top, or where none is)."""
+    owner = model_at(model, loc[:-1]) if loc else None
+    return None if owner is None else _written(owner).get(str(loc[-1]))
 
 
 def _branch(node: Any, tag: str) -> Any:
@@ -277,10 +347,24 @@ def _written(model: type[BaseModel]) -> dict[str, Any]:
     return {field.alias or name: field for name, field in model.model_fields.items()}
 
 
+def _mapping_values(node: Any) -> Any:
+    """The value type of a `dict[str, X]` field's type, else None."""
+    while get_origin(node) in (Annotated, Union, UnionType):
+        members = [arg for arg in get_args(node) if arg is not type(None)]
+        if len(members) != 1 and get_origin(node) is not Annotated:
+            return None
+        node = members[0]
+    return get_args(node)[1] if get_origin(node) is dict else None
+
+
 def _object_model(node: Any) -> type[BaseModel] | None:
-    """The model a field's type holds, through `list[...]` and `Annotated[...]`."""
-    while get_origin(node) in (list, Annotated):
-        node = get_args(node)[0]
+    """The model a field's type holds, through `list[...]`, `tuple[..., ...]`,
+    `Annotated[...]` and `X | None`."""
+    while get_origin(node) in (list, tuple, Annotated, Union, UnionType):
+        members = [arg for arg in get_args(node) if arg not in (type(None), Ellipsis)]
+        if len(members) != 1 and get_origin(node) in (Union, UnionType):
+            return None  # an `either`: its member is named by the error's branch
+        node = members[0]
     return node if isinstance(node, type) and issubclass(node, BaseModel) else None
 
 

@@ -5,18 +5,23 @@
 
 plus the reference's optional switches (`protocol`, `scoring`,
 `researcher_count_per_side`), which become defaults that `-T` overrides. Paths
-are relative to the topic file. Every problem is one ConfigError naming the
-file and the key (`topic.yaml: corpus.classes.CON.dir`), raised when the task
-is built, before any model call.
+are relative to the topic file. The file's shape is one typed model
+(`core.config_file`); every problem is one ConfigError naming the file and the
+key (`topic.yaml: corpus.classes.CON.dir`), raised when the task is built,
+before any model call.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
+from pydantic import PlainValidator
+
+from debatebench_eval.core.config_file import ConfigFile, checked, flag, parse_file, text
 from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.core.reply_model import expected_error
 from debatebench_eval.core.yamlio import load_yaml
 
 CLASSES = ("PRO", "CON", "CRITICAL_OF_BOTH")
@@ -24,18 +29,97 @@ REQUIRED_CLASSES = ("PRO", "CON")
 TEXT_SUFFIXES = (".md", ".txt")
 DEFAULT_ANALYSIS_SUFFIX = "_analysis.md"
 NEUTRALIZE_MODES = ("off", "diagnose", "rewrite")
-_TOP_KEYS = ("topic", "corpus", "protocol", "scoring", "researcher_count_per_side")
-_TOPIC_KEYS = ("question", "pro_position", "con_position", "context")
-_CORPUS_KEYS = ("root", "classes", "analysis_suffix")
-_PROTOCOL_KEYS = (
-    "enable_steelman",
-    "enable_position_swap",
-    "topic_neutralization",
-    "enable_web_for_lead",
-)
-_SCORING_KEYS = ("judge_count", "enable_meta_judge")
 _EXPECTED = "a Truth Crucible topic file (topic: {question, ...}, corpus: {root, classes})"
 _NO_WEB = "the crucible argues from the corpus only; nothing is fetched at run time"
+Text = Annotated[str, text()]
+Flag = Annotated[bool, flag()]
+
+
+def _mode(value: Any) -> str:
+    # YAML 1.1 reads a bare `off` as false.
+    mode = "off" if value is False else value
+    if mode not in NEUTRALIZE_MODES:
+        raise expected_error("off, diagnose or rewrite")
+    return str(mode)
+
+
+def _no_web(value: Any) -> bool:
+    if value is not False:
+        raise expected_error(f"false: {_NO_WEB}", "got true" if value is True else None)
+    return False
+
+
+class Question(ConfigFile):
+    question: Text
+    pro_position: Text
+    con_position: Text
+    context: Annotated[str, checked("a string", lambda v: isinstance(v, str), str.strip)] = ""
+
+
+class ClassFolder(ConfigFile):
+    dir: Text
+
+
+class Classes(ConfigFile):
+    PRO: ClassFolder
+    CON: ClassFolder
+    CRITICAL_OF_BOTH: ClassFolder | None = None
+
+
+class CorpusKeys(ConfigFile):
+    root: Text
+    classes: Classes
+    analysis_suffix: Annotated[
+        str,
+        checked(
+            "a string ending in .md or .txt",
+            lambda v: isinstance(v, str) and v.endswith(TEXT_SUFFIXES),
+            str,
+        ),
+    ] = DEFAULT_ANALYSIS_SUFFIX
+
+
+class Switches(ConfigFile):
+    """The reference's protocol switches; each given one is a crucible option default."""
+
+    enable_steelman: Flag | None = None
+    enable_position_swap: Flag | None = None
+    topic_neutralization: Annotated[str, PlainValidator(_mode)] | None = None
+    enable_web_for_lead: Annotated[bool, PlainValidator(_no_web)] = False
+
+
+class Scoring(ConfigFile):
+    judge_count: Annotated[int, checked("an integer", lambda v: type(v) is int, int)] | None = None
+    enable_meta_judge: Flag | None = None
+
+
+class TopicFile(ConfigFile):
+    topic: Question
+    corpus: CorpusKeys
+    protocol: Switches = Switches()
+    scoring: Scoring = Scoring()
+    researcher_count_per_side: (
+        Annotated[
+            int,
+            checked(
+                "1 (or no key): the harness searches the corpus for each side, no sub-agents",
+                lambda v: v == 1 and v is not True,
+                int,
+            ),
+        ]
+        | None
+    ) = None
+
+    def defaults(self) -> dict[str, Any]:
+        """The switches given, as crucible task options (steelman, judges, ...)."""
+        options = {
+            "steelman": self.protocol.enable_steelman,
+            "position_swap": self.protocol.enable_position_swap,
+            "neutralize": self.protocol.topic_neutralization,
+            "judges": self.scoring.judge_count,
+            "meta_judge": self.scoring.enable_meta_judge,
+        }
+        return {key: value for key, value in options.items() if value is not None}
 
 
 @dataclass(frozen=True)
@@ -61,52 +145,17 @@ class Topic:
 def load_topic(path: Path) -> Topic:
     """Read and check a topic file; the corpus folders must exist (their files are
     read by `corpus.open_corpus`)."""
-    data = load_yaml(path, _EXPECTED)
     where = str(path)
-    _mapping(data, where, "the top level", _TOP_KEYS, required=("topic", "corpus"))
-    text = _mapping(data["topic"], where, "topic", _TOPIC_KEYS, required=_TOPIC_KEYS[:3])
-    corpus = _mapping(data["corpus"], where, "corpus", _CORPUS_KEYS, required=("root", "classes"))
-    values = {key: _text(text, key, where, "topic", empty=key == "context") for key in _TOPIC_KEYS}
-    root = _root(path, _text(corpus, "root", where, "corpus", empty=False))
-    suffix = corpus.get("analysis_suffix", DEFAULT_ANALYSIS_SUFFIX)
-    if not isinstance(suffix, str) or not suffix.endswith(TEXT_SUFFIXES):
-        raise ConfigError(
-            f"{where}: corpus.analysis_suffix", f"got {suffix!r}", "a string ending in .md or .txt"
-        )
+    data = parse_file(TopicFile, load_yaml(path, _EXPECTED), where)
+    root = _root(path, data.corpus.root)
     return Topic(
         file=path,
         root=root,
-        classes=_classes(corpus["classes"], where, root),
-        analysis_suffix=suffix,
-        defaults=_switches(data, where),
-        **values,
+        classes=_classes(data.corpus.classes, where, root),
+        analysis_suffix=data.corpus.analysis_suffix,
+        defaults=data.defaults(),
+        **data.topic.model_dump(),
     )
-
-
-def _mapping(
-    value: Any, where: str, key: str, allowed: tuple[str, ...], required: tuple[str, ...] = ()
-) -> dict[str, Any]:
-    top = key == "the top level"
-    listed = ", ".join(allowed)
-    if not isinstance(value, dict):
-        found = f"got {type(value).__name__}"
-        raise ConfigError(where if top else f"{where}: {key}", found, f"a mapping of {listed}")
-    unknown = sorted(str(k) for k in value if k not in allowed)
-    missing = [k for k in required if k not in value]
-    for name, found in ((unknown, "unknown key"), (missing, "missing")):
-        if name:
-            at = f"{where}: {name[0] if top else f'{key}.{name[0]}'}"
-            raise ConfigError(at, found, f"the keys of {key}: {listed}")
-    return value
-
-
-def _text(mapping: dict[str, Any], key: str, where: str, parent: str, *, empty: bool) -> str:
-    value = mapping.get(key, "" if empty else None)
-    if value is None and empty:
-        value = ""
-    if not isinstance(value, str) or (not empty and not value.strip()):
-        raise ConfigError(f"{where}: {parent}.{key}", f"got {value!r}", "a non-empty string")
-    return value.strip()
 
 
 def _root(path: Path, root: str) -> Path:
@@ -120,29 +169,27 @@ def _root(path: Path, root: str) -> Path:
     return resolved
 
 
-def _classes(value: Any, where: str, root: Path) -> dict[str, str]:
-    classes = _mapping(value, where, "corpus.classes", CLASSES, required=REQUIRED_CLASSES)
+def _classes(classes: Classes, where: str, root: Path) -> dict[str, str]:
     folders: dict[str, str] = {}
     seen: dict[Path, str] = {}
     for name in CLASSES:
-        if name not in classes:
+        entry = getattr(classes, name)
+        if entry is None:
             continue
-        at = f"corpus.classes.{name}"
-        entry = _mapping(classes[name], where, at, ("dir",), required=("dir",))
-        folder = _text(entry, "dir", where, at, empty=False)
-        resolved = _class_folder(root, folder, f"{where}: {at}.dir")
+        at = f"{where}: corpus.classes.{name}.dir"
+        resolved = _class_folder(root, entry.dir, at)
         other = next(
             (seen[p] for p in seen if p.is_relative_to(resolved) or resolved.is_relative_to(p)),
             None,
         )
         if other is not None:
             raise ConfigError(
-                f"{where}: {at}.dir",
-                f"{folder!r} is, holds or lies in the folder of class {other}",
+                at,
+                f"{entry.dir!r} is, holds or lies in the folder of class {other}",
                 "a separate folder for each class",
             )
         seen[resolved] = name
-        folders[name] = folder
+        folders[name] = entry.dir
     return folders
 
 
@@ -159,45 +206,3 @@ def _class_folder(root: Path, folder: str, where: str) -> Path:
             "a folder inside corpus.root",
         )
     return resolved
-
-
-def _switches(data: dict[str, Any], where: str) -> dict[str, Any]:
-    """The reference's protocol and scoring switches, as crucible option defaults."""
-    defaults: dict[str, Any] = {}
-    count = data.get("researcher_count_per_side")
-    if count is not None and count != 1:
-        raise ConfigError(
-            f"{where}: researcher_count_per_side",
-            f"got {count!r}",
-            "1 (or no key): the harness searches the corpus for each side, no sub-agents",
-        )
-    protocol = _mapping(data.get("protocol", {}), where, "protocol", _PROTOCOL_KEYS)
-    scoring = _mapping(data.get("scoring", {}), where, "scoring", _SCORING_KEYS)
-    if protocol.get("enable_web_for_lead"):
-        raise ConfigError(f"{where}: protocol.enable_web_for_lead", "got true", f"false: {_NO_WEB}")
-    pairs = (
-        ("protocol.enable_steelman", protocol, "enable_steelman", "steelman", bool),
-        ("protocol.enable_position_swap", protocol, "enable_position_swap", "position_swap", bool),
-        ("scoring.judge_count", scoring, "judge_count", "judges", int),
-        ("scoring.enable_meta_judge", scoring, "enable_meta_judge", "meta_judge", bool),
-    )
-    for label, section, key, option, kind in pairs:
-        if key in section:
-            value = section[key]
-            if type(value) is not kind:
-                expected = "true or false" if kind is bool else "an integer"
-                raise ConfigError(f"{where}: {label}", f"got {value!r}", expected)
-            defaults[option] = value
-    if "topic_neutralization" in protocol:
-        defaults["neutralize"] = _mode(protocol["topic_neutralization"], where)
-    return defaults
-
-
-def _mode(value: Any, where: str) -> str:
-    # YAML 1.1 reads a bare `off` as false.
-    mode = "off" if value is False else value
-    if mode not in NEUTRALIZE_MODES:
-        raise ConfigError(
-            f"{where}: protocol.topic_neutralization", f"got {value!r}", "off, diagnose or rewrite"
-        )
-    return str(mode)

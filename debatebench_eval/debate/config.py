@@ -9,14 +9,14 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import yaml
+from typing import Annotated, Any
 
 from debatebench_eval.core.calls import DEFAULT_TIMEOUT
+from debatebench_eval.core.config_file import ConfigFile, checked, parse_file, text
 from debatebench_eval.core.credentials import strip_credentials
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.resources import data_dir
+from debatebench_eval.core.yamlio import load_yaml
 from debatebench_eval.record.motions import Motion, load_motions, single_motion
 from debatebench_eval.record.protocol import Phase, parse_phases
 from debatebench_eval.record.teams import Team
@@ -27,9 +27,6 @@ DEFAULT_MOTIONS = "default"
 DEFAULT_TEAMS = {"pro": "advocate", "con": "skeptic"}
 DEFAULT_EMPTY_RETRIES = 2
 
-RUN_KEYS = ("topic", "format", "teams", "sources", "seed", "timeout", "judge", "output")
-RUN_TEAM_KEYS = ("team", "side", "model", "base_url", "budget", "prep_budget")
-RUN_JUDGE_KEYS = ("transcript", "model", "base_url", "budget", "output", "fact_check", "timeout")
 # Sent to OpenAI-compatible servers named in a run.yaml when no key is set:
 # local servers ignore the key but the client library requires one.
 API_KEY_VAR = "DEBATEBENCH_API_KEY"
@@ -76,8 +73,22 @@ def named_format(name: str) -> tuple[Phase, ...]:
     if not path.is_file():
         names = sorted(p.stem for p in formats.glob("*.yaml"))
         raise ConfigError("-T format", f"unknown format {name!r}", f"one of {', '.join(names)}")
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    return parse_phases(data["phases"], where=f"{path}: phases")
+    data = parse_file(FormatFile, load_yaml(path, "a debate format"), str(path))
+    return parse_phases(list(data.phases), where=f"{path}: phases")
+
+
+class FormatFile(ConfigFile):
+    """A debate format of tasks/formats/: its phases, and a line saying what it is."""
+
+    description: Annotated[str, text()] = ""
+    phases: Annotated[
+        tuple[str, ...],
+        checked(
+            "a non-empty list of phases",
+            lambda v: isinstance(v, list) and bool(v) and all(isinstance(p, str) for p in v),
+            tuple,
+        ),
+    ]
 
 
 def resolve_motions(motion: str | None, motions: str | None) -> tuple[Motion, ...]:

@@ -218,6 +218,18 @@ def _settings(given: dict[str, Any]) -> tuple[DebateSettings, dict[str, Model]]:
     return settings, roles
 
 
+def by_role(name: str, value: Any) -> dict[str, Any] | None:
+    """An option given per role ("{pro: N, con: M}") as its values by role (a role
+    left out: None); None when it is one value for both roles."""
+    if not isinstance(value, dict):
+        return None
+    extra = sorted(set(map(str, value)) - set(DEFAULT_TEAMS))
+    if extra:
+        raise ConfigError(arg.label(name), f"has the key(s) {', '.join(extra)}",
+                          "a number, or a mapping of pro and con to numbers")  # fmt: skip
+    return {role: value.get(role) for role in DEFAULT_TEAMS}
+
+
 def side_budgets(budget: Any, old: dict[str, Any]) -> dict[str, Any]:
     """`budget` as the settings read it: one number, and each role's own cap (from a
     mapping, or from the older -T pro_budget / -T con_budget, still accepted)."""
@@ -226,18 +238,15 @@ def side_budgets(budget: Any, old: dict[str, Any]) -> dict[str, Any]:
         if value is not None:
             logger.warning('%s is accepted as -T budget="{%s: ...}"; give it in that form.',
                            arg.label(name), name.removesuffix("_budget"))  # fmt: skip
-    if not isinstance(budget, dict):
+    roles = by_role("budget", budget)
+    if roles is None:
         return out
-    extra = sorted(set(map(str, budget)) - set(DEFAULT_TEAMS))
-    if extra:
-        raise ConfigError(arg.label("budget"), f"has the key(s) {', '.join(extra)}",
-                          "a number, or a mapping of pro and con to numbers")  # fmt: skip
     for role in DEFAULT_TEAMS:
         if role in budget:
             if old[f"{role}_budget"] is not None:
                 raise ConfigError(arg.label(f"{role}_budget"), "given also as -T budget."
                                   f"{role}", "each setting once")  # fmt: skip
-            out[f"{role}_budget"] = budget[role]
+            out[f"{role}_budget"] = roles[role]
     out["budget"] = DEFAULT_BUDGET
     return out
 
@@ -247,14 +256,10 @@ def _reasoning_budgets(given: dict[str, Any]) -> dict[str, int | None]:
     left out has none). Not owned by a run.yaml (debatebench's has no such key), so it
     applies to both entry points."""
     value = given["reasoning_budget"]
-    if not isinstance(value, dict):
-        shared = arg.as_int("reasoning_budget", value)
-        return dict.fromkeys(DEFAULT_TEAMS, shared)
-    unknown = sorted(set(map(str, value)) - set(DEFAULT_TEAMS))
-    if unknown:
-        raise ConfigError(arg.label("reasoning_budget"), f"has the key(s) {', '.join(unknown)}",
-                          "a number, or a mapping of pro and con to numbers")  # fmt: skip
-    return {role: arg.as_int(f"reasoning_budget.{role}", value.get(role)) for role in DEFAULT_TEAMS}
+    roles = by_role("reasoning_budget", value)
+    if roles is None:
+        return dict.fromkeys(DEFAULT_TEAMS, arg.as_int("reasoning_budget", value))
+    return {role: arg.as_int(f"reasoning_budget.{role}", roles[role]) for role in DEFAULT_TEAMS}
 
 
 def _reasoning_metadata(settings: DebateSettings) -> dict[str, dict[str, int | None]]:

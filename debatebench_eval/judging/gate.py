@@ -17,10 +17,9 @@ from debatebench_eval.judging.families import family, same_family
 from debatebench_eval.judging.options import FAMILY
 from debatebench_eval.record.store import DebateRecord
 from debatebench_eval.servers.probe import model_base_url
-from debatebench_eval.validation.check_records import CHECKS, FACT_CHECK, SENSITIVITY, all_checks
-from debatebench_eval.validation.degradations import bundled_sha256 as sensitivity_sha256
-from debatebench_eval.validation.planted_set import bundled_sha256 as planted_sha256
-from debatebench_eval.validation.trust import JudgeIdentity, judge_identity, trust_status
+from debatebench_eval.trust.check_records import CHECKS, FACT_CHECK, SENSITIVITY, all_checks
+from debatebench_eval.trust.digests import planted_sha256, sensitivity_sha256
+from debatebench_eval.trust.records import JudgeIdentity, judge_identity, trust_status
 
 # A debater as the gate sees it: side, model name, server URL (None: unknown).
 Debater = tuple[str, str, str | None]

@@ -16,14 +16,23 @@ import string
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar, Self
 
-from pydantic import Field, create_model
+from pydantic import (
+    AfterValidator,
+    BeforeValidator,
+    Field,
+    PlainValidator,
+    create_model,
+    model_validator,
+)
 
+from debatebench_eval.core.config_file import Check, ConfigFile, Said, parse_file, text, whole
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.reply_model import (
     ReplyModel,
     check_reply,
+    expected_error,
     one_of,
     prose,
     whole_number,
@@ -80,9 +89,6 @@ MARGIN_SCALE = 100
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 # pro_<name> must not collide with the score's own per-side keys.
 _RESERVED = ("total", "win", "role_win", "stance_violation", STANCE_KEY)
-_RUBRIC_KEYS = {
-    "name", "version", "tiebreak", "ledger", "evidence", "dimensions", "system", "prompt", "repair",
-}  # fmt: skip
 _PLACEHOLDERS = {
     "prompt": ("motion", "side_a", "side_b", "evidence", "transcript", "rubric", "shape"),
     "repair": ("problems",),
@@ -153,95 +159,103 @@ def load_rubric(path: Path) -> Rubric:
     where = str(path)
     if not path.is_file():
         raise ConfigError(where, "file not found", "a rubric YAML file (see scorers/rubric.yaml)")
-    data = load_yaml(path, "rubric")
-    if not isinstance(data, dict):
-        raise ConfigError(where, f"top level is {type(data).__name__}", "a mapping")
-    unknown = sorted(set(data) - _RUBRIC_KEYS)
-    if unknown:
-        raise ConfigError(f"{where}: {unknown[0]}", "unknown key", f"one of {sorted(_RUBRIC_KEYS)}")
-    dimensions = _dimensions(data.get("dimensions"), where)
-    names = [d.name for d in dimensions]
-    templates = {key: _template(data, key, where) for key in ("system", "prompt", "repair")}
+    data = parse_file(RubricFile, load_yaml(path, "rubric"), where)
     return Rubric(
-        name=str(data.get("name") or path.stem),
-        version=str(data.get("version", "")),
-        dimensions=dimensions,
-        tiebreak=_dimension_ref(data, "tiebreak", names, where, required=True) or "",
-        ledger=_dimension_ref(data, "ledger", names, where, required=False),
-        evidence=_dimension_ref(data, "evidence", names, where, required=False),
+        name=str(data.name or path.stem),
+        version=str("" if data.version is None else data.version),
+        dimensions=tuple(Dimension(d.name, d.max, d.description) for d in data.dimensions),
+        tiebreak=str(data.tiebreak),
+        ledger=None if data.ledger is None else str(data.ledger),
+        evidence=None if data.evidence is None else str(data.evidence),
+        system=data.system,
+        prompt=data.prompt,
+        repair=data.repair,
         file=where,
         sha256=hashlib.sha256(path.read_bytes()).hexdigest(),
-        **templates,
     )
 
 
-def _dimensions(value: Any, where: str) -> tuple[Dimension, ...]:
-    at = f"{where}: dimensions"
-    if not isinstance(value, list) or not value:
-        raise ConfigError(at, f"got {value!r}", "a non-empty list of {name, max, description}")
-    dimensions: list[Dimension] = []
-    for index, item in enumerate(value):
-        here = f"{at}[{index}]"
-        if not isinstance(item, dict) or set(item) != {"name", "max", "description"}:
-            raise ConfigError(
-                here, f"got {item!r}", "a mapping with exactly name, max, description"
-            )
-        name, top, text = item["name"], item["max"], item["description"]
-        if not isinstance(name, str) or not _NAME.match(name):
-            raise ConfigError(f"{here}.name", f"got {name!r}", "a lower-case identifier")
-        if name in _RESERVED:
-            raise ConfigError(
-                f"{here}.name", f"{name!r} is a score key", f"a name other than {_RESERVED}"
-            )
-        if name in {d.name for d in dimensions}:
-            raise ConfigError(f"{here}.name", f"{name!r} appears twice", "unique names")
-        if isinstance(top, bool) or not isinstance(top, int) or top < 1:
-            raise ConfigError(f"{here}.max", f"got {top!r}", "a positive integer")
-        if not isinstance(text, str) or not text.strip():
-            raise ConfigError(f"{here}.description", f"got {text!r}", "a non-empty string")
-        dimensions.append(Dimension(name, top, " ".join(text.split())))
-    total = sum(d.max for d in dimensions)
-    if total != MARGIN_SCALE:
-        raise ConfigError(
-            at, f"the maxima add up to {total}", f"{MARGIN_SCALE} (margin tiers use that scale)"
-        )
-    return tuple(dimensions)
-
-
-def _dimension_ref(
-    data: dict[str, Any], key: str, names: list[str], where: str, *, required: bool
-) -> str | None:
-    value = data.get(key)
-    if value is None and not required:
-        return None
-    if value not in names:
-        raise ConfigError(f"{where}: {key}", f"got {value!r}", f"one of the dimensions {names}")
-    return str(value)
-
-
-def _template(data: dict[str, Any], key: str, where: str) -> str:
-    value = data.get(key)
-    if not isinstance(value, str) or not value.strip():
-        raise ConfigError(f"{where}: {key}", f"got {value!r}", "a non-empty template string")
+def _template(key: str) -> Any:
+    """A template string holding every placeholder of `key`, and no other."""
     allowed = _PLACEHOLDERS.get(key, ())
-    for name in allowed:
-        if "{" + name + "}" not in value:
-            raise ConfigError(f"{where}: {key}", f"no {{{name}}} placeholder", "all of its fields")
-    try:
-        fields = {field for _, field, _, _ in string.Formatter().parse(value) if field is not None}
-    except ValueError as exc:
-        raise ConfigError(
-            f"{where}: {key}", f"a broken brace ({exc})", "{{ and }} for braces"
-        ) from None
-    unknown = sorted(fields - set(allowed))
-    if unknown:
-        known = ", ".join("{" + n + "}" for n in allowed) or "no placeholder"
-        raise ConfigError(
-            f"{where}: {key}",
-            f"unknown placeholder {{{unknown[0]}}}",
-            f"only {known}; write {{{{ and }}}} for a literal brace",
-        )
+
+    def check(value: Any) -> str:
+        if not isinstance(value, str) or not value.strip():
+            raise expected_error("a non-empty template string")
+        for name in allowed:
+            if "{" + name + "}" not in value:
+                raise expected_error("all of its fields", f"no {{{name}}} placeholder")
+        try:
+            fields = {f for _, f, _, _ in string.Formatter().parse(value) if f is not None}
+        except ValueError as exc:
+            raise expected_error("{{ and }} for braces", f"a broken brace ({exc})") from None
+        unknown = sorted(fields - set(allowed))
+        if unknown:
+            known = ", ".join("{" + n + "}" for n in allowed) or "no placeholder"
+            raise expected_error(
+                f"only {known}; write {{{{ and }}}} for a literal brace",
+                f"unknown placeholder {{{unknown[0]}}}",
+            )
+        return value
+
+    return Check(check, words="a non-empty template string")
+
+
+def _dimension_name(value: Any) -> str:
+    if not isinstance(value, str) or not _NAME.match(value):
+        raise expected_error("a lower-case identifier")
+    if value in _RESERVED:
+        raise expected_error(f"a name other than {_RESERVED}", f"{value!r} is a score key")
     return value
+
+
+class DimensionEntry(ConfigFile):
+    name: Annotated[str, PlainValidator(_dimension_name), Said("a lower-case identifier")]
+    max: Annotated[int, whole(1, "a positive integer")]
+    description: Annotated[str, text(), AfterValidator(lambda t: " ".join(t.split()))]
+
+
+def _some_dimensions(value: Any) -> Any:
+    if not isinstance(value, list) or not value:
+        raise expected_error("a non-empty list of {name, max, description}")
+    return value
+
+
+class RubricFile(ConfigFile):
+    """A rubric file's keys."""
+
+    MAPPING: ClassVar[str | None] = "a mapping"
+    name: object = None
+    version: object = None
+    dimensions: Annotated[
+        tuple[DimensionEntry, ...],
+        BeforeValidator(_some_dimensions),
+        Said("a non-empty list of {name, max, description}"),
+    ]
+    # Dimension names: checked against the dimensions (`_refs`).
+    tiebreak: object = None
+    ledger: object = None
+    evidence: object = None
+    system: Annotated[str, _template("system")]
+    prompt: Annotated[str, _template("prompt")]
+    repair: Annotated[str, _template("repair")]
+
+    @model_validator(mode="after")
+    def _rules(self) -> Self:
+        names = [d.name for d in self.dimensions]
+        for index, name in enumerate(names):
+            if name in names[:index]:
+                found = f"{name!r} appears twice"
+                raise expected_error("unique names", found, "dimensions", index, "name")
+        total = sum(d.max for d in self.dimensions)
+        if total != MARGIN_SCALE:
+            scale = f"{MARGIN_SCALE} (margin tiers use that scale)"
+            raise expected_error(scale, f"the maxima add up to {total}", "dimensions")
+        for key in ("tiebreak", "ledger", "evidence"):
+            value = getattr(self, key)
+            if (value is not None or key == "tiebreak") and value not in names:
+                raise expected_error(f"one of the dimensions {names}", f"got {value!r}", key)
+        return self
 
 
 def rubric_text(rubric: Rubric) -> str:

@@ -39,8 +39,8 @@ from inspect_ai.scorer import Score
 
 from debatebench_eval.core.errors import ErrorsWhenSilent
 from debatebench_eval.record.store import REASONING_BUDGETS_KEY
-from debatebench_eval.validation.speech_scorer import row_of
-from debatebench_eval.validation.stats import FIGURES, why_undefined
+from debatebench_eval.trust.speech_rows import row_of
+from debatebench_eval.trust.stats import FIGURES, why_undefined
 
 # A score is unscored when its value is Inspect's sentinel (NaN), or, for the
 # scorers below, when this key of its value is 0 or NaN: the judge gave no

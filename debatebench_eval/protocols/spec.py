@@ -8,17 +8,33 @@ are shown (`none`, `previous` or `all`), parallel or in turn, a word limit,
 a token budget and an instruction; when to stop (a maximum, and optionally
 heurema's convergence on signals); and the final step, a synthesis or a
 judge's decision with an allowed set and an optional extra round the judge
-may ask for. Every key is checked here, before any model call.
+may ask for. The file's shape is one typed model (`core.config_file`): every
+key is checked when it is read, before any model call, every problem at once.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Self
 
+from pydantic import BeforeValidator, PrivateAttr, model_validator
+from pydantic_core import PydanticCustomError
+
+from debatebench_eval.core.config_file import (
+    ConfigFile,
+    Said,
+    checked,
+    choice,
+    flag,
+    matching,
+    parse_file,
+    text,
+    whole,
+)
 from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.core.reply_model import expected_error
 from debatebench_eval.core.resources import data_dir
 from debatebench_eval.core.yamlio import load_yaml
 
@@ -33,94 +49,188 @@ DEFAULT_REPAIR = (
     "Reply again with only the JSON object, fixing every problem listed."
 )
 _NAME = re.compile(r"[a-z0-9_-]+")
-_ID = re.compile(r"[A-Za-z0-9_/-]+")
-PROTOCOL_KEYS = (
-    "version",
-    "name",
-    "description",
-    "preamble",
-    "participants",
-    "rounds",
-    "stop",
-    "final",
-)
-ROUND_KEYS = (
-    "name", "speakers", "visibility", "order", "max_words", "budget", "instruction", "signal",
-    "repeat",
-)  # fmt: skip
-STOP_KEYS = ("max_rounds", "converge")
-CONVERGE_KEYS = ("until", "settle", "patience")
-FINAL_KEYS = (
-    "kind", "by", "visibility", "budget", "max_words", "instruction", "allowed", "repair",
-    "extra_round",
-)  # fmt: skip
-EXTRA_KEYS = (
-    "max", "speakers", "visibility", "order", "max_words", "budget", "instruction", "unresolved",
-)  # fmt: skip
+Name = Annotated[str, matching(_NAME.pattern, "a name of a-z, 0-9, - and _")]
+Count = Annotated[int, whole()]
+Text = Annotated[str, text()]
+Flag = Annotated[bool, flag()]
+Visibility = Annotated[str, choice(VISIBILITIES)]
+Order = Annotated[str, choice(ORDERS)]
 
 
-@dataclass(frozen=True)
-class Turns:
-    """How one round (or the judge's extra round) is spoken."""
+def _is_speakers(value: Any) -> bool:
+    listed = isinstance(value, list | tuple) and bool(value)
+    return value == "all" or (listed and all(isinstance(v, str) for v in value))
 
-    name: str
-    speakers: tuple[str, ...] | None  # None: every participant but the final one
-    visibility: str
-    order: str
+
+# None: every participant but the final one (`all`); whether the ids are the
+# protocol's participants is the protocol's rule, which knows them.
+Speakers = Annotated[
+    tuple[str, ...] | None,
+    checked(
+        "`all` or a non-empty list of participant ids",
+        _is_speakers,
+        lambda v: None if v == "all" else tuple(v),
+    ),
+]
+
+
+def _decisions(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list | tuple) or not value:
+        raise expected_error("a non-empty list of decisions")
+    names = all(isinstance(v, str) and _NAME.fullmatch(v) for v in value)
+    if not names or len(set(value)) < len(value):
+        raise expected_error("distinct decision names of a-z, 0-9, - and _")
+    return tuple(value)
+
+
+def _repair(value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise expected_error("a non-empty string")
+    try:
+        value.format(problems="")
+    except (KeyError, IndexError, ValueError) as exc:
+        raise expected_error(
+            "text with {problems} and braces doubled", f"cannot be filled in ({exc})"
+        ) from None
+    return value.strip()
+
+
+def _participants(value: Any) -> Any:
+    if value == "table":
+        return None
+    if not isinstance(value, list) or not value:
+        raise expected_error("`table`, or a list of {id, persona}")
+    return value
+
+
+def _rounds_given(value: Any) -> Any:
+    if not isinstance(value, list) or not value:
+        raise expected_error("a non-empty list of rounds")
+    return value
+
+
+class Spoken(ConfigFile):
+    """How a round's turns are spoken: by whom, seeing what, in what order, how long."""
+
+    speakers: Speakers = None
+    visibility: Visibility = "all"
+    order: Order = "parallel"
     # What the round asks for; "" adds nothing (heurema's panel round).
-    instruction: str = ""
-    max_words: int | None = None
-    budget: int | None = None
-    signal: bool = False
-    repeat: bool = False
+    instruction: Text = ""
+    max_words: Count | None = None
+    budget: Count | None = None
 
 
-@dataclass(frozen=True)
-class Converge:
-    until: str = "all"
-    settle: int = 2
-    patience: int = 3
+class Turns(Spoken):
+    """One round of the protocol (or the judge's extra round, as it is spoken)."""
+
+    name: Name
+    signal: Flag = False
+    repeat: Flag = False
 
 
-@dataclass(frozen=True)
-class ExtraRound:
-    turns: Turns
-    max: int
-    unresolved: str
+class Converge(ConfigFile):
+    until: Annotated[str, choice(UNTIL)] = "all"
+    settle: Count = 2
+    patience: Count = 3
 
 
-@dataclass(frozen=True)
-class Final:
-    kind: str
-    instruction: str
-    by: str | None = None
-    visibility: str = "all"
-    budget: int = DEFAULT_FINAL_BUDGET
-    max_words: int | None = None
-    allowed: tuple[str, ...] = ()
-    repair: str = DEFAULT_REPAIR
+class Stop(ConfigFile):
+    max_rounds: Count | None = None
+    converge: Converge | None = None
+
+
+class ExtraRound(Spoken):
+    """The round the judge may ask for, spoken as `turns`, at most `max` times;
+    still unresolved after them, the decision is `unresolved`."""
+
+    max: Count = 1
+    unresolved: str | None = None
+
+    @property
+    def turns(self) -> Turns:
+        spoken = self.model_dump(exclude={"max", "unresolved"})
+        return Turns(name="extra_round", **spoken)
+
+
+class Final(ConfigFile):
+    kind: Annotated[str, choice(FINAL_KINDS)]
+    instruction: Text
+    by: Annotated[str | None, text("a participant id or a persona selector")] = None
+    visibility: Visibility = "all"
+    budget: Count = DEFAULT_FINAL_BUDGET
+    max_words: Count | None = None
+    allowed: Annotated[tuple[str, ...], BeforeValidator(_decisions)] = ()
+    repair: Annotated[str, BeforeValidator(_repair), Said("a non-empty string")] = DEFAULT_REPAIR
     extra_round: ExtraRound | None = None
 
+    @model_validator(mode="after")
+    def _decision_keys(self) -> Self:
+        """The allowed set and the extra round belong to a decision."""
+        given = self.model_fields_set & {"allowed", "extra_round"}
+        if self.kind != "decision" and given:
+            raise expected_error(
+                "them only with kind: decision", "allowed / extra_round on a synthesis"
+            )
+        if self.kind == "decision" and not self.allowed:
+            raise expected_error("a non-empty list of decisions", "missing", "allowed")
+        extra = self.extra_round
+        if extra is not None and extra.unresolved not in self.allowed:
+            raise expected_error(
+                f"one of the allowed decisions: {', '.join(self.allowed)}",
+                f"got {extra.unresolved!r}",
+                "extra_round",
+                "unresolved",
+            )
+        return self
 
-@dataclass(frozen=True)
-class Participant:
-    id: str
-    persona: str
+
+class Participant(ConfigFile):
+    id: Annotated[str, matching(r"[A-Za-z0-9_/-]+", "an id of letters, digits, -, _ and /")]
+    persona: Annotated[str, text("a persona selector")]
 
 
-@dataclass(frozen=True)
-class Protocol:
-    name: str
-    file: str
-    rounds: tuple[Turns, ...]
-    max_rounds: int
-    final: Final
+class Protocol(ConfigFile):
+    """A protocol file; `file` is where it was read from, `snapshot` its data."""
+
+    version: Annotated[int, checked("version: 1", lambda v: v == 1 and v is not True, int)]
+    name: Name
+    description: Text = ""
+    preamble: Text = ""
     # None: the panel comes from -T with / -T table / the default table.
-    participants: tuple[Participant, ...] | None = None
-    converge: Converge | None = None
-    description: str = ""
-    preamble: str = ""
-    snapshot: dict[str, Any] = field(default_factory=dict, compare=False)
+    participants: Annotated[
+        tuple[Participant, ...] | None,
+        BeforeValidator(_participants),
+        Said("`table`, or a list of {id, persona}"),
+    ]
+    rounds: Annotated[
+        tuple[Turns, ...], BeforeValidator(_rounds_given), Said("a non-empty list of rounds")
+    ]
+    stop: Stop | None = None
+    final: Final
+    _file: str = PrivateAttr("")
+    _snapshot: dict[str, Any] = PrivateAttr(default_factory=dict)
+
+    def model_post_init(self, context: Any, /) -> None:
+        self._file = str((context or {}).get("file", ""))
+        self._snapshot = dict((context or {}).get("snapshot", {}))
+
+    @property
+    def file(self) -> str:
+        return self._file
+
+    @property
+    def snapshot(self) -> dict[str, Any]:
+        return self._snapshot
+
+    @property
+    def max_rounds(self) -> int:
+        given = self.stop.max_rounds if self.stop is not None else None
+        return given or (10 if self.repeats else len(self.rounds))
+
+    @property
+    def converge(self) -> Converge | None:
+        return self.stop.converge if self.stop is not None else None
 
     @property
     def repeats(self) -> bool:
@@ -133,6 +243,81 @@ class Protocol:
         if number <= len(self.rounds):
             return self.rounds[number - 1]
         return self.rounds[-1] if self.repeats else None
+
+    @model_validator(mode="after")
+    def _rules(self) -> Self:
+        """The rules across keys, the first broken one as the problem."""
+        for problem in self._broken():
+            raise problem
+        return self
+
+    def _broken(self) -> Iterator[PydanticCustomError]:
+        yield from _participant_problems(self.participants)
+        ids = None if self.participants is None else [p.id for p in self.participants]
+        for i, turns in enumerate(self.rounds):
+            yield from _speaker_problems(turns.speakers, ids, "rounds", i, "speakers")
+        yield from _round_problems(self.rounds)
+        final = self.final
+        if final.kind == "decision" and (ids is None or final.by not in ids):
+            judge = f"the judge's participant id ({', '.join(ids or [])})"
+            yield expected_error(judge, f"got {final.by!r}", "final", "by")
+        if final.extra_round is not None:
+            spoken = final.extra_round.speakers
+            yield from _speaker_problems(spoken, ids, "final", "extra_round", "speakers")
+        fixed = max_rounds_problem(self.max_rounds, len(self.rounds), self.repeats)
+        if fixed is not None:
+            yield expected_error(fixed[1], fixed[0], "stop", "max_rounds")
+        unsignalled = [r.name for r in self.rounds if not r.signal]
+        if self.converge is not None and unsignalled:
+            yield expected_error(
+                "signal: true on every round when the panel may converge",
+                f"round(s) {', '.join(unsignalled)} ask for no signal",
+                "stop",
+                "converge",
+            )
+
+
+def _participant_problems(
+    participants: tuple[Participant, ...] | None,
+) -> Iterator[PydanticCustomError]:
+    seen: set[str] = set()
+    for i, participant in enumerate(participants or ()):
+        if participant.id in seen:
+            found = f"{participant.id!r} is listed twice"
+            yield expected_error("unique participant ids", found, "participants", i, "id")
+        seen.add(participant.id)
+
+
+def _speaker_problems(
+    speakers: tuple[str, ...] | None, ids: list[str] | None, *at: int | str
+) -> Iterator[PydanticCustomError]:
+    if speakers is None:
+        return
+    if ids is None:
+        yield expected_error("`all` (the panel comes from a table)", f"got {list(speakers)!r}", *at)
+        return
+    for speaker in speakers:
+        if speaker not in ids:
+            found = f"unknown participant {speaker!r}"
+            yield expected_error(f"ids from participants: {', '.join(ids)}", found, *at)
+    if len(set(speakers)) != len(speakers):
+        yield expected_error("each speaker once", "a participant listed twice", *at)
+
+
+def _round_problems(rounds: tuple[Turns, ...]) -> Iterator[PydanticCustomError]:
+    names = [r.name for r in rounds]
+    for i, turns in enumerate(rounds):
+        if names.count(turns.name) > 1:
+            found = f"{turns.name!r} is used twice"
+            yield expected_error("unique round names", found, "rounds", i, "name")
+        if turns.repeat and i != len(rounds) - 1:
+            yield expected_error(
+                "repeat only on the last round",
+                "true on a round that is not the last",
+                "rounds",
+                i,
+                "repeat",
+            )
 
 
 def protocol_path(name: str) -> Path:
@@ -156,260 +341,22 @@ def load_protocol(name: str) -> Protocol:
 
 
 def parse_protocol(data: Any, where: str) -> Protocol:
-    top = _mapping(data, where, PROTOCOL_KEYS)
-    if top.get("version") != 1 or isinstance(top.get("version"), bool):
-        raise ConfigError(f"{where}: version", f"got {top.get('version')!r}", "version: 1")
-    name = top.get("name")
-    if not isinstance(name, str) or not _NAME.fullmatch(name):
-        raise ConfigError(f"{where}: name", f"got {name!r}", "a name of a-z, 0-9, - and _")
-    participants = _participants(top.get("participants"), f"{where}: participants")
-    ids = None if participants is None else [p.id for p in participants]
-    rounds = _rounds(top.get("rounds"), where, ids)
-    final = _final(top.get("final"), f"{where}: final", ids)
-    max_rounds, converge = _stop(top.get("stop"), f"{where}: stop", rounds)
-    if converge is not None:
-        unsignalled = [r.name for r in rounds if not r.signal]
-        if unsignalled:
-            raise ConfigError(
-                f"{where}: stop.converge",
-                f"round(s) {', '.join(unsignalled)} ask for no signal",
-                "signal: true on every round when the panel may converge",
-            )
-    return Protocol(
-        name=name,
-        file=where,
-        rounds=rounds,
-        max_rounds=max_rounds,
-        final=final,
-        participants=participants,
-        converge=converge,
-        description=_text(top, "description", where, required=False),
-        preamble=_text(top, "preamble", where, required=False),
-        snapshot=top,
-    )
+    snapshot = data if isinstance(data, dict) else {}
+    return parse_file(Protocol, data, where, {"file": where, "snapshot": snapshot})
 
 
-def _participants(value: Any, where: str) -> tuple[Participant, ...] | None:
-    if value == "table":
-        return None
-    if not isinstance(value, list) or not value:
-        raise ConfigError(where, f"got {value!r}", "`table`, or a list of {id, persona}")
-    found: list[Participant] = []
-    for index, item in enumerate(value):
-        here = f"{where}[{index}]"
-        entry = _mapping(item, here, ("id", "persona"))
-        pid, persona = entry.get("id"), entry.get("persona")
-        if not isinstance(pid, str) or not _ID.fullmatch(pid):
-            raise ConfigError(f"{here}.id", f"got {pid!r}", "an id of letters, digits, -, _ and /")
-        if not isinstance(persona, str) or not persona.strip():
-            raise ConfigError(f"{here}.persona", f"got {persona!r}", "a persona selector")
-        if any(p.id == pid for p in found):
-            raise ConfigError(f"{here}.id", f"{pid!r} is listed twice", "unique participant ids")
-        found.append(Participant(pid, persona.strip()))
-    return tuple(found)
-
-
-def _rounds(value: Any, where: str, ids: list[str] | None) -> tuple[Turns, ...]:
-    if not isinstance(value, list) or not value:
-        raise ConfigError(f"{where}: rounds", f"got {value!r}", "a non-empty list of rounds")
-    rounds = tuple(
-        _turns(item, f"{where}: rounds[{i}]", ids, ROUND_KEYS) for i, item in enumerate(value)
-    )
-    names = [r.name for r in rounds]
-    for i, r in enumerate(rounds):
-        if names.count(r.name) > 1:
-            raise ConfigError(
-                f"{where}: rounds[{i}].name", f"{r.name!r} is used twice", "unique round names"
-            )
-        if r.repeat and i != len(rounds) - 1:
-            raise ConfigError(
-                f"{where}: rounds[{i}].repeat",
-                "true on a round that is not the last",
-                "repeat only on the last round",
-            )
-    return rounds
-
-
-def _turns(value: Any, where: str, ids: list[str] | None, keys: tuple[str, ...]) -> Turns:
-    data = _mapping(value, where, keys)
-    name = data.get("name")
-    if not isinstance(name, str) or not _NAME.fullmatch(name):
-        raise ConfigError(f"{where}.name", f"got {name!r}", "a name of a-z, 0-9, - and _")
-    return Turns(
-        name=name,
-        speakers=_speakers(data.get("speakers", "all"), f"{where}.speakers", ids),
-        visibility=_choice(data, "visibility", VISIBILITIES, where, "all"),
-        order=_choice(data, "order", ORDERS, where, "parallel"),
-        instruction=_text(data, "instruction", where, required=False),
-        max_words=_int(data, "max_words", where),
-        budget=_int(data, "budget", where),
-        signal=_flag(data, "signal", where),
-        repeat=_flag(data, "repeat", where),
-    )
-
-
-def _speakers(value: Any, where: str, ids: list[str] | None) -> tuple[str, ...] | None:
-    if value == "all":
-        return None
-    if ids is None:
-        raise ConfigError(where, f"got {value!r}", "`all` (the panel comes from a table)")
-    if not isinstance(value, list) or not value:
-        raise ConfigError(where, f"got {value!r}", "`all` or a non-empty list of participant ids")
-    for speaker in value:
-        if speaker not in ids:
-            raise ConfigError(
-                where,
-                f"unknown participant {speaker!r}",
-                f"ids from participants: {', '.join(ids)}",
-            )
-    if len(set(value)) != len(value):
-        raise ConfigError(where, "a participant listed twice", "each speaker once")
-    return tuple(value)
-
-
-def _stop(value: Any, where: str, rounds: tuple[Turns, ...]) -> tuple[int, Converge | None]:
-    data = _mapping(value if value is not None else {}, where, STOP_KEYS)
-    repeats = rounds[-1].repeat
-    max_rounds = _int(data, "max_rounds", where) or (10 if repeats else len(rounds))
-    check_max_rounds(max_rounds, len(rounds), repeats, f"{where}.max_rounds")
-    converge = data.get("converge")
-    if converge is None:
-        return max_rounds, None
-    conv = _mapping(converge, f"{where}.converge", CONVERGE_KEYS)
-    here = f"{where}.converge"
-    return max_rounds, Converge(
-        until=_choice(conv, "until", UNTIL, here, "all"),
-        settle=_int(conv, "settle", here) or 2,
-        patience=_int(conv, "patience", here) or 3,
-    )
+def max_rounds_problem(max_rounds: int, fixed: int, repeats: bool) -> tuple[str, str] | None:
+    """Rounds that are not repeated all run: a limit cannot cut them, nor add to
+    them. The problem as what was found and what was expected, if there is one."""
+    if max_rounds < fixed:
+        return f"{max_rounds} round(s)", f"at least the protocol's {fixed} round(s)"
+    if max_rounds > fixed and not repeats:
+        only = f"exactly {fixed}: the protocol's last round does not repeat"
+        return f"{max_rounds} round(s)", only
+    return None
 
 
 def check_max_rounds(max_rounds: int, fixed: int, repeats: bool, where: str) -> None:
-    """Rounds that are not repeated all run: a limit cannot cut them, nor add to them."""
-    if max_rounds < fixed:
-        raise ConfigError(
-            where, f"{max_rounds} round(s)", f"at least the protocol's {fixed} round(s)"
-        )
-    if max_rounds > fixed and not repeats:
-        raise ConfigError(
-            where,
-            f"{max_rounds} round(s)",
-            f"exactly {fixed}: the protocol's last round does not repeat",
-        )
-
-
-def _final(value: Any, where: str, ids: list[str] | None) -> Final:
-    data = _mapping(value, where, FINAL_KEYS)
-    kind = _choice(data, "kind", FINAL_KINDS, where, None)
-    by = data.get("by")
-    if by is not None and (not isinstance(by, str) or not by.strip()):
-        raise ConfigError(f"{where}.by", f"got {by!r}", "a participant id or a persona selector")
-    if kind == "decision":
-        if ids is None or by not in ids:
-            raise ConfigError(
-                f"{where}.by", f"got {by!r}", f"the judge's participant id ({', '.join(ids or [])})"
-            )
-        allowed = _allowed(data.get("allowed"), f"{where}.allowed")
-    elif "allowed" in data or "extra_round" in data:
-        raise ConfigError(
-            where, "allowed / extra_round on a synthesis", "them only with kind: decision"
-        )
-    else:
-        allowed = ()
-    repair = _text(data, "repair", where, required=False) or DEFAULT_REPAIR
-    try:
-        repair.format(problems="")
-    except (KeyError, IndexError, ValueError) as exc:
-        raise ConfigError(
-            f"{where}.repair",
-            f"cannot be filled in ({exc})",
-            "text with {problems} and braces doubled",
-        ) from None
-    extra = data.get("extra_round")
-    return Final(
-        kind=kind,
-        instruction=_text(data, "instruction", where),
-        by=by,
-        visibility=_choice(data, "visibility", VISIBILITIES, where, "all"),
-        budget=_int(data, "budget", where) or DEFAULT_FINAL_BUDGET,
-        max_words=_int(data, "max_words", where),
-        allowed=allowed,
-        repair=repair,
-        extra_round=None if extra is None else _extra(extra, f"{where}.extra_round", ids, allowed),
-    )
-
-
-def _allowed(value: Any, where: str) -> tuple[str, ...]:
-    if not isinstance(value, list) or not value:
-        raise ConfigError(where, f"got {value!r}", "a non-empty list of decisions")
-    if not all(isinstance(v, str) and _NAME.fullmatch(v) for v in value) or len(set(value)) < len(
-        value
-    ):
-        raise ConfigError(where, f"got {value!r}", "distinct decision names of a-z, 0-9, - and _")
-    return tuple(value)
-
-
-def _extra(value: Any, where: str, ids: list[str] | None, allowed: tuple[str, ...]) -> ExtraRound:
-    data = _mapping(value, where, EXTRA_KEYS)
-    unresolved = data.get("unresolved")
-    if unresolved not in allowed:
-        raise ConfigError(
-            f"{where}.unresolved",
-            f"got {unresolved!r}",
-            f"one of the allowed decisions: {', '.join(allowed)}",
-        )
-    spoken = {k: v for k, v in data.items() if k not in ("max", "unresolved")}
-    turns = _turns({"name": "extra_round", **spoken}, where, ids, (*EXTRA_KEYS, "name"))
-    return ExtraRound(turns=turns, max=_int(data, "max", where) or 1, unresolved=unresolved)
-
-
-def _mapping(value: Any, where: str, keys: tuple[str, ...]) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise ConfigError(
-            where, f"got {type(value).__name__}", f"a mapping with keys {', '.join(keys)}"
-        )
-    unknown = sorted(set(value) - set(keys), key=str)
-    if unknown:
-        raise ConfigError(
-            _key(where, unknown[0]), f"unknown key(s) {unknown}", f"only {', '.join(keys)}"
-        )
-    return value
-
-
-def _text(data: dict[str, Any], key: str, where: str, *, required: bool = True) -> str:
-    value = data.get(key)
-    if value is None and not required:
-        return ""
-    if not isinstance(value, str) or not value.strip():
-        raise ConfigError(_key(where, key), f"got {value!r}", "a non-empty string")
-    return value.strip()
-
-
-def _int(data: dict[str, Any], key: str, where: str) -> int | None:
-    value = data.get(key)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ConfigError(_key(where, key), f"got {value!r}", "an integer of at least 1")
-    return value
-
-
-def _flag(data: dict[str, Any], key: str, where: str) -> bool:
-    value = data.get(key, False)
-    if not isinstance(value, bool):
-        raise ConfigError(_key(where, key), f"got {value!r}", "true or false")
-    return value
-
-
-def _choice(
-    data: dict[str, Any], key: str, choices: tuple[str, ...], where: str, default: str | None
-) -> str:
-    value = data.get(key, default)
-    if value not in choices:
-        raise ConfigError(_key(where, key), f"got {value!r}", f"one of {', '.join(choices)}")
-    return str(value)
-
-
-def _key(where: str, key: str) -> str:
-    """`file: key` at the top of a file, `file: a.b` below it."""
-    return f"{where}.{key}" if ": " in where else f"{where}: {key}"
+    problem = max_rounds_problem(max_rounds, fixed, repeats)
+    if problem is not None:
+        raise ConfigError(where, *problem)

@@ -6,11 +6,30 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated, Any
 
-from debatebench_eval.core.errors import ConfigError
+from pydantic import BeforeValidator
+
+from debatebench_eval.core.config_file import ConfigFile, Said, VersionOne, parse_file, text
+from debatebench_eval.core.reply_model import expected_error
 from debatebench_eval.core.yamlio import load_yaml
 
-TABLE_KEYS = ("version", "panel", "synth")
+
+def _selectors(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or not value:
+        raise expected_error("a non-empty list of persona selectors")
+    for entry in value:
+        if not isinstance(entry, str) or not entry.strip():
+            raise expected_error("persona selectors (non-empty strings)", f"entry {entry!r}")
+    return tuple(entry.strip() for entry in value)
+
+
+class TableFile(ConfigFile):
+    version: VersionOne
+    panel: Annotated[
+        tuple[str, ...], BeforeValidator(_selectors), Said("a non-empty list of persona selectors")
+    ]
+    synth: Annotated[str | None, text("a persona selector")] = None
 
 
 @dataclass(frozen=True)
@@ -23,36 +42,5 @@ class Table:
 
 def parse_table(path: Path, name: str) -> Table:
     where = str(path)
-    data = load_yaml(path, "a table: version, panel, synth")
-    if not isinstance(data, dict):
-        raise ConfigError(
-            where, f"top level is {type(data).__name__}", "a mapping: version, panel, synth"
-        )
-    unknown = sorted(set(data) - set(TABLE_KEYS), key=str)
-    if unknown:
-        raise ConfigError(
-            f"{where}: {unknown[0]}", f"unknown key(s) {unknown}", f"only {', '.join(TABLE_KEYS)}"
-        )
-    version = data.get("version")
-    if version != 1 or isinstance(version, bool):
-        found = "no version" if version is None else f"version {version!r}"
-        raise ConfigError(f"{where}: version", found, "version: 1")
-    panel = data.get("panel")
-    if not isinstance(panel, list) or not panel:
-        raise ConfigError(
-            f"{where}: panel", f"got {panel!r}", "a non-empty list of persona selectors"
-        )
-    for entry in panel:
-        if not isinstance(entry, str) or not entry.strip():
-            raise ConfigError(
-                f"{where}: panel", f"entry {entry!r}", "persona selectors (non-empty strings)"
-            )
-    synth = data.get("synth")
-    if synth is not None and (not isinstance(synth, str) or not synth.strip()):
-        raise ConfigError(f"{where}: synth", f"got {synth!r}", "a persona selector")
-    return Table(
-        name=name,
-        panel=tuple(entry.strip() for entry in panel),
-        file=where,
-        synth=synth.strip() if synth else None,
-    )
+    found = parse_file(TableFile, load_yaml(path, "a table: version, panel, synth"), where)
+    return Table(name=name, panel=found.panel, file=where, synth=found.synth)

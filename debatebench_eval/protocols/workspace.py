@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
+from debatebench_eval.core.config_file import ConfigFile, VersionOne, parse_file
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.resources import data_dir
 from debatebench_eval.core.yamlio import load_yaml
@@ -111,10 +112,14 @@ def _nearest(start: Path, holds: Callable[[Path], bool]) -> Path | None:
     return None
 
 
+class WorkspaceMarker(ConfigFile):
+    """debatebench-workspace.yml: `version: 1`, nothing else."""
+
+    version: VersionOne
+
+
 def check_marker(path: Path) -> None:
-    data = load_yaml(path, "version: 1")
-    if not isinstance(data, dict) or data.get("version") != 1:
-        raise ConfigError(f"{path}: version", f"got {data!r}", "version: 1")
+    parse_file(WorkspaceMarker, load_yaml(path, "version: 1"), str(path))
 
 
 def load_index(roots: tuple[Root, ...]) -> Index:

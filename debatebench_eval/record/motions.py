@@ -17,14 +17,28 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
+from debatebench_eval.core.config_file import ConfigFile, checked, matching, parse_file, text
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.resources import data_file
 from debatebench_eval.core.yamlio import load_yaml
 
 MOTION_COLUMNS = ("id", "motion", "topic", "category")
-_ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
+Text = Annotated[str, text()]
+
+
+class MotionRow(ConfigFile):
+    """One motion of a file; a missing id is derived from the text, a missing
+    topic is the motion."""
+
+    motion: Text
+    id: Annotated[
+        str | None,
+        matching(r"[a-z0-9][a-z0-9._-]*", "lower-case letters, digits, '.', '_' or '-'"),
+    ] = None
+    topic: Text | None = None
+    category: Annotated[str | None, checked("a string", lambda v: isinstance(v, str), str)] = None
 
 
 @dataclass(frozen=True)
@@ -117,26 +131,11 @@ def _csv_rows(path: Path) -> list[tuple[str, Any]]:
 def _motion_from_row(row: Any, where: str) -> Motion:
     if isinstance(row, str):
         row = {"motion": row}
-    if not isinstance(row, dict):
-        raise ConfigError(where, f"got {type(row).__name__}", "a mapping with a 'motion' key")
-    unknown = sorted(set(row) - set(MOTION_COLUMNS))
-    if unknown:
-        raise ConfigError(where, f"unknown key(s) {unknown}", f"keys from {MOTION_COLUMNS}")
-    text = row.get("motion")
-    if not isinstance(text, str) or not text.strip():
-        raise ConfigError(f"{where}.motion", f"got {text!r}", "a non-empty string")
-    motion_id = row.get("id", motion_id_for(text.strip()))
-    if not isinstance(motion_id, str) or not _ID_PATTERN.match(motion_id):
-        raise ConfigError(
-            f"{where}.id", f"got {motion_id!r}", "lower-case letters, digits, '.', '_' or '-'"
-        )
-    topic = row.get("topic", text.strip())
-    if not isinstance(topic, str) or not topic.strip():
-        raise ConfigError(f"{where}.topic", f"got {topic!r}", "a non-empty string")
-    category = row.get("category")
-    if category is not None and not isinstance(category, str):
-        raise ConfigError(f"{where}.category", f"got {category!r}", "a string")
-    return Motion(id=motion_id, text=text.strip(), topic=topic.strip(), category=category)
+    found = parse_file(MotionRow, row, where)
+    motion_id = found.id or motion_id_for(found.motion)
+    return Motion(
+        id=motion_id, text=found.motion, topic=found.topic or found.motion, category=found.category
+    )
 
 
 def _check_unique_ids(motions: tuple[Motion, ...], path: Path) -> None:

@@ -9,18 +9,55 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
+from pydantic import BeforeValidator, model_validator
+
+from debatebench_eval.core.config_file import ConfigFile, Said, parse_file, text
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.front_matter import split_front_matter
+from debatebench_eval.core.reply_model import expected_error
 from debatebench_eval.core.resources import data_dir
 from debatebench_eval.core.yamlio import parse_yaml
 
-TEAM_KEYS = ("id", "name", "voice", "stance", "values", "corpus")
-REQUIRED_TEAM_KEYS = ("id", "name", "voice", "stance", "values")
 # Properties of a run, not of a persona: a team must debate under any model.
 RUN_KEYS = ("model", "base_url", "budget", "prep_budget", "side")
 BUILTIN_TEAMS = {"advocate": "advocate.yaml", "skeptic": "skeptic.yaml"}
+
+
+def _values(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise expected_error("a list of non-empty strings")
+    return tuple(v.strip() for v in value)
+
+
+Text = Annotated[str, text()]
+
+
+class TeamFile(ConfigFile):
+    """A team file's keys (a Markdown team's front matter)."""
+
+    id: Text
+    name: Text
+    voice: Text
+    stance: Text
+    values: Annotated[
+        tuple[str, ...], BeforeValidator(_values), Said("a list of non-empty strings")
+    ]
+    # A JSONL path, resolved against the team file.
+    corpus: Annotated[str | None, text("a path to a JSONL file")] = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_run_setting(cls, data: Any) -> Any:
+        for key in RUN_KEYS if isinstance(data, dict) else ():
+            if key in data:
+                raise expected_error(
+                    "it on the run (task argument or run.yaml team entry), not in the team file",
+                    f"'{key}' is a run setting, not part of a team",
+                    key,
+                )
+        return data
 
 
 @dataclass(frozen=True)
@@ -68,7 +105,7 @@ def load_team(path: Path, *, label: str | None = None) -> Team:
     text = path.read_text(encoding="utf-8")
     suffix = path.suffix.lower()
     if suffix in (".yaml", ".yml"):
-        data, brief = _parse_yaml(text, where), None
+        data, brief = parse_yaml(text, where, "a YAML mapping of team keys"), None
     elif suffix == ".md":
         data, brief = _parse_markdown(text, where)
     else:
@@ -79,14 +116,7 @@ def load_team(path: Path, *, label: str | None = None) -> Team:
     return Team(**{**team.__dict__, "file": named, "path": str(path.resolve())})
 
 
-def _parse_yaml(text: str, where: str) -> dict[str, Any]:
-    data = parse_yaml(text, where, "a YAML mapping of team keys")
-    if not isinstance(data, dict):
-        raise ConfigError(where, f"top level is {type(data).__name__}", "a mapping of team keys")
-    return data
-
-
-def _parse_markdown(text: str, where: str) -> tuple[dict[str, Any], str]:
+def _parse_markdown(text: str, where: str) -> tuple[Any, str]:
     data, brief = split_front_matter(text, where, "team keys")
     if not brief:
         raise ConfigError(
@@ -95,40 +125,9 @@ def _parse_markdown(text: str, where: str) -> tuple[dict[str, Any], str]:
     return data, brief
 
 
-def _team_from_mapping(data: dict[str, Any], where: str, brief: str | None) -> Team:
-    for key in RUN_KEYS:
-        if key in data:
-            raise ConfigError(
-                f"{where}: {key}",
-                f"'{key}' is a run setting, not part of a team",
-                "it on the run (task argument or run.yaml team entry), not in the team file",
-            )
-    unknown = sorted(set(data) - set(TEAM_KEYS))
-    if unknown:
-        raise ConfigError(where, f"unknown key(s) {unknown}", f"only {', '.join(TEAM_KEYS)}")
-    missing = [key for key in REQUIRED_TEAM_KEYS if key not in data]
-    if missing:
-        raise ConfigError(
-            where, f"missing key(s) {missing}", f"all of {', '.join(REQUIRED_TEAM_KEYS)}"
-        )
-    for key in ("id", "name", "voice", "stance"):
-        if not isinstance(data[key], str) or not data[key].strip():
-            raise ConfigError(f"{where}: {key}", f"got {data[key]!r}", "a non-empty string")
-    values = data["values"]
-    if not isinstance(values, list) or not all(isinstance(v, str) and v.strip() for v in values):
-        raise ConfigError(f"{where}: values", f"got {values!r}", "a list of non-empty strings")
-    corpus = data.get("corpus")
-    if corpus is not None and (not isinstance(corpus, str) or not corpus.strip()):
-        raise ConfigError(f"{where}: corpus", f"got {corpus!r}", "a path to a JSONL file")
-    return Team(
-        id=data["id"].strip(),
-        name=data["name"].strip(),
-        voice=data["voice"].strip(),
-        stance=data["stance"].strip(),
-        values=tuple(v.strip() for v in values),
-        corpus=corpus,
-        brief=brief,
-    )
+def _team_from_mapping(data: Any, where: str, brief: str | None) -> Team:
+    team = parse_file(TeamFile, data, where)
+    return Team(**team.model_dump(), brief=brief)
 
 
 def _check_corpus(team: Team, path: Path) -> None:

@@ -31,11 +31,13 @@ from debatebench_eval.record.motions import Motion, default_motions, load_motion
 from debatebench_eval.record.protocol import parse_phases
 from debatebench_eval.servers.probe import ensure_reachable
 from debatebench_eval.tournament.schedule import (
+    SLOT,
     Schedule,
     Settings,
     pair_task_name,
     parse_names,
     parse_task_args,
+    refuse_role_mappings,
 )
 
 # -T keys the tournament sets itself, with what to use instead.
@@ -47,8 +49,8 @@ OWNED = {
     "paired": "nothing: every matchup is argued from both sides",
     "config": "--models and --judges (a run.yaml brings its own models)",
     "strict_judge": "--allow-self-judging (the judge guard is on by default)",
-    "pro_budget": "-T budget: in a tournament a role is a slot in a pair, not a model",
-    "con_budget": "-T budget: in a tournament a role is a slot in a pair, not a model",
+    "pro_budget": f"-T budget: {SLOT}",
+    "con_budget": f"-T budget: {SLOT}",
 }
 DEFAULT_MAX_TASKS = 2
 DEFAULT_SLOTS = 8
@@ -94,6 +96,7 @@ def requested_schedule(
             "judges distinct from the debaters, or --allow-self-judging",
         )
     task_args = parse_task_args(task_items, (*DEBATE_ARGS, "judging", *JUDGE_ARGS), OWNED)
+    refuse_role_mappings(task_args)
     judging = JudgingOptions.parse(
         task_args.get("judging"),
         {k: v for k, v in task_args.items() if k in JUDGE_ARGS},

@@ -227,6 +227,24 @@ def parse_task_args(
     return args
 
 
+# Options that a debate takes per role ("{pro: N, con: M}"); in a tournament every
+# model argues both roles, so a cap by role would differ by side, not by model.
+PER_ROLE = ("budget", "reasoning_budget")
+SLOT = "in a tournament a role is a slot in a pair, not a model"
+
+
+def refuse_role_mappings(task_args: Mapping[str, Any]) -> None:
+    """One number for every debater, never a mapping by role."""
+    for key in PER_ROLE:
+        value = task_args.get(key)
+        if isinstance(value, Mapping):
+            raise ConfigError(
+                f"-T {key}",
+                f"a mapping by role ({', '.join(map(str, value))})",
+                f"one number for every debater: {SLOT}",
+            )
+
+
 def first_difference(there: Any, here: Any, path: str = "") -> str | None:
     """The first setting that differs between two identities, in words."""
     if isinstance(there, dict) and isinstance(here, dict):

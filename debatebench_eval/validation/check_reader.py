@@ -15,19 +15,19 @@ from typing import Any
 from inspect_ai.log import EvalLog, read_eval_log
 
 from debatebench_eval.core.log_files import log_file
-from debatebench_eval.validation.check_records import (
+from debatebench_eval.trust.check_records import (
     DEFAULT_LIMITS,
     FACT_CHECK,
     SENSITIVITY,
     CheckRecord,
     check_verdict,
 )
+from debatebench_eval.trust.records import JudgeIdentity, now
 from debatebench_eval.validation.claim_stats import FactCheckSummary, summarise_claims
 from debatebench_eval.validation.fact_check_scorer import debate_outcome
 from debatebench_eval.validation.log_reader import NotAValidationLog, finite, generate_config
 from debatebench_eval.validation.sensitivity_scorer import summarise_scores
 from debatebench_eval.validation.sensitivity_stats import SensitivitySummary
-from debatebench_eval.validation.trust import JudgeIdentity, now
 
 # The task of each check, and the scorer whose scores it reads.
 TASKS = {"fact_check_validation": FACT_CHECK, "judge_sensitivity": SENSITIVITY}

@@ -21,16 +21,19 @@ import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Self
 
+from pydantic import AfterValidator, BeforeValidator, ValidationInfo, model_validator
+
+from debatebench_eval.core.config_file import ConfigFile, Said, checked, parse_file, text
 from debatebench_eval.core.errors import ConfigError
-from debatebench_eval.core.resources import data_dir
+from debatebench_eval.core.reply_model import expected_error
 from debatebench_eval.core.yamlio import load_yaml
 from debatebench_eval.interop.transcript_file import read_transcript
 from debatebench_eval.record.protocol import SIDES, other_side
 from debatebench_eval.record.store import DebateRecord, Turn
+from debatebench_eval.trust.digests import bundled_sources_dir, bundled_spec_file
 
 DEGRADATIONS = (
     "truncated",
@@ -103,75 +106,103 @@ def describe(variant: dict[str, Any]) -> str:
     )
 
 
-def bundled_spec_file() -> Path:
-    return data_dir("validation") / "sensitivity" / "edits.yaml"
-
-
-def bundled_sources_dir() -> Path:
-    return data_dir("validation") / "sensitivity" / "transcripts"
-
-
 def load_spec(path: Path | None = None, dimensions: tuple[str, ...] = ()) -> SensitivitySpec:
     """Read and check edits.yaml; every problem names the file, the entry and the field.
     `dimensions` are the rubric's: each must_fall dimension must be one of them."""
     path = path or bundled_spec_file()
-    data = load_yaml(path, "sensitivity edits")
     where = str(path)
-    if not isinstance(data, dict):
-        raise ConfigError(where, "the top level is not a mapping", "version, degradations, ...")
-    entries = _mapping(data, "degradations", where)
-    found = {}
-    for name in DEGRADATIONS:
-        entry = _mapping(entries, name, f"{where}: degradations")
-        must_fall = entry.get("must_fall")
-        here = f"{where}: degradations.{name}.must_fall"
-        if not isinstance(must_fall, list) or not must_fall:
-            raise ConfigError(here, f"got {must_fall!r}", "a non-empty list of rubric dimensions")
-        unknown = [d for d in must_fall if dimensions and d not in dimensions]
-        if unknown:
-            raise ConfigError(
-                here,
-                f"{unknown[0]!r} is not a dimension of the rubric",
-                f"one of {', '.join(dimensions)}",
-            )
-        found[name] = Degradation(
-            name, tuple(must_fall), _text(entry, "what", f"{where}: degradations.{name}")
-        )
-    motions: dict[str, dict[str, dict[str, str]]] = {}
-    for motion, sides in _mapping(data, "motions", where).items():
-        at = f"{where}: motions[{motion!r}]"
-        motions[str(motion)] = {
-            side: {key: _text(_mapping(sides, side, at), key, f"{at}.{side}") for key in SIDE_TEXTS}
-            for side in SIDES
-        }
-    faithful = _text(data, "faithful", where)
-    if "{quote}" not in faithful:
-        raise ConfigError(f"{where}: faithful", "no {quote} placeholder", "a template with {quote}")
+    data = parse_file(
+        EditsFile, load_yaml(path, "sensitivity edits"), where, {"dimensions": dimensions}
+    )
+    entries = {name: getattr(data.degradations, name) for name in DEGRADATIONS}
+    found = {name: Degradation(name, e.must_fall, e.what) for name, e in entries.items()}
+    motions = {motion: texts.model_dump() for motion, texts in data.motions.items()}
     return SensitivitySpec(
         found,
-        _text(data, "off_topic", where),
-        faithful,
+        data.off_topic,
+        data.faithful,
         motions,
         where,
         hashlib.sha256(path.read_bytes()).hexdigest(),
     )
 
 
-def _mapping(data: Any, key: str, where: str) -> dict[str, Any]:
-    value = data.get(key) if isinstance(data, dict) else None
-    if not isinstance(value, dict):
-        raise ConfigError(
-            f"{where}.{key}" if ":" in where else f"{where}: {key}", f"got {value!r}", "a mapping"
-        )
+def _dimension_list(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+        raise expected_error("a non-empty list of rubric dimensions")
+    return tuple(value)
+
+
+# Text of one line however the file wraps it.
+Line = Annotated[str, text(), AfterValidator(lambda value: " ".join(value.split()))]
+
+
+class DegradationEntry(ConfigFile):
+    must_fall: Annotated[
+        tuple[str, ...],
+        BeforeValidator(_dimension_list),
+        Said("a non-empty list of rubric dimensions"),
+    ]
+    what: Line
+
+
+class Degradations(ConfigFile):
+    """Every degradation, each with the dimensions that must fall and what it does."""
+
+    truncated: DegradationEntry
+    shuffled: DegradationEntry
+    off_topic: DegradationEntry
+    self_contradiction: DegradationEntry
+    fabricated_statistic: DegradationEntry
+    echo: DegradationEntry
+    strawman: DegradationEntry
+
+
+class SideTexts(ConfigFile):
+    """The sentences a side says in its degraded speeches, for one motion."""
+
+    fabricated_statistic: Line
+    self_contradiction: Line
+    strawman: Line
+
+
+class MotionTexts(ConfigFile):
+    pro: SideTexts
+    con: SideTexts
+
+
+def _faithful(value: str) -> str:
+    if "{quote}" not in value:
+        raise expected_error("a template with {quote}", "no {quote} placeholder")
     return value
 
 
-def _text(data: dict[str, Any], key: str, where: str) -> str:
-    value = data.get(key)
-    if not isinstance(value, str) or not value.strip():
-        at = f"{where}.{key}" if ":" in where else f"{where}: {key}"
-        raise ConfigError(at, f"got {value!r}", "a non-empty string")
-    return " ".join(value.split())
+class EditsFile(ConfigFile):
+    """validation/sensitivity/edits.yaml."""
+
+    version: Annotated[int, checked("version: 1", lambda v: v == 1 and v is not True, int)] = 1
+    degradations: Degradations
+    off_topic: Line
+    faithful: Annotated[str, text(), AfterValidator(lambda v: _faithful(" ".join(v.split())))]
+    motions: dict[str, MotionTexts]
+
+    @model_validator(mode="after")
+    def _known_dimensions(self, info: ValidationInfo) -> Self:
+        dimensions = tuple((info.context or {}).get("dimensions", ()))
+        for name in DEGRADATIONS:
+            unknown = [
+                d for d in getattr(self.degradations, name).must_fall
+                if dimensions and d not in dimensions
+            ]  # fmt: skip
+            if unknown:
+                raise expected_error(
+                    f"one of {', '.join(dimensions)}",
+                    f"{unknown[0]!r} is not a dimension of the rubric",
+                    "degradations",
+                    name,
+                    "must_fall",
+                )
+        return self
 
 
 def load_sources(folder: Path | None = None) -> dict[str, DebateRecord]:
@@ -181,20 +212,6 @@ def load_sources(folder: Path | None = None) -> dict[str, DebateRecord]:
     if not files:
         raise ConfigError(str(folder), "no transcript (*.json) found", "debatebench transcripts")
     return {path.stem: read_transcript(path) for path in files}
-
-
-def sources_sha256(folder: Path | None = None) -> str:
-    digest = hashlib.sha256()
-    for path in sorted((folder or bundled_sources_dir()).glob("*.json")):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()
-
-
-@cache
-def bundled_sha256() -> str:
-    """One digest of the bundled set: its source transcripts and its edits."""
-    spec = hashlib.sha256(bundled_spec_file().read_bytes()).hexdigest()
-    return hashlib.sha256(f"{sources_sha256()}:{spec}".encode()).hexdigest()
 
 
 def build_variants(

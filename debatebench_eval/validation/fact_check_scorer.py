@@ -21,10 +21,10 @@ from inspect_ai.solver import TaskState
 from debatebench_eval.core.options import scorer_taker
 from debatebench_eval.judging.fact_check import fact_check
 from debatebench_eval.judging.options import JudgingOptions, judge_models
+from debatebench_eval.trust.records import judge_identity
 from debatebench_eval.validation.claim_matching import ClaimOutcome, match_ledger
 from debatebench_eval.validation.claim_stats import DebateOutcome, summarise_claims
 from debatebench_eval.validation.planted_set import PlantedClaim
-from debatebench_eval.validation.trust import judge_identity
 
 # The judging settings the planted-claims check reads (a strict judge is moot: no
 # model debated the planted set).

@@ -23,8 +23,9 @@ from debatebench_eval.core.options import task_taker
 from debatebench_eval.interop.judge_task import Transcripts, recorded_debate
 from debatebench_eval.judging.options import JudgingOptions
 from debatebench_eval.judging.run_summary import report_problems_after_the_run
+from debatebench_eval.trust.digests import bundled_set_dir
 from debatebench_eval.validation.fact_check_scorer import PLANTED_JUDGING, planted_claims
-from debatebench_eval.validation.planted_set import PlantedSet, bundled_set_dir, load_planted_set
+from debatebench_eval.validation.planted_set import PlantedSet, load_planted_set
 
 TASK_ARGS = ("data", "probe")
 

@@ -16,9 +16,9 @@ from inspect_ai.log import EvalLog, read_eval_log
 
 from debatebench_eval.core.credentials import strip_credentials
 from debatebench_eval.core.log_files import log_file
-from debatebench_eval.validation.speech_scorer import row_of
-from debatebench_eval.validation.stats import Row, ValidationSummary, summarise
-from debatebench_eval.validation.trust import JudgeIdentity, Thresholds, TrustRecord, now, verdict
+from debatebench_eval.trust.records import JudgeIdentity, Thresholds, TrustRecord, now, verdict
+from debatebench_eval.trust.speech_rows import row_of
+from debatebench_eval.trust.stats import Row, ValidationSummary, summarise
 
 SCORER = "speech_rating"
 

@@ -10,23 +10,19 @@ was written.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections import defaultdict
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 from debatebench_eval.core.errors import ConfigError
-from debatebench_eval.core.resources import data_dir
 from debatebench_eval.interop.transcript_file import read_transcript
 from debatebench_eval.judging.ledger import VERDICTS
 from debatebench_eval.record.protocol import SIDES
 from debatebench_eval.record.store import DebateRecord
+from debatebench_eval.trust.digests import KEY_FILE, TRANSCRIPTS, bundled_set_dir, set_sha256
 
-KEY_FILE = "claims.jsonl"
-TRANSCRIPTS = "transcripts"
 # Each kind of planted claim, and the verdict it has by construction.
 KINDS = {
     "passage_exact": "supported",
@@ -86,10 +82,6 @@ class PlantedSet:
     sha256: str
 
 
-def bundled_set_dir() -> Path:
-    return data_dir("validation") / "fact_check"
-
-
 def load_planted_set(folder: Path | None = None) -> PlantedSet:
     """The bundled set (None) or another folder of the same shape, fully checked."""
     folder = folder or bundled_set_dir()
@@ -108,20 +100,6 @@ def load_planted_set(folder: Path | None = None) -> PlantedSet:
     if missing:
         raise ConfigError(str(key), f"no claim for debate {missing[0]}", "claims for every debate")
     return PlantedSet(str(folder), records, claims, set_sha256(key, files))
-
-
-def set_sha256(key: Path, transcripts: list[Path]) -> str:
-    """One digest over the key and every transcript (name and bytes), in name order."""
-    digest = hashlib.sha256(key.read_bytes())
-    for path in sorted(transcripts):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()
-
-
-@cache
-def bundled_sha256() -> str:
-    folder = bundled_set_dir()
-    return set_sha256(folder / KEY_FILE, sorted((folder / TRANSCRIPTS).glob("*.json")))
 
 
 def _read_key(path: Path, records: dict[str, DebateRecord]) -> dict[str, tuple[PlantedClaim, ...]]:

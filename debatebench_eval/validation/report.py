@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING
 
 from scipy import stats as scipy_stats  # type: ignore[import-untyped]
 
+from debatebench_eval.trust.records import verdict
+from debatebench_eval.trust.stats import Row, ValidationSummary, why_undefined
 from debatebench_eval.validation.log_reader import read_validation_log, scored_rows
-from debatebench_eval.validation.stats import Row, ValidationSummary, why_undefined
-from debatebench_eval.validation.trust import verdict
 
 if TYPE_CHECKING:  # matplotlib is loaded only when a report is drawn
     from matplotlib.axes import Axes

@@ -23,13 +23,13 @@ from debatebench_eval.judging.figures import figures_of
 from debatebench_eval.judging.options import JudgingOptions, judge_models
 from debatebench_eval.judging.rubric_scorer import rubric
 from debatebench_eval.judging.score_schema import rubric_keys
+from debatebench_eval.trust.records import judge_identity
 from debatebench_eval.validation.degradations import describe
 from debatebench_eval.validation.sensitivity_stats import (
     SensitivitySummary,
     pair_outcome,
     summarise_pairs,
 )
-from debatebench_eval.validation.trust import judge_identity
 
 # The rubric's settings on the sensitivity set: no model debated it, so a strict
 # judge is moot, and the set is the rubric's, so no fact-check runs.

@@ -23,14 +23,13 @@ from debatebench_eval.core.options import task_taker
 from debatebench_eval.interop.judge_task import Transcripts, recorded_debate
 from debatebench_eval.judging.options import JudgingOptions
 from debatebench_eval.judging.run_summary import report_problems_after_the_run
+from debatebench_eval.trust.digests import sensitivity_sha256, sources_sha256
 from debatebench_eval.validation.degradations import (
     DEGRADATIONS,
     Variant,
     build_variants,
-    bundled_sha256,
     load_sources,
     load_spec,
-    sources_sha256,
 )
 from debatebench_eval.validation.sensitivity_scorer import SENSITIVITY_JUDGING, rubric_sensitivity
 
@@ -82,7 +81,7 @@ def judge_sensitivity(
         metadata={
             "judge_sensitivity": {
                 "sources": list(sources),
-                "sha256": bundled_sha256(),
+                "sha256": sensitivity_sha256(),
                 "sources_sha256": sources_sha256(),
                 "edits_sha256": spec.sha256,
                 "degradations": {n: list(spec.degradations[n].must_fall) for n in chosen},

@@ -16,10 +16,10 @@ from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric
 from inspect_ai.solver import TaskState
 
 from debatebench_eval.servers.calls import without_reasoning
-from debatebench_eval.validation.stats import NO_SPEECHES, Row, summarise
-from debatebench_eval.validation.trust import judge_identity
+from debatebench_eval.trust.records import judge_identity
+from debatebench_eval.trust.speech_rows import HUMAN_MEAN_KEY, RATING_KEY, row_of
+from debatebench_eval.trust.stats import NO_SPEECHES, summarise
 
-RATING_KEY, HUMAN_MEAN_KEY = "rating", "human_mean"
 # The score value's keys: the judge's rating (NaN when unparsed) and the humans' mean.
 SPEECH_RATING_KEYS = (RATING_KEY, HUMAN_MEAN_KEY)
 _SCORE = re.compile(r"<score>\s*\[?\s*([1-5])\s*\]?\s*</score>", re.IGNORECASE)
@@ -46,23 +46,6 @@ def validation_stats() -> Metric:
         return summarise([row_of(s.score, s.sample_id) for s in scores]).as_metrics()
 
     return compute
-
-
-def row_of(score: Score, speech_id: str | int | None) -> Row:
-    """A scored speech (the sample's id is the speech's) as the statistics read it
-    (also used on saved logs)."""
-    meta = score.metadata or {}
-    value = score.value if isinstance(score.value, dict) else {}
-    rating = value.get(RATING_KEY, math.nan)
-    return Row(
-        id=str(speech_id),
-        score=None if isinstance(rating, float) and math.isnan(rating) else float(rating),
-        human_mean=float(meta["human_mean"]),
-        source=str(meta["source"]),
-        topic_id=int(meta["topic_id"]),
-        ratings=tuple(meta["ratings"]),
-        labelers=tuple(meta["labelers"]),
-    )
 
 
 UNPARSED = "no <score> element with a number from 1 to 5 in the reply"

@@ -32,7 +32,7 @@ from inspect_ai.viewer import (
 from debatebench_eval.core import arguments as arg
 from debatebench_eval.core.resources import data_file
 from debatebench_eval.judging.run_summary import report_problems_after_the_run
-from debatebench_eval.validation.speech_data import Speech, SpeechData, load_speeches
+from debatebench_eval.trust.speech_data import Speech, SpeechData, load_speeches
 from debatebench_eval.validation.speech_scorer import speech_rating
 
 PAPER = "Sternlicht et al. 2025, Debatable Intelligence, EMNLP 2025, arXiv:2506.05062"

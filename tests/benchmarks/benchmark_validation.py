@@ -23,9 +23,9 @@ from inspect_ai import eval
 from inspect_ai.model import GenerateConfig, ModelOutput, ModelUsage, get_model
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from debatebench_eval.validation.speech_data import load_speeches
+from debatebench_eval.trust.speech_data import load_speeches
+from debatebench_eval.trust.stats import Row, summarise
 from debatebench_eval.validation.speech_task import judge_validation
-from debatebench_eval.validation.stats import Row, summarise
 
 
 def instant_judge() -> Any:

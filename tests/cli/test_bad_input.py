@@ -93,7 +93,7 @@ JUDGE = ("eval", "debatebench/judge", "--model", "ollama/stub", "-T", "transcrip
 
 CASES = [
     # --- debatebench run.yaml ---------------------------------------------------------
-    Case("run.yaml unknown key", (*DEBATE, *CONFIG), ("run.yaml", "unknown key 'title'"),
+    Case("run.yaml unknown key", (*DEBATE, *CONFIG), ("run.yaml: title: unknown key(s) ['title']",),
          run_yaml("topic:", "title:")),
     Case("run.yaml duplicate key", (*DEBATE, *CONFIG),
          ("found duplicate key 'seed' at line 16", "run.yaml"),

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from debatebench_eval.validation.planted_set import KEY_FILE, bundled_set_dir
+from debatebench_eval.trust.digests import KEY_FILE, bundled_set_dir
 
 from support.commands import only_log, run
 from support.judge_checks import stub_oracle

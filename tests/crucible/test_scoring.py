@@ -19,7 +19,7 @@ from debatebench_eval.crucible.prompts import judge_prompts
 from debatebench_eval.crucible.record import CrucibleRecord
 from debatebench_eval.crucible.task import crucible
 from debatebench_eval.judging.blind import blind_orientation
-from debatebench_eval.validation.trust import JudgeIdentity, save_record
+from debatebench_eval.trust.records import JudgeIdentity, save_record
 
 from support.crucible_replies import (
     DIMENSIONS,

@@ -55,7 +55,7 @@ def test_the_shipped_example_loads_with_its_three_classes() -> None:
 @pytest.mark.parametrize(
     ("data", "where", "found"),
     [
-        ("- a list\n", "topic.yaml", "got list"),
+        ("- a list\n", "topic.yaml", "top level is list"),
         (edited("topic", KeyError), "topic.yaml: topic", "missing"),
         (edited("corpus", KeyError), "topic.yaml: corpus", "missing"),
         (edited("topic.question", KeyError), "topic.yaml: topic.question", "missing"),

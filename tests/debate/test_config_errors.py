@@ -203,14 +203,14 @@ def test_run_yaml_models_become_roles_without_credentials(run_dir: Path) -> None
 @pytest.mark.parametrize(
     ("old", "new", "message"),
     [
-        ('topic: "A federal', 'title: "A federal', "unknown key 'title'"),
+        ('topic: "A federal', 'title: "A federal', r"title: unknown key\(s\) \['title'\]"),
         ("seed: 42", "seed: 42\nseed: 43", "found duplicate key 'seed'"),
         ("[opening:medium,", "[closing,", "unknown phase 'closing'"),
         ("[opening:medium,", "[opening:huge,", "unknown length 'huge'"),
         ("[opening:medium,", "[prep, opening:medium,", r"teams\[0\].prep_budget: missing"),
         ("    side: con", "    side: pro", "two teams are both 'pro'"),
         ("    side: con", "    side: both", r"teams\[1\].side: got 'both'"),
-        ("    budget: 1500", "    budget: 0", r"teams\[1\]: budget: got 0"),
+        ("    budget: 1500", "    budget: 0", r"teams\[1\].budget: got 0"),
         ("    budget: 1500\n", "", r"teams\[1\].budget: missing"),
         ("http://127.0.0.1:8080/v1", "ftp://host", r"teams\[1\].base_url: got 'ftp://host'"),
         (
@@ -218,7 +218,7 @@ def test_run_yaml_models_become_roles_without_credentials(run_dir: Path) -> None
             "'http://127.0.0.1:8080/v1 '",
             r"teams\[1\].base_url: got 'http://127.0.0.1:8080/v1 ', which holds a space",
         ),
-        ("    model: phi4-mini\n", "", r"teams\[1\]: model: missing"),
+        ("    model: phi4-mini\n", "", r"teams\[1\].model: missing"),
         ("teams/b.yaml", "teams/none.yaml", "none.yaml: team file not found"),
         (
             "    budget: 1500",
@@ -231,7 +231,11 @@ def test_run_yaml_models_become_roles_without_credentials(run_dir: Path) -> None
             "  budget: 6000\n  fact_check: sometimes",
             "judge.fact_check: got 'sometimes'",
         ),
-        ("format:\n  phases:", "format:\n  rounds: 3\n  phases:", "format: unknown key 'rounds'"),
+        (
+            "format:\n  phases:",
+            "format:\n  rounds: 3\n  phases:",
+            r"format.rounds: unknown key\(s\) \['rounds'\]",
+        ),
         ("seed: 42", "seed: -1", "seed: got -1"),
     ],
 )

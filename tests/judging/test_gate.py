@@ -13,16 +13,16 @@ from inspect_ai.model import Model, get_model
 
 from debatebench_eval.core.errors import DebateError
 from debatebench_eval.judging.gate import check_quorum, guard_debaters, judge_trust, model_clashes
-from debatebench_eval.validation.check_records import (
+from debatebench_eval.trust.check_records import (
     FACT_CHECK,
     SENSITIVITY,
     SPEECH,
     CheckRecord,
     save_check_record,
 )
-from debatebench_eval.validation.planted_set import bundled_sha256 as planted_sha
-from debatebench_eval.validation.speech_data import VENDORED_SHA256
-from debatebench_eval.validation.trust import JudgeIdentity, TrustRecord, save_record
+from debatebench_eval.trust.digests import planted_sha256 as planted_sha
+from debatebench_eval.trust.records import JudgeIdentity, TrustRecord, save_record
+from debatebench_eval.trust.speech_data import VENDORED_SHA256
 
 WARNING = (
     "judge {judge} is also the {side} side's model ({model}): "

@@ -363,7 +363,7 @@ def test_a_custom_rubric_file_loads(tmp_path: Path) -> None:
 
 BAD_RUBRICS = [
     ({"dimensions": []}, "dimensions"),
-    ({"dimensions": [{"name": "x", "max": 100}]}, "exactly name, max, description"),
+    ({"dimensions": [{"name": "x", "max": 100}]}, "dimensions[0].description: missing"),
     ({"dimensions": [{"name": "Bad Name", "max": 100, "description": "d"}]}, "lower-case"),
     ({"dimensions": [{"name": "x", "max": 50, "description": "d"}]}, "add up to 50"),
     ({"dimensions": [{"name": "x", "max": 50, "description": "d"},

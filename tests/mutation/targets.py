@@ -112,7 +112,7 @@ TARGETS = (
     ),
     Target(
         "trust",
-        "debatebench_eval/validation/trust.py",
+        "debatebench_eval/trust/records.py",
         ("tests/validation/test_trust.py", *_SLOW_CLI),
         functions=(
             "JudgeIdentity.same_model",
@@ -184,7 +184,7 @@ TARGETS = (
             "tests/debate/test_solver.py",
         ),
     ),
-    Target("stats", "debatebench_eval/validation/stats.py", ("tests/validation/test_stats.py",)),
+    Target("stats", "debatebench_eval/trust/stats.py", ("tests/validation/test_stats.py",)),
     Target(
         "bradley_terry",
         "debatebench_eval/tournament/bradley_terry.py",

@@ -337,3 +337,17 @@ def test_unknown_protocol_lists_the_shipped_ones() -> None:
         ConfigError, match="no protocol 'pannel'; expected one of adjudication, panel"
     ):
         load_protocol("pannel")
+
+
+def test_every_problem_of_a_protocol_file_is_named_at_once() -> None:
+    data = _with("rounds", [{"name": "One", "budget": 0, "colour": "red"}])
+    data["version"] = 2
+    with pytest.raises(ConfigError) as caught:
+        parse_protocol(data, "mine.yaml")
+    assert str(caught.value).splitlines() == [
+        "mine.yaml: version: got 2; expected version: 1.",
+        "mine.yaml: rounds[0].budget: got 0; expected an integer of at least 1.",
+        "mine.yaml: rounds[0].name: got 'One'; expected a name of a-z, 0-9, - and _.",
+        "mine.yaml: rounds[0].colour: unknown key(s) ['colour']; expected only speakers, "
+        "visibility, order, instruction, max_words, budget, name, signal, repeat.",
+    ]

@@ -9,9 +9,9 @@ from inspect_ai import eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import GenerateConfig, ModelOutput
 
-from debatebench_eval.validation.speech_data import VENDORED_SHA256, load_speeches
+from debatebench_eval.trust.records import JudgeIdentity, TrustRecord
+from debatebench_eval.trust.speech_data import VENDORED_SHA256, load_speeches
 from debatebench_eval.validation.speech_task import judge_validation
-from debatebench_eval.validation.trust import JudgeIdentity, TrustRecord
 
 from support.scripted import Script, output
 

@@ -6,6 +6,9 @@ import multiprocessing
 import time
 from pathlib import Path
 
+import pytest
+
+from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.tournament import manifest as mf
 from debatebench_eval.tournament.runner import requested_schedule
 from debatebench_eval.tournament.schedule import Schedule
@@ -49,3 +52,20 @@ def test_runs_written_together_are_all_kept_and_the_schedule_grows(tmp_path: Pat
     assert manifest is not None
     assert len(manifest.runs) == 20
     assert set(manifest.schedule.models) == {"ollama/a", "ollama/b", "ollama/c"}
+
+
+@pytest.mark.parametrize("key", ["budget", "reasoning_budget"])
+def test_a_cap_by_role_is_refused_since_every_model_argues_both_roles(key: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        requested_schedule(
+            models="ollama/a,ollama/b", judges="ollama/j", motions="default", limit=2,
+            format=None, seed=7, allow_self_judging=False, task_items=[f"{key}={{pro: 9}}"],
+        )  # fmt: skip
+    assert str(caught.value) == (
+        f"-T {key}: a mapping by role (pro); expected one number for every debater: "
+        "in a tournament a role is a slot in a pair, not a model."
+    )
+    assert requested_schedule(
+        models="ollama/a,ollama/b", judges="ollama/j", motions="default", limit=2,
+        format=None, seed=7, allow_self_judging=False, task_items=[f"{key}=900"],
+    ).settings.task_args == ((key, 900),)  # fmt: skip

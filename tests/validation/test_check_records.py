@@ -12,8 +12,7 @@ from inspect_ai.model import get_model
 
 from debatebench_eval.cli.main import main
 from debatebench_eval.judging.gate import judge_trust
-from debatebench_eval.validation.check_reader import check_record
-from debatebench_eval.validation.check_records import (
+from debatebench_eval.trust.check_records import (
     FACT_CHECK,
     SENSITIVITY,
     SPEECH,
@@ -22,10 +21,11 @@ from debatebench_eval.validation.check_records import (
     check_verdict,
     save_check_record,
 )
-from debatebench_eval.validation.degradations import bundled_sha256 as sensitivity_sha
-from debatebench_eval.validation.planted_set import bundled_sha256 as planted_sha
-from debatebench_eval.validation.speech_data import VENDORED_SHA256
-from debatebench_eval.validation.trust import JudgeIdentity, TrustRecord, save_record, trust_status
+from debatebench_eval.trust.digests import planted_sha256 as planted_sha
+from debatebench_eval.trust.digests import sensitivity_sha256 as sensitivity_sha
+from debatebench_eval.trust.records import JudgeIdentity, TrustRecord, save_record, trust_status
+from debatebench_eval.trust.speech_data import VENDORED_SHA256
+from debatebench_eval.validation.check_reader import check_record
 
 from support.judge_checks import oracle_judge
 from support.scripted import Script

@@ -16,15 +16,12 @@ from inspect_ai import eval
 from inspect_ai.log import EvalLog
 
 from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.trust.digests import KEY_FILE, bundled_set_dir
 from debatebench_eval.validation.claim_matching import match_ledger
 from debatebench_eval.validation.claim_stats import baselines, macro_f1, summarise_claims
 from debatebench_eval.validation.fact_check_scorer import debate_outcome
 from debatebench_eval.validation.fact_check_task import fact_check_validation
-from debatebench_eval.validation.planted_set import (
-    KEY_FILE,
-    bundled_set_dir,
-    load_planted_set,
-)
+from debatebench_eval.validation.planted_set import load_planted_set
 
 from support import fact_check_set
 from support.judge_checks import oracle_judge, planted_set, random_judge

@@ -15,11 +15,11 @@ from inspect_ai.log import EvalLog
 
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.judging.rubric import default_rubric
+from debatebench_eval.trust.digests import bundled_spec_file
 from debatebench_eval.validation.degradations import (
     DEGRADATIONS,
     answer_turn,
     build_variants,
-    bundled_spec_file,
     load_sources,
     load_spec,
 )

@@ -7,8 +7,8 @@ from __future__ import annotations
 import matplotlib
 import pytest
 
+from debatebench_eval.trust.stats import Row, summarise
 from debatebench_eval.validation.report import markdown, plot, source_calibration
-from debatebench_eval.validation.stats import Row, summarise
 
 matplotlib.use("Agg")
 

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 from scipy.stats import kendalltau  # type: ignore[import-untyped]
 
-from debatebench_eval.validation.stats import (
+from debatebench_eval.trust.stats import (
     Row,
     ValidationSummary,
     _other_topic_ranks,

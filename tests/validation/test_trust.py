@@ -15,10 +15,8 @@ import pytest
 from inspect_ai.model import get_model
 
 from debatebench_eval.cli.main import main
-from debatebench_eval.validation import trust
-from debatebench_eval.validation.log_reader import read_validation_log, trust_record
-from debatebench_eval.validation.report import headline, write_report
-from debatebench_eval.validation.trust import (
+from debatebench_eval.trust import records as trust
+from debatebench_eval.trust.records import (
     JudgeIdentity,
     Thresholds,
     judge_identity,
@@ -26,6 +24,8 @@ from debatebench_eval.validation.trust import (
     trust_status,
     verdict,
 )
+from debatebench_eval.validation.log_reader import read_validation_log, trust_record
+from debatebench_eval.validation.report import headline, write_report
 
 from support.runs import new_run
 from support.scripted import Script, output
@@ -450,7 +450,7 @@ def test_a_hosted_record_does_not_vouch_for_a_local_model_of_the_same_name(
 def test_debate_check_records_beside_a_speech_record_are_passed_over(
     private_trust_records: Path,
 ) -> None:
-    from debatebench_eval.validation.check_records import FACT_CHECK, CheckRecord
+    from debatebench_eval.trust.check_records import FACT_CHECK, CheckRecord
 
     judge = JudgeIdentity("openai", "gpt-4o", None)
     check = CheckRecord(

@@ -13,8 +13,8 @@ from inspect_ai.log import EvalLog
 
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.resources import data_file
-from debatebench_eval.validation import speech_data
-from debatebench_eval.validation.speech_data import load_speeches, probe_hub, read_csv
+from debatebench_eval.trust import speech_data
+from debatebench_eval.trust.speech_data import load_speeches, probe_hub, read_csv
 from debatebench_eval.validation.speech_scorer import SPEECH_RATING_KEYS, parse_rating
 from debatebench_eval.validation.speech_task import judge_validation, speech_prompt
 

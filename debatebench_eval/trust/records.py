@@ -35,7 +35,7 @@ from debatebench_eval.servers.probe import (
     loop_lock,
     model_base_url,
 )
-from debatebench_eval.validation.speech_data import VENDORED_SHA256
+from debatebench_eval.trust.speech_data import VENDORED_SHA256
 
 TRUST_DIR_VAR = "DEBATEBENCH_EVAL_TRUST_DIR"
 RECORD_SCHEMA_VERSION = 1

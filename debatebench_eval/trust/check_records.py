@@ -25,7 +25,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from debatebench_eval.validation.trust import (
+from debatebench_eval.trust.records import (
     JudgeIdentity,
     published_trust_dir,
     trust_status,
