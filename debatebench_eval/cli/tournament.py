@@ -10,12 +10,12 @@ tournament. `rate` reads the logs of one or more folders (or debates judged
 elsewhere: folders of debatebench score files, or an outcomes table) and writes
 the leaderboard and its plots.
 
-Exit codes: 0 every debate of the run (or of the worker's share) is settled (scored or, when the judges
-gave no usable verdict, unscored) and at least one was scored; 1 some debates
-failed or are missing (run the same command again to resume), or none was
-scored (the last line says so; `rate` would have nothing to rate; `rate`
-itself exits 1 then, saying why and what to run); 2 bad input, or a server
-that does not answer: nothing ran.
+Exit codes: 0 every debate of the run (or of the worker's share) is settled
+(scored or, when the judges gave no usable verdict, unscored) and at least one
+was scored (a worker: settled is enough); 1 some debates failed or are missing
+(run the same command again to resume), or none was scored (the last line says
+so; `rate` would have nothing to rate; `rate` itself exits 1 then, saying why
+and what to run); 2 bad input, or a server that does not answer: nothing ran.
 """
 
 from __future__ import annotations
@@ -101,15 +101,15 @@ def _tournament_flags(parser: Any) -> None:
     parser.add_argument("--log-dir", required=True, help="the tournament's folder (any "
                         "location Inspect takes for logs); workers share it")  # fmt: skip
     parser.add_argument("--allow-self-judging", action="store_true",
-                        help="let a judge also debate (it then judges its own debates)")  # fmt: skip
+                        help="let a judge also debate (it judges its own debates)")  # fmt: skip
     parser.add_argument("-T", dest="task_args", action="append", default=[], metavar="KEY=VALUE",
                         help="a debate task option for every debate (repeatable)")  # fmt: skip
 
 
 def _concurrency_flags(parser: Any, connections: str) -> None:
     parser.add_argument("--max-connections", type=int, help=connections)
-    parser.add_argument("--max-samples", type=int,
-                        help="debates at once per pair (default: max-connections, or 8)")  # fmt: skip
+    samples = "debates at once per pair (default: --max-connections, or 8)"
+    parser.add_argument("--max-samples", type=int, help=samples)
     parser.add_argument("--max-tasks", type=int, default=2, help="pairs at once (default 2)")
     parser.add_argument("--retry-attempts", type=int, default=2,
                         help="times a pair with failed debates is retried (default 2)")  # fmt: skip
@@ -208,8 +208,8 @@ def _planned(args: argparse.Namespace) -> Manifest | None:
     manifest = plan(args.log_dir, requested, existing)
     assert manifest.plan is not None
     tasks = manifest.plan.tasks
-    print(f"planned {len(tasks)} task(s) in {args.log_dir}: "
-          f"{sum(t.samples for t in tasks)} debates, {sum(t.todo for t in tasks)} to run")  # fmt: skip
+    debates, todo = sum(t.samples for t in tasks), sum(t.todo for t in tasks)
+    print(f"planned {len(tasks)} task(s) in {args.log_dir}: {debates} debates, {todo} to run")
     return manifest
 
 
@@ -252,11 +252,10 @@ def _local_workers(args: argparse.Namespace) -> list[int]:
     for flag, value in (("--max-connections", connections), ("--max-samples", args.max_samples)):
         if value:
             shared += [flag, str(value)]
+    command = [sys.executable, "-m", "debatebench_eval", "tournament", "worker", args.log_dir]
+    share = ["--workers", str(args.workers), *shared]
     processes = [
-        subprocess.Popen([sys.executable, "-m", "debatebench_eval", "tournament", "worker",
-                          args.log_dir, "--index", str(k), "--workers", str(args.workers),
-                          *shared])  # fmt: skip
-        for k in range(args.workers)
+        subprocess.Popen([*command, "--index", str(k), *share]) for k in range(args.workers)
     ]
     try:
         return [process.wait() for process in processes]

@@ -9,8 +9,8 @@ Inspect gives only to the main model), the file access Inspect uses for log
 folders (local or any fsspec URL), the identity eval_set gives a task
 (which decides what a tournament resumes), eval_set's capture and selection
 modes (the wire format a tournament's plan and its workers speak), and the
-generate cache's entries with the running eval's task id (the crucible stores a call only once its reply
-passed its checks, under the one id `inspect eval-retry` keeps).
+generate cache's entries with the running eval's task id (the crucible stores
+a call only once its reply passed its checks, under the one id `inspect eval-retry` keeps).
 tests/test_registry.py fails loudly if an Inspect release moves any of them.
 """
 

@@ -6,8 +6,8 @@ tournament, a debate is found by what its sample says (its pair, its motion,
 whether the sides were exchanged), never by its sample id. When one debate is
 in several logs (a stale log from a crashed run, or two workers given the
 same pair by hand), a debate that finished beats one that failed, then the log
-whose run started later, then the smaller uuid; the others are listed as duplicates. A scheduled debate
-in no log is `missing`.
+whose run started later, then the smaller uuid; the others are listed as
+duplicates. A scheduled debate in no log is `missing`.
 """
 
 from __future__ import annotations
@@ -92,9 +92,7 @@ def read_manifests(folders: Sequence[str]) -> Manifest:
             merged = manifest
             continue
         check_same_tournament(merged.schedule, manifest.schedule, folder)
-        merged = Manifest(
-            merged.schedule.grown(manifest.schedule), (*merged.runs, *manifest.runs)
-        )
+        merged = Manifest(merged.schedule.grown(manifest.schedule), (*merged.runs, *manifest.runs))
     assert merged is not None
     return merged
 

@@ -15,8 +15,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from inspect_ai.log import EvalLog, EvalLogInfo, list_eval_logs, read_eval_log
-from inspect_ai.log import read_eval_log_samples
+from inspect_ai.log import (
+    EvalLog,
+    EvalLogInfo,
+    list_eval_logs,
+    read_eval_log,
+    read_eval_log_samples,
+)
 
 from debatebench_eval.core._inspect import filesystem, task_identifier
 
@@ -46,7 +51,8 @@ class TaskLog:
 
 
 def task_logs(log_dir: str) -> list[TaskLog]:
-    return [TaskLog(info, read_eval_log(info, header_only=True)) for info in list_eval_logs(log_dir)]
+    infos = list_eval_logs(log_dir)
+    return [TaskLog(info, read_eval_log(info, header_only=True)) for info in infos]
 
 
 def newest_logs(logs: Iterable[TaskLog]) -> dict[str, TaskLog]:

@@ -103,7 +103,8 @@ def run_tasks(
         if attempt:
             time.sleep(min(RETRY_WAIT_S * 2 ** (attempt - 1), RETRY_WAIT_MAX_S))
         if attempt == 0 and dict(manifest.schedule.settings.task_args).get("probe", True):
-            runner.probe_servers(manifest.schedule, sorted({m for t in left for m in pairs[t.name]}))
+            models = sorted({model for task in left for model in pairs[task.name]})
+            runner.probe_servers(manifest.schedule, models)
         _run_selection(log_dir, manifest, left, newest, pairs, concurrency, display)
         tidy_superseded(log_dir, [t.identifier for t in left])
     else:

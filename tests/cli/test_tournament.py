@@ -162,7 +162,12 @@ def plan(stub: StubServer, tmp_path: Path, log_dir: Path, models: str = MODELS) 
 
 
 def worker(
-    stub: StubServer, tmp_path: Path, log_dir: Path, index: int, workers: int, xdg: str,
+    stub: StubServer,
+    tmp_path: Path,
+    log_dir: Path,
+    index: int,
+    workers: int,
+    xdg: str,
     *args: str,
 ) -> subprocess.Popen[str]:
     return command(stub, tmp_path, "tournament", "worker", str(log_dir), "--index", str(index),
