@@ -70,8 +70,10 @@ class Concurrency:
     def eval_set_args(self) -> dict[str, Any]:
         samples = self.max_samples or self.max_connections or DEFAULT_SLOTS
         extra = {"max_connections": self.max_connections} if self.max_connections else {}
-        # retry_attempts is the worker's own loop: selection mode has no task retry.
-        return {"max_samples": samples, "max_tasks": self.max_tasks, **extra}
+        # In selection mode (a worker) Inspect makes no task retry: the worker's own
+        # loop uses retry_attempts then.
+        return {"max_samples": samples, "max_tasks": self.max_tasks,
+                "retry_attempts": self.retry_attempts, **extra}  # fmt: skip
 
 
 def requested_schedule(
@@ -212,8 +214,14 @@ def run_eval_set(
         log_dir=log_dir,
         model=None,  # else INSPECT_EVAL_MODEL would enter every task's identity
         eval_set_id=schedule.eval_set_id,
-        # Selection mode runs each debate with fail_on_error=False and no task
-        # retry: the worker checks what is settled and resumes the rest itself.
+        # Called outside both modes (the Python API), this is a whole tournament in
+        # one eval set: other logs in the folder are left alone, and a log with a
+        # failed debate ends in error, so eval_set retries just the failed debates.
+        # Selection mode forces fail_on_error=False and no task retry instead: the
+        # worker checks what is settled and resumes the rest itself.
+        log_dir_allow_dirty=True,
+        fail_on_error=True,
+        continue_on_fail=True,
         display=display,  # type: ignore[arg-type]
         # Live metrics recompute every score key of every finished debate for the
         # display: a third of the harness's CPU in a tournament. Logs are unchanged.
