@@ -28,7 +28,7 @@ _JUDGING_RULES = (
 )  # fmt: skip
 _TOURNAMENT_RULES = (
     "schedule", "manifest", "results", "bradley_terry", "bootstrap", "agreement", "standings",
-    "figure_text", "calibration", "shares",
+    "figure_text", "calibration", "shares", "location",
 )  # fmt: skip
 _TOURNAMENT_COMMANDS = (
     "runner", "outcomes", "judged_elsewhere", "leaderboard", "plots", "leaderboard_log",

@@ -179,12 +179,14 @@ def _requested(args: argparse.Namespace) -> tuple[Schedule, Schedule, Manifest |
     """The requested schedule, the folder's grown by it, and the folder's manifest."""
     from debatebench_eval.tournament import manifest as mf
     from debatebench_eval.tournament import runner
+    from debatebench_eval.tournament.location import check_reachable
 
     requested = runner.requested_schedule(
         models=args.models, judges=args.judges, motions=args.motions, limit=args.limit,
         format=args.format, seed=args.seed, allow_self_judging=args.allow_self_judging,
         task_items=args.task_args,
     )  # fmt: skip
+    check_reachable(args.log_dir, f"--log-dir {args.log_dir}")
     existing = mf.read_manifest(args.log_dir)
     schedule = requested
     if existing is not None:
@@ -274,8 +276,10 @@ def _pair_of(manifest: Manifest, task: str) -> tuple[str, str]:
 def _worker_step(args: argparse.Namespace) -> int:
     from debatebench_eval.core._inspect import file
     from debatebench_eval.tournament import worker
+    from debatebench_eval.tournament.location import check_reachable
     from debatebench_eval.tournament.shares import check_share, deal, named_tasks
 
+    check_reachable(args.log_dir, f"LOG_DIR {args.log_dir}")
     manifest, plan = worker.planned(args.log_dir)
     if args.tasks is not None:
         if args.index is not None or args.workers is not None:
@@ -354,13 +358,14 @@ def _summary(log_dir: str, pairs: Pairs) -> int:
 
 
 def _rate(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from debatebench_eval.tournament.leaderboard import write_leaderboard
+    from debatebench_eval.tournament.location import check_reachable, parent
 
-    beside = str(Path(args.outcomes).parent) if args.outcomes else None
+    beside = parent(args.outcomes) if args.outcomes else None
     out = args.out or (args.folders[0] if args.folders else beside) or "."
     try:
+        for flag, location in _rate_locations(args):
+            check_reachable(location, flag)
         written = write_leaderboard(
             args.folders, out=out, anchor=args.anchor, base=args.base,
             resamples=args.resamples, seed=args.seed, plots=not args.no_plots,
@@ -376,6 +381,17 @@ def _rate(args: argparse.Namespace) -> int:
         print(f"debatebench-eval tournament rate: {nothing}", file=sys.stderr)
         return 1
     return 0
+
+
+def _rate_locations(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """Every location `rate` reads or writes, each with how the command line named it
+    (the default --out is the first of them, or beside the outcomes file)."""
+    found = [(f"LOG_DIR {folder}", folder) for folder in args.folders]
+    if args.outcomes:
+        found.append((f"--outcomes {args.outcomes}", args.outcomes))
+    if args.out:
+        found.append((f"--out {args.out}", args.out))
+    return found
 
 
 def _nothing_rated(board_path: str) -> str | None:
