@@ -5,8 +5,6 @@ against the loopback stub server, after which the leaderboard rates every debate
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import subprocess
 import sys
@@ -14,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from debatebench_eval.cli.main import _parser
-
+from support.command_line import subcommands
 from support.paths import ROOT
 from support.slurm import LocalSlurm
 from support.stub_server import StubBehaviour, StubServer
@@ -63,20 +60,10 @@ def test_the_template_without_its_folder_fails_saying_what_to_set(
     assert refused in outputs(tmp_path)
 
 
-def _has_worker_command() -> bool:
-    """Whether this checkout's command line takes the worker contract (issue 27)."""
-    try:
-        with contextlib.redirect_stderr(io.StringIO()):
-            _parser().parse_args(["tournament", "worker", "t", "--index", "0", "--workers", "2"])
-    except SystemExit:
-        return False
-    return True
-
-
 def test_the_template_runs_a_planned_tournaments_workers_then_rate_reads_them(
     slurm: LocalSlurm, tmp_path: Path
 ) -> None:
-    if not _has_worker_command():
+    if not {"plan", "worker"} <= subcommands("tournament"):
         pytest.skip("needs `debatebench-eval tournament plan` and `worker` (issue 27, item 1)")
     log_dir = tmp_path / "tourney"
     behaviour = StubBehaviour(tag_speech=True, script=ranked_judge, slots=4)
