@@ -61,7 +61,8 @@ def command(
 def test_a_tournament_on_s3_runs_resumes_and_is_rated_there(
     s3: S3Server, stub: StubServer, tmp_path: Path
 ) -> None:
-    first = command([*RUN, "--log-dir", "s3://bucket/t"], s3, tmp_path, stub)
+    # Two local workers write into the bucket at once.
+    first = command([*RUN, "--workers", "2", "--log-dir", "s3://bucket/t"], s3, tmp_path, stub)
     assert first.returncode == 0, first.stderr
     assert "debates: 6 scored, 0 unscored, 0 error, 0 missing" in first.stdout
     assert len(stub.behaviour.requests) == 6 * PER_DEBATE
