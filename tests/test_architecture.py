@@ -29,11 +29,11 @@ _JUDGING_RULES = (
 )  # fmt: skip
 _TOURNAMENT_RULES = (
     "schedule", "manifest", "results", "bradley_terry", "bootstrap", "agreement", "standings",
-    "figure_text", "calibration", "judge_reliability",
+    "figure_text", "calibration", "judge_reliability", "shares", "location",
 )  # fmt: skip
 _TOURNAMENT_COMMANDS = (
     "runner", "outcomes", "judged_elsewhere", "leaderboard", "plots", "leaderboard_log",
-    "leaderboard_page",
+    "leaderboard_page", "task_logs", "plan", "worker",
 )  # fmt: skip
 _CRUCIBLE_RULES = (
     "topic", "corpus", "verify", "record", "search", "options", "prompts", "claims",

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -18,7 +19,7 @@ from mutation.targets import TARGETS
 
 from debatebench_eval.cli.embedded import INSTALL_HINT
 
-from support import embedded_model, kinds, parallel
+from support import embedded_model, kinds, parallel, slurm
 from support.paths import ROOT
 
 
@@ -39,6 +40,7 @@ def test_every_kind_is_a_registered_marker_and_the_suite_refuses_unknown_ones() 
     [
         ("cli/test_tournament.py", {"command"}),
         ("cli/test_real_server.py", {"command", "real_server"}),
+        ("deploy/test_slurm_array.py", {"slurm"}),
         ("benchmarks/test_harness_profile.py", {"benchmark"}),
         ("judging/test_rubric_rules.py", set()),
         ("clinic/test_x.py", set()),  # a prefix of a folder's name is not the folder
@@ -120,6 +122,20 @@ def test_without_the_embedded_model_ci_fails_instead_of_skipping(
     assert str(failed.value).startswith(
         "DEBATEBENCH_REAL_SERVER=1 but the embedded model cannot run: llama.cpp's server"
     )
+
+
+def test_without_slurm_a_test_skips_naming_what_to_install_and_ci_fails_instead(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(shutil, "which", lambda name: None if name == "sbatch" else name)
+    monkeypatch.delenv(slurm.REQUIRED_VAR, raising=False)
+    with pytest.raises(pytest.skip.Exception) as skipped:
+        slurm.require()
+    assert str(skipped.value) == f"needs a local Slurm: sbatch not found; run: {slurm.INSTALL}"
+    monkeypatch.setenv(slurm.REQUIRED_VAR, "1")
+    with pytest.raises(pytest.fail.Exception) as failed:
+        slurm.require()
+    assert str(failed.value).startswith("DEBATEBENCH_SLURM=1 but needs a local Slurm: sbatch")
 
 
 def test_files_reading_one_session_fixture_share_a_worker() -> None:

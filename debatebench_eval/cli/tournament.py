@@ -1,30 +1,35 @@
-"""`debatebench-eval tournament run|rate`: the command line of tournaments.
+"""`debatebench-eval tournament run|plan|worker|rate`: the command line of tournaments.
 
-`run` checks every input before anything is written or any model is called,
-records the schedule in the log folder's tournament.json, and runs (or
-resumes, or grows) the tournament as one Inspect eval set. `rate` reads the
-logs of one or more folders (or debates judged elsewhere: folders of
-debatebench score files, or an outcomes table) and writes the leaderboard and
-its plots.
+`plan` checks every input before anything is written or any model is called,
+and records the schedule and the planned tasks in the log folder's
+tournament.json (its only writer). `worker` runs one share of the planned
+tasks into the folder (Inspect's eval-set selection mode), resuming whatever a
+killed worker left. `run` is both on one machine: the plan, then `--workers`
+local worker processes, then the summary; run again, it resumes or grows the
+tournament. `rate` reads the logs of one or more folders (or debates judged
+elsewhere: folders of debatebench score files, or an outcomes table) and writes
+the leaderboard and its plots.
 
-Exit codes: 0 every debate of the run is settled (scored or, when the judges
-gave no usable verdict, unscored) and at least one was scored; 1 some debates
-failed or are missing (run the same command again to resume), or none was
-scored (the last line says so; `rate` would have nothing to rate; `rate`
-itself exits 1 then, saying why and what to run); 2 bad input, or a server
-that does not answer: nothing ran.
+Exit codes: 0 every debate of the run (or of the worker's share) is settled
+(scored or, when the judges gave no usable verdict, unscored) and at least one
+was scored (a worker: settled is enough); 1 some debates failed or are missing
+(run the same command again to resume), or none was scored (the last line says
+so; `rate` would have nothing to rate; `rate` itself exits 1 then, saying why
+and what to run); 2 bad input, or a server that does not answer: nothing ran.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from debatebench_eval.core.errors import ConfigError, ServerError, plain_text, print_error
 
 if TYPE_CHECKING:  # the tournament modules load numpy and Inspect: only when used
     from debatebench_eval.tournament.manifest import Manifest
+    from debatebench_eval.tournament.runner import Concurrency
     from debatebench_eval.tournament.schedule import Schedule
 
 Pairs = tuple[tuple[str, str], ...]
@@ -33,43 +38,88 @@ _LISTED = 20  # failed or missing debates printed by name; the rest are counted
 
 
 def add_tournament_parser(commands: Any) -> None:
-    """The `tournament` command and its `run` and `rate` subcommands."""
+    """The `tournament` command and its `plan`, `worker`, `run` and `rate` subcommands."""
     parser = commands.add_parser(
         "tournament", help="rank models by debate: run a round robin, then rate it"
     )
-    sub = parser.add_subparsers(dest="tournament_command", metavar="run|rate", required=True)
+    sub = parser.add_subparsers(
+        dest="tournament_command", metavar="run|plan|worker|rate", required=True
+    )
     run = sub.add_parser(
         "run", help="run (or resume, or grow) a round robin of paired debates",
         description="Every pair of --models debates every motion twice, sides exchanged, "
-        "judged by the --judges panel. Run the same command again to resume; add models "
-        "or motions and only the new debates run.",
+        "judged by the --judges panel: the plan, then --workers local worker processes, "
+        "then the summary. Run the same command again to resume; add models or motions "
+        "and only the new debates run.",
     )  # fmt: skip
-    run.add_argument("--models", required=True, help="the debaters, comma-separated (two or more)")
-    run.add_argument("--judges", required=True, help="the judge panel, comma-separated; "
-                     "the first also runs the fact-check")  # fmt: skip
-    run.add_argument("--motions", default="default",
-                     help="a motion file, or 'default' for the bundled set")  # fmt: skip
-    run.add_argument("--limit", type=int, help="the first N motions of the file")
-    run.add_argument("--format", help="a named debate format (default: the task's, quickstart)")
-    run.add_argument("--seed", type=int, default=1, help="base seed of every debate (default 1)")
-    run.add_argument("--log-dir", required=True, help="the tournament's folder (any location "
-                     "Inspect takes for logs); shards share it")  # fmt: skip
-    run.add_argument("--shard", help="K/N: run only the K-th of N shards of the pairs")
-    run.add_argument("--allow-self-judging", action="store_true",
-                     help="let a judge also debate (it then judges its own debates)")  # fmt: skip
-    run.add_argument("-T", dest="task_args", action="append", default=[], metavar="KEY=VALUE",
-                     help="a debate task option for every debate (repeatable)")  # fmt: skip
-    run.add_argument("--max-connections", type=int,
-                     help="requests at once per server (set it to the server's slots)")  # fmt: skip
-    run.add_argument("--max-samples", type=int,
-                     help="debates at once per pair (default: max-connections, or 8)")  # fmt: skip
-    run.add_argument("--max-tasks", type=int, default=2, help="pairs at once (default 2)")
-    run.add_argument("--retry-attempts", type=int, default=2,
-                     help="times a pair with failed debates is retried (default 2)")  # fmt: skip
-    run.add_argument("--display", choices=("full", "conversation", "rich", "plain", "log", "none"),
-                     help="Inspect's display (default: Inspect's)")  # fmt: skip
+    _tournament_flags(run)
+    run.add_argument("--workers", type=int, default=1,
+                     help="worker processes on this machine (default 1)")  # fmt: skip
+    _concurrency_flags(run, "requests at once per server, shared out among the workers "
+                       "(set it to the server's slots)")  # fmt: skip
     run.add_argument("--dry-run", action="store_true", help="print the schedule; run nothing")
     run.set_defaults(run=_run)
+    plan = sub.add_parser(
+        "plan", help="plan a tournament into its folder, for workers to run anywhere",
+        description="Check every input, record the schedule and the planned tasks in "
+        "LOG_DIR/tournament.json (with Inspect's capture manifest beside it), and print "
+        "the worker command. Nothing runs; plan again to grow the tournament.",
+    )  # fmt: skip
+    _tournament_flags(plan)
+    plan.add_argument("--dry-run", action="store_true", help="print the schedule; write nothing")
+    plan.set_defaults(run=_plan)
+    worker = sub.add_parser(
+        "worker", help="run one share of a planned tournament into its folder",
+        description="Run the K-th of N shares of the planned tasks (K 0-based, as "
+        "SLURM_ARRAY_TASK_ID and a Kubernetes Indexed Job's JOB_COMPLETION_INDEX are), or "
+        "the tasks --tasks FILE names. Finished debates are kept: run a killed worker's "
+        "index again to finish its share. Workers need no lock and may run at once.",
+    )  # fmt: skip
+    worker.add_argument("log_dir", metavar="LOG_DIR", help="the planned tournament's folder")
+    worker.add_argument("--index", type=int, help="K: this worker's share, 0 to N-1")
+    worker.add_argument("--workers", type=int, help="N: the number of shares")
+    worker.add_argument("--tasks", metavar="FILE",
+                        help="instead of --index/--workers: task names, one a line")  # fmt: skip
+    _concurrency_flags(worker, "requests at once per server from this worker")
+    worker.set_defaults(run=_worker)
+    _rate_parser(sub)
+
+
+def _tournament_flags(parser: Any) -> None:
+    """The flags that say which tournament it is and where its folder is."""
+    parser.add_argument("--models", required=True,
+                        help="the debaters, comma-separated (two or more)")  # fmt: skip
+    parser.add_argument("--judges", required=True, help="the judge panel, comma-separated; "
+                        "the first also runs the fact-check")  # fmt: skip
+    parser.add_argument("--motions", default="default",
+                        help="a motion file, or 'default' for the bundled set")  # fmt: skip
+    parser.add_argument("--limit", type=int, help="the first N motions of the file")
+    parser.add_argument("--format",
+                        help="a named debate format (default: the task's, quickstart)")  # fmt: skip
+    parser.add_argument("--seed", type=int, default=1,
+                        help="base seed of every debate (default 1)")  # fmt: skip
+    parser.add_argument("--log-dir", required=True, help="the tournament's folder (any "
+                        "location Inspect takes for logs); workers share it")  # fmt: skip
+    parser.add_argument("--allow-self-judging", action="store_true",
+                        help="let a judge also debate (it judges its own debates)")  # fmt: skip
+    parser.add_argument("-T", dest="task_args", action="append", default=[], metavar="KEY=VALUE",
+                        help="a debate task option for every debate (repeatable)")  # fmt: skip
+
+
+def _concurrency_flags(parser: Any, connections: str) -> None:
+    parser.add_argument("--max-connections", type=int, help=connections)
+    samples = "debates at once per pair (default: --max-connections, or 8)"
+    parser.add_argument("--max-samples", type=int, help=samples)
+    parser.add_argument("--max-tasks", type=int, default=2, help="pairs at once (default 2)")
+    parser.add_argument("--retry-attempts", type=int, default=2,
+                        help="times a pair with failed debates is retried (default 2)")  # fmt: skip
+    parser.add_argument("--display",
+                        choices=("full", "conversation", "rich", "plain", "log", "none"),
+                        help="Inspect's display (default: Inspect's; plain with --workers "
+                        "above 1)")  # fmt: skip
+
+
+def _rate_parser(sub: Any) -> None:
     rate = sub.add_parser(
         "rate", help="the leaderboard of a tournament's logs, or of debates judged elsewhere",
         description="Rate a tournament's logs (LOG_DIR, merged), folders of debatebench 0.1.x "
@@ -93,42 +143,27 @@ def add_tournament_parser(commands: Any) -> None:
     rate.set_defaults(run=_rate)
 
 
-def _run(args: argparse.Namespace) -> int:
-    from debatebench_eval.core._inspect import PrerequisiteError
+def _checked(command: str, step: Callable[[argparse.Namespace], int]) -> Callable[..., int]:
+    """The step, with bad input or a server that does not answer as exit 2."""
 
-    try:
-        return _run_checked(args)
-    except ServerError as exc:
-        print_error("tournament run", exc, after="; nothing ran")
-        return 2
-    except PrerequisiteError as exc:  # a ConfigError, or Inspect's own (a missing key)
-        print_error("tournament run", exc)
-        return 2
+    def run(args: argparse.Namespace) -> int:
+        from debatebench_eval.core._inspect import PrerequisiteError
 
+        try:
+            return step(args)
+        except ServerError as exc:
+            print_error(command, exc, after="; nothing ran")
+            return 2
+        except PrerequisiteError as exc:  # a ConfigError, or Inspect's own (a missing key)
+            print_error(command, exc)
+            return 2
 
-def _with_run(
-    now: Manifest | None,
-    requested: Schedule,
-    entry: dict[str, Any],
-    shards: int,
-    args: argparse.Namespace,
-) -> Manifest:
-    """The manifest as it is now (another shard may have written since it was first
-    read), with this run's schedule merged in and its run added."""
-    from debatebench_eval.tournament import manifest as mf
-
-    if now is None:
-        return mf.Manifest(requested, (entry,), shards)
-    mf.check_same_tournament(now.schedule, requested, f"--log-dir {args.log_dir}")
-    return mf.Manifest(now.schedule.grown(requested), (*now.runs, entry), shards)
+    return run
 
 
-def _run_checked(args: argparse.Namespace) -> int:
-    from debatebench_eval.tournament import manifest as mf
-    from debatebench_eval.tournament import runner
-    from debatebench_eval.tournament.schedule import parse_shard, shard_pairs
+def _concurrency(args: argparse.Namespace, workers: int = 1) -> Concurrency:
+    from debatebench_eval.tournament.runner import Concurrency
 
-    shard = parse_shard(args.shard)
     limits = {"--max-connections": args.max_connections, "--max-samples": args.max_samples,
               "--max-tasks": args.max_tasks}  # fmt: skip
     for flag, value in limits.items():
@@ -136,60 +171,167 @@ def _run_checked(args: argparse.Namespace) -> int:
             raise ConfigError(flag, f"got {value}", "an integer of at least 1")
     if args.retry_attempts < 0:
         raise ConfigError("--retry-attempts", f"got {args.retry_attempts}", "0 or more")
+    connections = args.max_connections and max(1, args.max_connections // workers)
+    return Concurrency(connections, args.max_samples, args.max_tasks, args.retry_attempts)
+
+
+def _requested(args: argparse.Namespace) -> tuple[Schedule, Schedule, Manifest | None]:
+    """The requested schedule, the folder's grown by it, and the folder's manifest."""
+    from debatebench_eval.tournament import manifest as mf
+    from debatebench_eval.tournament import runner
+    from debatebench_eval.tournament.location import check_reachable
+
     requested = runner.requested_schedule(
         models=args.models, judges=args.judges, motions=args.motions, limit=args.limit,
         format=args.format, seed=args.seed, allow_self_judging=args.allow_self_judging,
         task_items=args.task_args,
     )  # fmt: skip
+    check_reachable(args.log_dir, f"--log-dir {args.log_dir}")
     existing = mf.read_manifest(args.log_dir)
     schedule = requested
     if existing is not None:
         mf.check_same_tournament(existing.schedule, requested, f"--log-dir {args.log_dir}")
         schedule = existing.schedule.grown(requested)
-    # This run's pairs: among its own models, over every scheduled motion (a
-    # dataset never shrinks, or Inspect would re-run the pair from scratch).
-    pairs = shard_pairs(requested.pairs, *shard)
-    tasks = runner.pair_tasks(schedule, pairs)  # checks every -T value
-    _print_plan(schedule, requested, pairs, shard, existing is not None)
+    runner.pair_tasks(schedule, requested.pairs)  # checks every -T value
+    _print_schedule(schedule, requested.pairs, existing is not None)
+    return requested, schedule, existing
+
+
+def _planned(args: argparse.Namespace) -> Manifest | None:
+    """Plan the tournament (None on a dry run): check, probe, capture, write."""
+    from debatebench_eval.tournament import runner
+    from debatebench_eval.tournament.plan import plan
+
+    requested, schedule, existing = _requested(args)
     if args.dry_run:
-        return 0
-    if not pairs:
-        return 0
+        return None
     if dict(schedule.settings.task_args).get("probe", True) is not False:
         runner.probe_servers(schedule, requested.models)
-    entry = mf.run_entry(schedule, shard, requested.models)
-    mf.update_manifest(args.log_dir, lambda now: _with_run(now, requested, entry, shard[1], args))
-    concurrency = runner.Concurrency(
-        args.max_connections, args.max_samples, args.max_tasks, args.retry_attempts
-    )
-    runner.run_eval_set(schedule, tasks, args.log_dir, concurrency, args.display)
-    runner.tidy_crashed_logs(args.log_dir, [task.name for task in tasks])
+    manifest = plan(args.log_dir, requested, existing)
+    assert manifest.plan is not None
+    tasks = manifest.plan.tasks
+    debates, todo = sum(t.samples for t in tasks), sum(t.todo for t in tasks)
+    print(f"planned {len(tasks)} task(s) in {args.log_dir}: {debates} debates, {todo} to run")
+    return manifest
+
+
+def _plan_step(args: argparse.Namespace) -> int:
+    manifest = _planned(args)
+    if manifest is None:
+        return 0
+    assert manifest.plan is not None
+    most = len(manifest.plan.tasks)
+    print(f"run it: debatebench-eval tournament worker {args.log_dir} --index K --workers N "
+          f"(K = 0 to N-1; N from 1 to {most})")  # fmt: skip
+    return 0
+
+
+def _run_step(args: argparse.Namespace) -> int:
+    from debatebench_eval.tournament.shares import check_share
+
+    check_share(0, args.workers)
+    _concurrency(args, args.workers)  # every flag checked before anything is written
+    manifest = _planned(args)
+    if manifest is None:
+        return 0
+    assert manifest.plan is not None
+    codes = _local_workers(args)
+    for index, code in enumerate(codes):
+        if code not in (0, 1):
+            print(f"worker {index} of {args.workers} exited with status {code}", file=sys.stderr)
+    pairs = tuple(_pair_of(manifest, task.name) for task in manifest.plan.tasks)
     return _summary(args.log_dir, pairs)
 
 
-def _print_plan(
-    schedule: Schedule, requested: Schedule, pairs: Pairs, shard: tuple[int, int], resumed: bool
-) -> None:
+def _local_workers(args: argparse.Namespace) -> list[int]:
+    """`tournament worker` processes on this machine, one per share, all at once."""
+    import subprocess
+
+    display = args.display or ("plain" if args.workers > 1 else None)
+    shared = ["--max-tasks", str(args.max_tasks), "--retry-attempts", str(args.retry_attempts),
+              *(["--display", display] if display else [])]  # fmt: skip
+    connections = args.max_connections and max(1, args.max_connections // args.workers)
+    for flag, value in (("--max-connections", connections), ("--max-samples", args.max_samples)):
+        if value:
+            shared += [flag, str(value)]
+    command = [sys.executable, "-m", "debatebench_eval", "tournament", "worker", args.log_dir]
+    share = ["--workers", str(args.workers), *shared]
+    processes = [
+        subprocess.Popen([*command, "--index", str(k), *share]) for k in range(args.workers)
+    ]
+    try:
+        return [process.wait() for process in processes]
+    except KeyboardInterrupt:  # the workers had it too (one process group): let them end
+        for process in processes:
+            process.wait()
+        raise
+
+
+def _pair_of(manifest: Manifest, task: str) -> tuple[str, str]:
+    from debatebench_eval.tournament.schedule import pair_task_name
+
+    return next(p for p in manifest.schedule.pairs if pair_task_name(*p) == task)
+
+
+def _worker_step(args: argparse.Namespace) -> int:
+    from debatebench_eval.core._inspect import file
+    from debatebench_eval.tournament import worker
+    from debatebench_eval.tournament.location import check_reachable
+    from debatebench_eval.tournament.shares import check_share, deal, named_tasks
+
+    check_reachable(args.log_dir, f"LOG_DIR {args.log_dir}")
+    manifest, plan = worker.planned(args.log_dir)
+    if args.tasks is not None:
+        if args.index is not None or args.workers is not None:
+            raise ConfigError("--tasks", "given with --index/--workers", "one way to choose")
+        with file(args.tasks, "r") as handle:
+            tasks = named_tasks(handle.read(), args.tasks, plan.tasks)
+        where = f"{len(tasks)} task(s) of {args.tasks}"
+    else:
+        if args.index is None or args.workers is None:
+            raise ConfigError("tournament worker", "no share given",
+                              "--index K --workers N, or --tasks FILE")  # fmt: skip
+        check_share(args.index, args.workers)
+        tasks = deal(plan.tasks, args.workers)[args.index]
+        where = f"share {args.index} of {args.workers}"
+    print(f"worker, {where}: {len(tasks)} task(s), {sum(t.samples for t in tasks)} debates; "
+          "finished debates in the logs are kept")  # fmt: skip
+    if not tasks:
+        return 0
+    outcome = worker.run_tasks(args.log_dir, manifest, tasks, _concurrency(args), args.display)
+    _counts(args.log_dir, tuple(_pair_of(manifest, t.name) for t in tasks), f"{where}: ")
+    for task in outcome.unsettled:
+        print(f"  unsettled: {task.name}")
+    if outcome.unsettled:
+        print("run the same worker again to resume: finished debates are kept")
+        return 1
+    return 0
+
+
+_run = _checked("tournament run", _run_step)
+_plan = _checked("tournament plan", _plan_step)
+_worker = _checked("tournament worker", _worker_step)
+
+
+def _print_schedule(schedule: Schedule, pairs: Pairs, resumed: bool) -> None:
     debates = len(pairs) * len(schedule.motions) * 2
-    where = f" (shard {shard[0]}/{shard[1]})" if shard[1] > 1 else ""
     print(f"tournament {schedule.identity_hash[:12]}: {len(schedule.models)} models, "
           f"{len(schedule.motions)} motions, judges {', '.join(schedule.judges)}"
           + (" (resumed)" if resumed else ""))  # fmt: skip
-    print(f"this run{where}: {len(pairs)} pair(s) x {len(schedule.motions)} motions x 2 sides "
+    print(f"this run: {len(pairs)} pair(s) x {len(schedule.motions)} motions x 2 sides "
           f"= {debates} debates; finished debates in the logs are kept")  # fmt: skip
-    if shard[1] > len(requested.pairs):
-        print(f"note: {shard[1]} shards but {len(requested.pairs)} pairs: some shards have "
-              "nothing to run")  # fmt: skip
 
 
-def _summary(log_dir: str, pairs: Pairs) -> int:
+def _counts(log_dir: str, pairs: Pairs, prefix: str = "") -> tuple[dict[str, int], int]:
+    """Print what became of the pairs' debates; the counts by status, and how many
+    debates there are."""
     from debatebench_eval.tournament.outcomes import read_tournament
 
     logs = read_tournament([log_dir], pairs)
     counts = {status: 0 for status in ("scored", "unscored", "error", "missing")}
     for result in logs.results:
         counts[result.status] += 1
-    print("debates: " + ", ".join(f"{n} {status}" for status, n in counts.items()))
+    print(f"{prefix}debates: " + ", ".join(f"{n} {status}" for status, n in counts.items()))
     unsettled = [r for r in logs.results if r.status in ("error", "missing")]
     for result in unsettled[:_LISTED]:
         side = " (sides exchanged)" if result.swapped else ""
@@ -197,10 +339,16 @@ def _summary(log_dir: str, pairs: Pairs) -> int:
               f"{result.motion}{side}: {plain_text(str(result.reason))}")  # fmt: skip
     if len(unsettled) > _LISTED:
         print(f"  ... and {len(unsettled) - _LISTED} more")
+    return counts, len(logs.results)
+
+
+def _summary(log_dir: str, pairs: Pairs) -> int:
+    counts, debates = _counts(log_dir, pairs)
+    unsettled = counts["error"] + counts["missing"]
     if unsettled:
         print("run the same command again to resume: finished debates are kept")
-    if not counts["scored"] and logs.results:
-        print(f"nothing was scored: 0 of {len(logs.results)} debates; the judges' reasons are "
+    if not counts["scored"] and debates:
+        print(f"nothing was scored: 0 of {debates} debates; the judges' reasons are "
               "listed above, under each pair's log")  # fmt: skip
         return 1
     if unsettled:
@@ -210,13 +358,14 @@ def _summary(log_dir: str, pairs: Pairs) -> int:
 
 
 def _rate(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from debatebench_eval.tournament.leaderboard import write_leaderboard
+    from debatebench_eval.tournament.location import check_reachable, parent
 
-    beside = str(Path(args.outcomes).parent) if args.outcomes else None
+    beside = parent(args.outcomes) if args.outcomes else None
     out = args.out or (args.folders[0] if args.folders else beside) or "."
     try:
+        for flag, location in _rate_locations(args):
+            check_reachable(location, flag)
         written = write_leaderboard(
             args.folders, out=out, anchor=args.anchor, base=args.base,
             resamples=args.resamples, seed=args.seed, plots=not args.no_plots,
@@ -232,6 +381,17 @@ def _rate(args: argparse.Namespace) -> int:
         print(f"debatebench-eval tournament rate: {nothing}", file=sys.stderr)
         return 1
     return 0
+
+
+def _rate_locations(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """Every location `rate` reads or writes, each with how the command line named it
+    (the default --out is the first of them, or beside the outcomes file)."""
+    found = [(f"LOG_DIR {folder}", folder) for folder in args.folders]
+    if args.outcomes:
+        found.append((f"--outcomes {args.outcomes}", args.outcomes))
+    if args.out:
+        found.append((f"--out {args.out}", args.out))
+    return found
 
 
 def _nothing_rated(board_path: str) -> str | None:

@@ -7,15 +7,23 @@ the registry calls
 behind the `debatebench/` aliases, the eval-level generate config (which
 Inspect gives only to the main model), the file access Inspect uses for log
 folders (local or any fsspec URL), the identity eval_set gives a task
-(which decides what a tournament resumes), and the generate cache's entries
-with the running eval's task id (the crucible stores a call only once its reply
-passed its checks, under the one id `inspect eval-retry` keeps).
+(which decides what a tournament resumes), eval_set's capture and selection
+modes (the wire format a tournament's plan and its workers speak), and the
+generate cache's entries with the running eval's task id (the crucible stores
+a call only once its reply passed its checks, under the one id `inspect eval-retry` keeps).
 tests/test_registry.py fails loudly if an Inspect release moves any of them.
 """
 
 from __future__ import annotations
 
 from inspect_ai._control.eval_state import get_eval_state
+from inspect_ai._eval.eval_set_manifest import INSPECT_EVAL_SET_CAPTURE, EvalSetCapture
+from inspect_ai._eval.eval_set_selection import (
+    EVAL_SET_SELECTION_VERSION,
+    INSPECT_EVAL_SET_SELECTION,
+    EvalSetSelection,
+    EvalSetSelectionTask,
+)
 from inspect_ai._eval.evalset import TASK_IDENTIFIER_VERSION, task_identifier
 from inspect_ai._util.error import PrerequisiteError, SilentException
 from inspect_ai._util.file import file, filesystem
@@ -28,8 +36,14 @@ from inspect_ai.model._generate_config import active_generate_config
 from inspect_ai.util._display import display_type_initialized
 
 __all__ = [
+    "EVAL_SET_SELECTION_VERSION",
+    "INSPECT_EVAL_SET_CAPTURE",
+    "INSPECT_EVAL_SET_SELECTION",
     "TASK_IDENTIFIER_VERSION",
     "CacheEntry",
+    "EvalSetCapture",
+    "EvalSetSelection",
+    "EvalSetSelectionTask",
     "PrerequisiteError",
     "RegistryInfo",
     "SilentException",

@@ -29,9 +29,10 @@ import json
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
+from debatebench_eval.core._inspect import file
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.interop.transcript_file import load_json, read_transcript
 from debatebench_eval.record.protocol import SIDES
@@ -73,17 +74,20 @@ class Imported:
 
 
 def read_outcomes(path: str) -> Imported:
-    """Every row of a CSV or JSONL outcomes file (by its extension) as a result."""
-    source = Path(path)
-    if source.suffix.lower() not in (".csv", ".jsonl"):
-        raise ConfigError(f"--outcomes {path}", f"the extension is {source.suffix or 'none'!r}",
+    """Every row of a CSV or JSONL outcomes file (by its extension) as a result; a
+    local path or any URL Inspect reads (s3://...)."""
+    extension = PurePosixPath(path).suffix
+    suffix = extension.lower()
+    if suffix not in (".csv", ".jsonl"):
+        raise ConfigError(f"--outcomes {path}", f"the extension is {extension or 'none'!r}",
                           "a .csv or .jsonl file")  # fmt: skip
     try:
-        text = source.read_text(encoding="utf-8")
+        with file(path, "r") as handle:
+            text = handle.read()
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"--outcomes {path}", f"cannot be read ({exc})",
                           "a readable UTF-8 file") from None  # fmt: skip
-    rows = _csv_rows(path, text) if source.suffix.lower() == ".csv" else _jsonl_rows(path, text)
+    rows = _csv_rows(path, text) if suffix == ".csv" else _jsonl_rows(path, text)
     debates, skipped = [], []
     for line, row in rows:
         debate = _outcome(path, line, row)

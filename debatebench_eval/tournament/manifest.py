@@ -10,14 +10,10 @@ as a log: only `.eval` files and `.json` files named like logs are logs.
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import tempfile
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
@@ -35,13 +31,44 @@ from debatebench_eval.tournament.schedule import (
 )
 
 MANIFEST = "tournament.json"
+# Inspect's capture manifest of the planned tasks (INSPECT_EVAL_SET_CAPTURE), for
+# runners that speak Inspect's eval-set protocol themselves.
+CAPTURE = "tournament-tasks.json"
+
+
+@dataclass(frozen=True)
+class PlannedTask:
+    """One pair's task as the plan step captured it: its Inspect identifier, its
+    debates, and how many of them were still to run when it was planned."""
+
+    name: str
+    identifier: str
+    samples: int
+    todo: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "identifier": self.identifier, "samples": self.samples,
+                "todo": self.todo}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What the last `tournament plan` asked the workers to run."""
+
+    time: str
+    models: tuple[str, ...]
+    tasks: tuple[PlannedTask, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"time": self.time, "models": list(self.models), "capture": CAPTURE,
+                "tasks": [task.as_dict() for task in self.tasks]}  # fmt: skip
 
 
 @dataclass(frozen=True)
 class Manifest:
     schedule: Schedule
     runs: tuple[dict[str, Any], ...] = ()
-    shards: int = 1
+    plan: Plan | None = None
 
 
 def manifest_path(log_dir: str) -> str:
@@ -77,7 +104,9 @@ def check_same_tournament(there: Schedule, here: Schedule, where: str) -> None:
 
 
 def write_manifest(log_dir: str, manifest: Manifest) -> None:
-    """Write the manifest (atomically on a local disk: shards may write together)."""
+    """Write the manifest; only the plan step does, so it needs no lock. On a local
+    disk the file is replaced atomically (a worker starting now reads the old plan or
+    the new one, never half of one); an object store's PUT is atomic already."""
     path = manifest_path(log_dir)
     text = json.dumps(_as_dict(manifest), indent=2, ensure_ascii=False) + "\n"
     fs = filesystem(path)
@@ -94,41 +123,13 @@ def write_manifest(log_dir: str, manifest: Manifest) -> None:
         handle.write(text)
 
 
-def update_manifest(log_dir: str, change: Callable[[Manifest | None], Manifest]) -> Manifest:
-    """Read, change and write the manifest as one step.
-
-    Shards started together each add their run (and may grow the schedule); on a
-    local disk a lock file makes their read-change-write steps take turns, so no
-    shard's entry is lost. A remote folder has no lock: the tournaments guide
-    (docs/guides/tournaments.md) says to start shards there a few seconds apart.
-    """
-    with _locked(log_dir):
-        manifest = change(read_manifest(log_dir))
-        write_manifest(log_dir, manifest)
-    return manifest
-
-
-@contextmanager
-def _locked(log_dir: str) -> Iterator[None]:
-    path = manifest_path(log_dir)
-    if not filesystem(path).is_local():
-        yield
-        return
-    folder = Path(path).parent
-    folder.mkdir(parents=True, exist_ok=True)
-    with open(folder / f".{MANIFEST}.lock", "w", encoding="utf-8") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
-        yield
-
-
-def run_entry(
-    schedule: Schedule, shard: tuple[int, int], models: tuple[str, ...]
-) -> dict[str, Any]:
+def plan_entry(schedule: Schedule, plan: Plan) -> dict[str, Any]:
+    """The plan's line in the folder's history of runs."""
     return {
-        "time": datetime.now(UTC).isoformat(timespec="seconds"),
+        "time": plan.time,
         "schedule_hash": schedule.schedule_hash,
-        "models": list(models),
-        "shard": f"{shard[0]}/{shard[1]}",
+        "models": list(plan.models),
+        "tasks": len(plan.tasks),
         "versions": package_versions(),
     }
 
@@ -155,8 +156,8 @@ def _as_dict(manifest: Manifest) -> dict[str, Any]:
         "pairs": [{"models": [a, b], "task": pair_task_name(a, b)} for a, b in schedule.pairs],
         "debates": schedule.debates(),
         "schedule_hash": schedule.schedule_hash,
-        "shards": manifest.shards,
         "runs": list(manifest.runs),
+        **({"plan": manifest.plan.as_dict()} if manifest.plan else {}),
     }
 
 
@@ -182,4 +183,15 @@ def _from_dict(data: dict[str, Any]) -> Manifest:
     )
     if schedule.identity_hash != data["tournament"]:
         raise ValueError("its identity does not hash to its 'tournament' field (edited by hand?)")
-    return Manifest(schedule, tuple(data.get("runs", [])), int(data.get("shards", 1)))
+    return Manifest(schedule, tuple(data.get("runs", [])), _plan(data.get("plan")))
+
+
+def _plan(data: dict[str, Any] | None) -> Plan | None:
+    """The plan, or None in a folder last written before plans (or by hand)."""
+    if data is None:
+        return None
+    tasks = tuple(
+        PlannedTask(str(t["name"]), str(t["identifier"]), int(t["samples"]), int(t["todo"]))
+        for t in data["tasks"]
+    )
+    return Plan(str(data["time"]), tuple(data["models"]), tasks)

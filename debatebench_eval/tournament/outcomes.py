@@ -4,10 +4,10 @@ Every `.eval` log under the folder(s) is looked at. A log counts when its task
 metadata names this tournament; any other is listed as skipped. Within the
 tournament, a debate is found by what its sample says (its pair, its motion,
 whether the sides were exchanged), never by its sample id. When one debate is
-in several logs (a stale log from a crashed run, or two shard runs that both
-took a pair), a debate that finished beats one that failed, then the log whose run started later,
-then the smaller uuid; the others are listed as duplicates. A scheduled debate
-in no log is `missing`.
+in several logs (a stale log from a crashed run, or two workers given the
+same pair by hand), a debate that finished beats one that failed, then the log
+whose run started later, then the smaller uuid; the others are listed as
+duplicates. A scheduled debate in no log is `missing`.
 """
 
 from __future__ import annotations
@@ -93,11 +93,7 @@ def read_manifests(folders: Sequence[str]) -> Manifest:
             merged = manifest
             continue
         check_same_tournament(merged.schedule, manifest.schedule, folder)
-        merged = Manifest(
-            merged.schedule.grown(manifest.schedule),
-            (*merged.runs, *manifest.runs),
-            max(merged.shards, manifest.shards),
-        )
+        merged = Manifest(merged.schedule.grown(manifest.schedule), (*merged.runs, *manifest.runs))
     assert merged is not None
     return merged
 

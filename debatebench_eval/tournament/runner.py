@@ -2,26 +2,28 @@
 
 Every pair is an ordinary paired `debate` task (its name `a_vs_b`, the pair's
 models in the `pro` and `con` roles, the panel in `judge`), so each head-to-head
-is one log that `inspect view` reads as usual. eval_set does the rest: a task
-whose log is complete is reused; an interrupted one is resumed with its finished
-debates kept; a grown dataset (new motions) runs only the new samples; a new
-model adds only new tasks. `-T` options pass through to every task unchanged.
+is one log that `inspect view` reads as usual. The eval set is planned once
+(capture mode: tournament.plan) and run by workers, each a share of its tasks
+(selection mode: tournament.worker): a task whose log is complete is skipped; an
+interrupted one is resumed with its finished debates kept; a grown dataset (new
+motions) runs only the new samples; a new model adds only new tasks. `-T`
+options pass through to every task unchanged.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Sequence
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from inspect_ai import Task, eval_set, task_with
-from inspect_ai.log import list_eval_logs, read_eval_log, read_eval_log_samples
 from inspect_ai.model import Model, get_model
 
 from debatebench_eval.core import arguments as arg
-from debatebench_eval.core._inspect import filesystem
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.options import Taker
 from debatebench_eval.debate.config import DEFAULT_FORMAT, DebateSettings, named_format
@@ -70,6 +72,8 @@ class Concurrency:
     def eval_set_args(self) -> dict[str, Any]:
         samples = self.max_samples or self.max_connections or DEFAULT_SLOTS
         extra = {"max_connections": self.max_connections} if self.max_connections else {}
+        # In selection mode (a worker) Inspect makes no task retry: the worker's own
+        # loop uses retry_attempts then.
         return {"max_samples": samples, "max_tasks": self.max_tasks,
                 "retry_attempts": self.retry_attempts, **extra}  # fmt: skip
 
@@ -204,17 +208,21 @@ def run_eval_set(
     concurrency: Concurrency,
     display: str | None = None,
 ) -> bool:
-    """Run (or resume) the tasks; True when every task's log ended in success."""
+    """The tournament's one eval_set call. The plan makes it in Inspect's capture mode
+    and a worker in selection mode (INSPECT_EVAL_SET_CAPTURE / _SELECTION in the
+    environment); both pass the same arguments, so a task's identifier in the plan
+    is the one the worker computes. True when every task's log ended in success."""
     success, _ = eval_set(
         tasks,
         log_dir=log_dir,
         model=None,  # else INSPECT_EVAL_MODEL would enter every task's identity
         eval_set_id=schedule.eval_set_id,
-        # Other shards' logs share the folder: leave them alone.
+        # Called outside both modes (the Python API), this is a whole tournament in
+        # one eval set: other logs in the folder are left alone, and a log with a
+        # failed debate ends in error, so eval_set retries just the failed debates.
+        # Selection mode forces fail_on_error=False and no task retry instead: the
+        # worker checks what is settled and resumes the rest itself.
         log_dir_allow_dirty=True,
-        # Overrides the task's fail_on_error=False: every debate still runs,
-        # but a log with a failed debate ends in error, so eval_set retries
-        # just the failed debates (a success log would never be retried).
         fail_on_error=True,
         continue_on_fail=True,
         display=display,  # type: ignore[arg-type]
@@ -226,34 +234,16 @@ def run_eval_set(
     return bool(success)
 
 
-def tidy_crashed_logs(log_dir: str, tasks: Sequence[str]) -> list[str]:
-    """Remove the logs a killed run left behind, once nothing in them can be lost.
-
-    eval_set recovers a crashed (`started`) log into its resumed run but leaves the
-    crashed file, which `inspect view` would show as a task still running. Such a
-    file of one of this run's tasks goes only when a newer successful log of the
-    same task holds every sample it holds (by uuid).
-    """
-    infos = list_eval_logs(log_dir)
-    headers = [(info, read_eval_log(info, header_only=True)) for info in infos]
-    removed = []
-    for info, header in headers:
-        if header.status != "started" or header.eval.task not in tasks:
-            continue
-        newer = [
-            other
-            for other, h in headers
-            if h.eval.task_id == header.eval.task_id and h.status == "success"
-            and (other.mtime or 0) > (info.mtime or 0)
-        ]  # fmt: skip
-        if newer and _uuids(info) <= _uuids(newer[0]):
-            filesystem(info.name).rm(info.name)
-            removed.append(info.name)
-    return removed
-
-
-def _uuids(info: Any) -> set[str | None]:
-    found = read_eval_log_samples(
-        info, all_samples_required=False, exclude_fields={"events", "messages"}
-    )
-    return {sample.uuid for sample in found}
+@contextmanager
+def eval_set_mode(variable: str, path: str) -> Iterator[None]:
+    """Inspect's capture or selection mode for the eval_set calls inside: Inspect
+    reads it from the environment, so it is set for the call and put back after."""
+    before = os.environ.get(variable)
+    os.environ[variable] = path
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(variable, None)
+        else:
+            os.environ[variable] = before

@@ -102,8 +102,7 @@ class Schedule:
 
     @property
     def eval_set_id(self) -> str:
-        # Every shard passes the same id, so shards starting together in a
-        # fresh folder cannot write two different ids.
+        # Every worker stamps its logs with the plan's id (selection mode).
         return f"debatebench-{self.identity_hash[:16]}"
 
     @property
@@ -150,15 +149,6 @@ def pair_task_name(a: str, b: str) -> str:
     return f"{slug(a)}_vs_{slug(b)}"
 
 
-def shard_pairs(
-    pairs: Iterable[tuple[str, str]], shard: int, shards: int
-) -> tuple[tuple[str, str], ...]:
-    """The pairs of shard K of N (1-based): pairs sorted by a hash of their names, then
-    dealt in turn, so shards differ in size by at most one and never share a pair."""
-    ordered = sorted(pairs, key=lambda p: hashlib.sha256(f"{p[0]}|{p[1]}".encode()).hexdigest())
-    return tuple(sorted(p for i, p in enumerate(ordered) if i % shards == shard - 1))
-
-
 def parse_names(text: str, flag: str, *, minimum: int) -> tuple[str, ...]:
     """A comma-separated list of model names, each once."""
     names = [part.strip() for part in text.split(",")]
@@ -186,16 +176,6 @@ def parse_names(text: str, flag: str, *, minimum: int) -> tuple[str, ...]:
                 "model names that differ in a letter or digit",
             )  # fmt: skip
     return tuple(names)
-
-
-def parse_shard(text: str | None) -> tuple[int, int]:
-    """`K/N` with 1 <= K <= N; no shard is 1/1."""
-    if text is None:
-        return 1, 1
-    match = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", text)
-    if not match or not 1 <= int(match[1]) <= int(match[2]):
-        raise ConfigError("--shard", f"got {text!r}", "K/N with 1 <= K <= N, e.g. 2/3")
-    return int(match[1]), int(match[2])
 
 
 def parse_task_args(

@@ -1,22 +1,24 @@
 """Tournament speed: a whole tournament against the stub server, and `rate` at scale.
 
-1. `debatebench-eval tournament run`: 6 models x 10 motions x 2 sides = 300 debates,
-   lightning (4 speeches), judged by a panel of 2 with swap judging (4 rubric calls)
-   and the fact-check (1 call): 2,700 model calls to a stub with 8 slots and a fixed
-   latency, `--max-connections 8`; or `--shards N` processes at once, each
-   running its share of the pairs with the slots shared out (what a user with
-   N cores does when one process's CPU is the limit). The ideal time is max(calls x latency / slots,
+1. `debatebench-eval tournament plan`, then N `tournament worker` processes at once
+   (N = 1, 2, 4 by default, one tournament each): 6 models x 10 motions x 2 sides =
+   300 debates, lightning (4 speeches), judged by a panel of 2 with swap judging
+   (4 rubric calls) and the fact-check (1 call): 2,700 model calls to a stub with 8
+   slots and a fixed latency, `--max-connections 8` shared out among the workers
+   (what `tournament run --workers N` does when one process's CPU is the limit).
+   The ideal time is max(calls x latency / slots,
    chain x latency), the chain being a debate's dependent calls (4 speeches, the
    rubric calls at once, the fact-check: 6). Printed: wall time, the time from the
    first request to the last reply (after startup) against the ideal, the harness's
-   CPU per model call (the commands' user+sys time over the calls), and `rate` on
-   the logs.
+   CPU per model call (the workers' user+sys time over the calls), where the first
+   worker's CPU goes (`--profile`: cProfile's own time by owner), and `rate` on the
+   logs.
 2. The statistics of `rate` on 10,000 synthetic matchups (20,000 debates): the fit,
    the length-controlled fit, win rates, judge agreement, 1,000 bootstrap resamples;
    the plots timed apart.
 
-    python tests/benchmarks/benchmark_tournament.py [--latency 0.1] [--slots 8] [--shards 1]
-                                                    [--profile] [--skip-run]
+    python tests/benchmarks/benchmark_tournament.py [--latency 0.1] [--slots 8]
+                                                    [--workers 1 2 4] [--profile] [--skip-run]
 """
 
 from __future__ import annotations
@@ -25,15 +27,17 @@ import argparse
 import json
 import os
 import platform
+import pstats
 import resource
 import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from harness_profile import WAITING, attribute, parse_raw, report
+from harness_profile import OTHER, owner_of
 
 from debatebench_eval.tournament.leaderboard import markdown
 from debatebench_eval.tournament.plots import draw_plots
@@ -54,23 +58,27 @@ def machine() -> str:
     return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, load {load}"
 
 
-def shard_commands(log_dir: Path, connections: int, shards: int) -> list[list[str]]:
-    """One `tournament run` per shard, the client connections shared out between them."""
-    base = [str(BIN / "debatebench-eval"), "tournament", "run", "--models", ",".join(MODELS),
+def plan_command(log_dir: Path) -> list[str]:
+    return [str(BIN / "debatebench-eval"), "tournament", "plan", "--models", ",".join(MODELS),
             "--judges", "ollama/j1,ollama/j2", "--format", "lightning", "--limit", str(MOTIONS),
-            "--max-connections", str(max(1, connections // shards)), "--log-dir", str(log_dir),
-            "--display", "none"]  # fmt: skip
-    if shards == 1:
-        return [base]
-    return [[*base, "--shard", f"{k}/{shards}"] for k in range(1, shards + 1)]
+            "--log-dir", str(log_dir)]  # fmt: skip
 
 
-def run_shards(commands: list[list[str]], env: dict[str, str], profile: Path | None) -> None:
-    """Start every shard at once (as a user would on one machine) and wait for all;
-    with `profile`, the first shard runs under py-spy, its raw stacks written there."""
+def worker_commands(log_dir: Path, connections: int, workers: int) -> list[list[str]]:
+    """One `tournament worker` per share, the client connections shared out between them
+    (what `tournament run --workers N` starts, and what `xargs -P N` would)."""
+    return [[str(BIN / "debatebench-eval"), "tournament", "worker", str(log_dir), "--index",
+             str(k), "--workers", str(workers), "--max-connections",
+             str(max(1, connections // workers)), "--display", "none"]
+            for k in range(workers)]  # fmt: skip
+
+
+def run_workers(commands: list[list[str]], env: dict[str, str], profile: Path | None) -> None:
+    """Start every worker at once and wait for all; with `profile`, the first worker
+    runs under cProfile (py-spy is not in the venv), its stats written there."""
     if profile is not None:
-        commands = [["py-spy", "record", "--rate", "100", "--format", "raw", "--full-filenames",
-                     "--output", str(profile), "--", *commands[0]], *commands[1:]]  # fmt: skip
+        commands = [[sys.executable, "-m", "cProfile", "-o", str(profile),
+                     "-m", "debatebench_eval", *commands[0][1:]], *commands[1:]]  # fmt: skip
     processes = [
         subprocess.Popen(c, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         for c in commands
@@ -78,24 +86,40 @@ def run_shards(commands: list[list[str]], env: dict[str, str], profile: Path | N
     for process in processes:
         _, err = process.communicate(timeout=1800)
         if process.returncode:
-            sys.exit(f"a shard failed ({process.returncode}): {err.decode()[-2000:]}")
+            sys.exit(f"a worker failed ({process.returncode}): {err.decode()[-2000:]}")
+
+
+def profile_owners(path: Path) -> tuple[float, list[tuple[str, float]]]:
+    """cProfile's own time of every function, summed by the owner of its file (the
+    owners of harness_profile; a shared utility's time stays with the utility here,
+    as cProfile keeps no stacks): total seconds, and (owner, seconds) largest first."""
+    stats = pstats.Stats(str(path))
+    owners: Counter[str] = Counter()
+    for (file, _, _), (_, _, own, _, _) in stats.stats.items():  # type: ignore[attr-defined]
+        owners[owner_of(file) or OTHER] += own
+    total = sum(owners.values())
+    return total, owners.most_common()
 
 
 def run_tournament(
-    latency: float, slots: int, shards: int, profile: bool, connections: int
+    latency: float, slots: int, workers: int, profile: bool, connections: int
 ) -> None:
     behaviour = StubBehaviour(tag_speech=True, script=ranked_judge, fill_schemas=True,
                               latency_s=latency, slots=slots)  # fmt: skip
     with tempfile.TemporaryDirectory() as tmp, StubServer(behaviour) as stub:
         log_dir = Path(tmp) / "tourney"
         env = {**os.environ, "OLLAMA_BASE_URL": stub.base_url, "XDG_DATA_HOME": tmp}
+        start = time.perf_counter()
+        subprocess.run(plan_command(log_dir), env=env, check=True, capture_output=True,
+                       timeout=600)  # fmt: skip
+        planned = time.perf_counter() - start
         before, stub_before = resource.getrusage(resource.RUSAGE_CHILDREN), time.process_time()
         start = time.perf_counter()
-        stacks = Path(tmp) / "profile.txt" if profile else None
-        run_shards(shard_commands(log_dir, connections, shards), env, stacks)
-        attribution = attribute(parse_raw(stacks.read_text().splitlines())) if stacks else None
+        stats = Path(tmp) / "profile.pstats" if profile else None
+        run_workers(worker_commands(log_dir, connections, workers), env, stats)
         wall = time.perf_counter() - start
         after, stub_cpu = resource.getrusage(resource.RUSAGE_CHILDREN), time.process_time()
+        owners = profile_owners(stats) if stats else None
         stub_cpu -= stub_before  # this process is the stub's: it shares the cores
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         calls = len(behaviour.request_times)
@@ -112,34 +136,32 @@ def run_tournament(
         rated = time.perf_counter() - start
         board = json.loads((log_dir / "leaderboard.json").read_text())
     debates = board["counts"]["scored"]
+    per_worker = max(1, connections // workers)
     print(
-        f"tournament run: {len(MODELS)} models x {MOTIONS} motions x 2 sides, {debates} debates "
+        f"tournament: {len(MODELS)} models x {MOTIONS} motions x 2 sides, {debates} debates "
         f"scored, {calls} model calls; stub {slots} slots, {latency * 1000:.0f} ms a call; "
-        + (f"{shards} shards at once, --max-connections {max(1, connections // shards)} each"
-           if shards > 1 else f"one process, --max-connections {connections}")
-    )  # fmt: skip
+        f"{workers} worker(s) at once, --max-connections {per_worker} each"
+    )
     print(
-        f"  wall {wall:.1f} s; first request to last reply {busy:.1f} s; ideal {ideal:.2f} s; "
-        f"busy/ideal {busy / ideal:.2f} (target <= 1.25); startup and summary {wall - busy:.1f} s"
+        f"  plan {planned:.1f} s; workers' wall {wall:.1f} s; first request to last reply "
+        f"{busy:.1f} s; ideal {ideal:.2f} s; busy/ideal {busy / ideal:.2f} (target <= 1.25); "
+        f"worker start-up and end {wall - busy:.1f} s"
     )
     print(f"  requests in the stub on average: {held:.2f} (its slots: {slots})")
     print(
-        f"  harness CPU {cpu:.1f} s = {cpu / calls * 1000:.1f} ms per model call "
-        f"(the commands' user+sys time, Inspect included); the stub server's CPU {stub_cpu:.1f} s"
+        f"  workers' CPU {cpu:.1f} s = {cpu / calls * 1000:.1f} ms per model call "
+        f"(user+sys of every worker, start-up and Inspect included); the stub's CPU "
+        f"{stub_cpu:.1f} s"
     )
     print(
         f"  rate on these logs: {rated:.1f} s wall (command start, reading 15 logs, "
         "1,000 resamples, plots)"
     )
-    if attribution is not None:
-        print("  profile of the (first) tournament process under py-spy, 100 Hz:")
-        run_share = attribution.run_samples / (
-            sum(attribution.phases.values()) - attribution.phases[WAITING]
-        )
-        # Per-call figures only for one process: with shards, `cpu` is all of them.
-        per_call = cpu / calls * 1000 * run_share if shards == 1 else None
-        for line in report(attribution, per_call):
-            print(f"    {line}")
+    if owners is not None:
+        total, shares = owners
+        print(f"  the first worker under cProfile: {total:.1f} s of own time, by owner:")
+        for owner, seconds in shares[:8]:
+            print(f"    {seconds / total:5.1%} {owner}")
 
 
 def rate_at_scale(models: int, motions: int) -> None:
@@ -171,15 +193,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--latency", type=float, default=0.1)
     parser.add_argument("--slots", type=int, default=8)
-    parser.add_argument("--shards", type=int, default=1, help="tournament processes at once")
+    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2, 4],
+                        help="workers at once; one tournament per number given")  # fmt: skip
     parser.add_argument("--connections", type=int, help="client connections (default: slots)")
-    parser.add_argument("--profile", action="store_true", help="run under py-spy (slower)")
+    parser.add_argument("--profile", action="store_true",
+                        help="the first worker under cProfile (slower)")  # fmt: skip
     parser.add_argument("--skip-run", action="store_true")
     args = parser.parse_args()
     print(f"machine: {machine()}")
     if not args.skip_run:
         connections = args.connections or args.slots
-        run_tournament(args.latency, args.slots, args.shards, args.profile, connections)
+        for workers in args.workers:
+            run_tournament(args.latency, args.slots, workers, args.profile, connections)
+            print(f"machine after {workers} worker(s): {machine()}")
     rate_at_scale(20, 53)
     rate_at_scale(10, 222)
     print(f"machine after: {machine()}")

@@ -20,19 +20,22 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-from inspect_ai.log import list_eval_logs, read_eval_log_samples
+from inspect_ai.log import list_eval_logs, read_eval_log, read_eval_log_samples
 
 from debatebench_eval.cli.main import main
+from debatebench_eval.tournament.manifest import PlannedTask, read_manifest
 from debatebench_eval.tournament.outcomes import read_tournament
+from debatebench_eval.tournament.shares import deal
 
 from support.stub_server import StubBehaviour, StubServer
 from support.tournaments import ranked_judge
 
 COMMAND = str(Path(sys.executable).parent / "debatebench-eval")
 MODELS = "ollama/m1,ollama/m2,ollama/m3"
-RUN = ["tournament", "run", "--judges", "ollama/j1,ollama/j2", "--format", "lightning",
-       "--limit", "2", "-T", "fact_check=false", "--max-connections", "4",
-       "--display", "none"]  # fmt: skip
+PLAN = ["--judges", "ollama/j1,ollama/j2", "--format", "lightning", "--limit", "2",
+        "-T", "fact_check=false"]  # fmt: skip
+WORKER = ["--max-connections", "4", "--display", "none"]
+RUN = ["tournament", "run", *PLAN, *WORKER]
 PER_DEBATE = 8  # 4 speeches, 2 judges x 2 orientations
 
 
@@ -63,10 +66,12 @@ def tournament(
     return subprocess.CompletedProcess(process.args, process.returncode, out, err)
 
 
-def samples(log_dir: Path) -> list:  # type: ignore[type-arg]
+def samples(log_dir: Path, tasks: set[str] | None = None) -> list:  # type: ignore[type-arg]
+    """The samples in the folder's logs (of these tasks only, when given)."""
     found = []
     for info in list_eval_logs(str(log_dir)):
-        found += list(read_eval_log_samples(info, all_samples_required=False))
+        if tasks is None or read_eval_log(info, header_only=True).eval.task in tasks:
+            found += list(read_eval_log_samples(info, all_samples_required=False))
     return found
 
 
@@ -138,19 +143,99 @@ def samples_in(path: Path) -> list:  # type: ignore[type-arg]
     return list(read_eval_log_samples(str(path), all_samples_required=False))
 
 
-def test_two_shards_at_once_fill_one_folder_without_duplicates(
+def command(
+    stub: StubServer, tmp_path: Path, *args: str, xdg: str = "xdg"
+) -> subprocess.Popen[str]:
+    """Any `debatebench-eval` command against the stub, in its own process group."""
+    env = {**os.environ, "OLLAMA_BASE_URL": stub.base_url, "NO_COLOR": "1",
+           "XDG_DATA_HOME": str(tmp_path / xdg)}  # fmt: skip
+    return subprocess.Popen([COMMAND, *args], env=env, text=True, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, start_new_session=True)  # fmt: skip
+
+
+def plan(stub: StubServer, tmp_path: Path, log_dir: Path, models: str = MODELS) -> str:
+    planned = command(stub, tmp_path, "tournament", "plan", *PLAN, "--models", models,
+                      "--log-dir", str(log_dir))  # fmt: skip
+    out, err = planned.communicate(timeout=300)
+    assert planned.returncode == 0, err
+    return out
+
+
+def worker(
+    stub: StubServer,
+    tmp_path: Path,
+    log_dir: Path,
+    index: int,
+    workers: int,
+    xdg: str,
+    *args: str,
+) -> subprocess.Popen[str]:
+    return command(stub, tmp_path, "tournament", "worker", str(log_dir), "--index", str(index),
+                   "--workers", str(workers), *WORKER, *args, xdg=xdg)  # fmt: skip
+
+
+def planned_tasks(log_dir: Path) -> tuple[PlannedTask, ...]:
+    manifest = read_manifest(str(log_dir))
+    assert manifest is not None and manifest.plan is not None
+    return manifest.plan.tasks
+
+
+def finish(process: subprocess.Popen[str]) -> str:
+    out, err = process.communicate(timeout=600)
+    assert process.returncode == 0, err
+    return out
+
+
+def test_two_workers_at_once_fill_one_folder_without_duplicates(
     stub: StubServer, tmp_path: Path
 ) -> None:
     log_dir = tmp_path / "tourney"
-    shards = [start(stub, tmp_path, log_dir, "--models", MODELS, "--shard", f"{k}/2")
-              for k in (1, 2)]  # fmt: skip
-    for shard in shards:
-        _, err = shard.communicate(timeout=600)
-        assert shard.returncode == 0, err
+    out = plan(stub, tmp_path, log_dir)
+    assert "planned 3 task(s)" in out and "--index K --workers N" in out
+    assert not list_eval_logs(str(log_dir)), "the plan runs nothing"
+    # Each in its own data folder, as on two machines.
+    workers = [worker(stub, tmp_path, log_dir, k, 2, f"xdg{k}") for k in (0, 1)]
+    outs = [finish(w) for w in workers]
+    assert "share 0 of 2: 2 task(s)" in outs[0] and "share 1 of 2: 1 task(s)" in outs[1]
     logs = read_tournament([str(log_dir)])
     assert sorted(r.status for r in logs.results) == ["scored"] * 12
     assert not logs.duplicates and len(logs.logs) == 3
     assert len(stub.behaviour.requests) == 12 * PER_DEBATE  # each debate once
+    # A worker whose share is settled runs nothing and says so by its exit status.
+    again = finish(worker(stub, tmp_path, log_dir, 1, 2, "xdg1"))
+    assert "debates: 4 scored" in again and len(stub.behaviour.requests) == 12 * PER_DEBATE
+
+
+def test_a_killed_worker_run_again_finishes_its_share_and_runs_no_debate_twice(
+    stub: StubServer, tmp_path: Path
+) -> None:
+    log_dir = tmp_path / "tourney"
+    plan(stub, tmp_path, log_dir)
+    share = {task.name for task in deal(planned_tasks(log_dir), 2)[0]}
+    assert len(share) == 2
+    # Two debates at once per pair: worker 0's first four finish well before its last four.
+    first, other = (worker(stub, tmp_path, log_dir, k, 2, f"xdg{k}", "--max-samples", "2")
+                    for k in (0, 1))  # fmt: skip
+    deadline = time.monotonic() + 120
+    while len(stub.behaviour.requests) < 60 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    os.killpg(first.pid, signal.SIGKILL)  # worker 0, mid-run; worker 1 goes on
+    first.communicate(timeout=60)
+    killed_at = datetime.now().astimezone()
+    finish(other)
+    time.sleep(0.3)  # replies to requests in flight at the kill reach no one
+    before = len(stub.behaviour.requests)
+
+    finish(worker(stub, tmp_path, log_dir, 0, 2, "xdg0"))
+    logs = read_tournament([str(log_dir)])
+    assert [r.status for r in logs.results] == ["scored"] * 12
+    assert not logs.duplicates and len(logs.logs) == 3, "the killed worker's logs are tidied"
+    # Debates of worker 0 finished before the kill, as the resumed logs hold them.
+    finished_before = [
+        s for s in samples(log_dir, share) if datetime.fromisoformat(s.completed_at) < killed_at
+    ]
+    assert 0 < len(finished_before) < 8, "the kill must land mid-share"
+    assert len(stub.behaviour.requests) - before == PER_DEBATE * (8 - len(finished_before))
 
 
 def test_failed_debates_are_listed_and_a_rerun_runs_only_them(tmp_path: Path) -> None:
@@ -188,10 +273,10 @@ def run_main(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
         (["--models", "ollama/a,ollama/b", "--judges", "ollama/b"],
          "--judges: ollama/b is also in --models: it would judge debates it argues; expected "
          "judges distinct from the debaters, or --allow-self-judging."),
-        (["--models", "ollama/a,ollama/b", "--judges", "ollama/j", "--shard", "3/2"],
-         "--shard: got '3/2'; expected K/N with 1 <= K <= N"),
-        (["--models", "ollama/a,ollama/b", "--judges", "ollama/j", "--shard", "0/2"],
-         "--shard: got '0/2'"),
+        (["--models", "ollama/a,ollama/b", "--judges", "ollama/j", "--workers", "0"],
+         "--workers: got 0; expected an integer of at least 1."),
+        (["--models", "ollama/a,ollama/b", "--judges", "ollama/j", "--max-connections", "0"],
+         "--max-connections: got 0; expected an integer of at least 1."),
         (["--models", "ollama/a,ollama/b", "--judges", "ollama/j", "--limit", "99"],
          "--limit: got 99; expected 1 to 36"),
         (["--models", "ollama/a,ollama/b", "--judges", "ollama/j", "--format", "nope"],
@@ -211,6 +296,42 @@ def test_bad_input_gets_one_message_naming_the_flag(
     assert code == 2
     assert message in err and "Traceback" not in err and len(err.splitlines()) == 1
     assert not (tmp_path / "t").exists()  # nothing written
+
+
+def test_a_worker_is_refused_a_share_the_plan_does_not_have(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    log_dir = tmp_path / "t"
+    code, err = run_main(capsys, "worker", str(log_dir), "--index", "0", "--workers", "1")
+    assert code == 2 and err == (
+        f"debatebench-eval tournament worker: {log_dir}: no tournament.json in it; expected "
+        f"a folder planned by `debatebench-eval tournament plan ... --log-dir {log_dir}`."
+    )
+    # No server needed: the plan's probe is off and capture calls no model.
+    code, err = run_main(capsys, "plan", "--models", "ollama/a,ollama/b,ollama/c", "--judges",
+                         "ollama/j", "--limit", "1", "-T", "probe=false", "--log-dir",
+                         str(log_dir))  # fmt: skip
+    assert code == 0, err
+    names = tmp_path / "names.txt"
+    names.write_text("# mine\nollama-a_vs_ollama-b\n\nollama-a_vs_ollama-x\n")
+    cases = [
+        (["--index", "2", "--workers", "2"],
+         "--index: got 2 with --workers 2; expected 0 to 1 (0-based, as SLURM_ARRAY_TASK_ID "
+         "and JOB_COMPLETION_INDEX are)."),
+        (["--index", "0"], "tournament worker: no share given; expected --index K --workers N, "
+         "or --tasks FILE."),
+        (["--tasks", str(names), "--workers", "2"],
+         "--tasks: given with --index/--workers; expected one way to choose."),
+        (["--tasks", str(names)],
+         f"{names}, line 4: 'ollama-a_vs_ollama-x' is not a planned task; expected a task "
+         "name of the plan, one a line (ollama-a_vs_ollama-b, ollama-a_vs_ollama-c, "
+         "ollama-b_vs_ollama-c)."),
+    ]  # fmt: skip
+    before = sorted(p.name for p in log_dir.iterdir())
+    for args, message in cases:
+        code, err = run_main(capsys, "worker", str(log_dir), *args)
+        assert code == 2 and err == f"debatebench-eval tournament worker: {message}", err
+    assert sorted(p.name for p in log_dir.iterdir()) == before  # nothing written
 
 
 def test_a_folder_holding_another_tournament_is_refused(

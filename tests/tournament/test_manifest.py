@@ -1,15 +1,17 @@
-"""tournament.json: shards that start together each keep their run entry."""
+"""tournament.json: the plan step is its one writer, and records what workers run."""
 
 from __future__ import annotations
 
-import multiprocessing
-import time
+import json
 from pathlib import Path
 
 import pytest
+from inspect_ai.log import list_eval_logs
 
+from debatebench_eval.core._inspect import EvalSetCapture
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.tournament import manifest as mf
+from debatebench_eval.tournament.plan import plan
 from debatebench_eval.tournament.runner import requested_schedule
 from debatebench_eval.tournament.schedule import Schedule
 
@@ -18,40 +20,46 @@ def schedule(models: str) -> Schedule:
     names = ",".join(f"ollama/{name}" for name in models.split(","))
     return requested_schedule(
         models=names, judges="ollama/j", motions="default", limit=2, format=None, seed=7,
-        allow_self_judging=False, task_items=[],
+        allow_self_judging=False, task_items=["probe=false"],
     )  # fmt: skip
 
 
-def add_runs(log_dir: str, models: str, runs: int) -> None:
-    requested = schedule(models)
-
-    def change(now: mf.Manifest | None) -> mf.Manifest:
-        time.sleep(0.01)  # widens the read-to-write window a lost update needs
-        entry = mf.run_entry(requested, (1, 1), requested.models)
-        if now is None:
-            return mf.Manifest(requested, (entry,))
-        return mf.Manifest(now.schedule.grown(requested), (*now.runs, entry))
-
-    for _ in range(runs):
-        mf.update_manifest(log_dir, change)
-
-
-def test_runs_written_together_are_all_kept_and_the_schedule_grows(tmp_path: Path) -> None:
+def test_the_plan_records_every_task_with_inspects_identifier(tmp_path: Path) -> None:
     log_dir = str(tmp_path / "logs")
-    context = multiprocessing.get_context("spawn")
-    workers = [
-        context.Process(target=add_runs, args=(log_dir, models, 5))
-        for models in ("a,b", "a,c", "b,c", "a,b")
-    ]
-    for worker in workers:
-        worker.start()
-    for worker in workers:
-        worker.join(timeout=120)
-        assert worker.exitcode == 0
+    written = plan(log_dir, schedule("a,b,c"), None)
     manifest = mf.read_manifest(log_dir)
-    assert manifest is not None
-    assert len(manifest.runs) == 20
-    assert set(manifest.schedule.models) == {"ollama/a", "ollama/b", "ollama/c"}
+    assert manifest == written and manifest.plan is not None
+    assert [t.name for t in manifest.plan.tasks] == [
+        "ollama-a_vs_ollama-b", "ollama-a_vs_ollama-c", "ollama-b_vs_ollama-c"
+    ]  # fmt: skip
+    assert all(t.samples == 4 and t.todo == 4 for t in manifest.plan.tasks)
+    captured = EvalSetCapture.model_validate_json((tmp_path / "logs" / mf.CAPTURE).read_text())
+    assert [t.identifier for t in captured.tasks] == [t.identifier for t in manifest.plan.tasks]
+    assert captured.eval_set_id == manifest.schedule.eval_set_id
+    assert not list_eval_logs(log_dir), "planning runs nothing"
+    assert sorted(p.name for p in (tmp_path / "logs").iterdir()) == [mf.CAPTURE, mf.MANIFEST]
+
+    # Planning again with a model more: the schedule grows, the new pairs are planned.
+    grown = plan(log_dir, schedule("a,b,c,d"), manifest)
+    assert grown.plan is not None and len(grown.plan.tasks) == 6
+    assert grown.schedule.models == ("ollama/a", "ollama/b", "ollama/c", "ollama/d")
+    assert [run["tasks"] for run in grown.runs] == [3, 6]
+    # The old pairs keep their identifiers: their logs would be found and reused.
+    old = {t.name: t.identifier for t in manifest.plan.tasks}
+    assert all(old[t.name] == t.identifier for t in grown.plan.tasks if t.name in old)
+
+
+def test_a_folder_written_before_plans_reads_without_one(tmp_path: Path) -> None:
+    log_dir = str(tmp_path / "logs")
+    plan(log_dir, schedule("a,b"), None)
+    path = tmp_path / "logs" / mf.MANIFEST
+    data = json.loads(path.read_text())
+    del data["plan"]
+    data["shards"] = 2  # what a folder of an earlier version holds
+    path.write_text(json.dumps(data))
+    manifest = mf.read_manifest(log_dir)
+    assert manifest is not None and manifest.plan is None
+    assert manifest.schedule.models == ("ollama/a", "ollama/b")
 
 
 @pytest.mark.parametrize("key", ["budget", "reasoning_budget"])

@@ -1,4 +1,4 @@
-"""The schedule: its inputs, its identity, its shards and how it grows."""
+"""The schedule: its inputs, its identity and how it grows."""
 
 from __future__ import annotations
 
@@ -13,9 +13,7 @@ from debatebench_eval.tournament.schedule import (
     motion_sha256,
     pair_task_name,
     parse_names,
-    parse_shard,
     parse_task_args,
-    shard_pairs,
 )
 
 SETTINGS = Settings(("opening:short", "conclusion"), "lightning", (("budget", 300),), 1, False,
@@ -46,24 +44,6 @@ def test_model_lists_are_checked(text: str, minimum: int, message: str) -> None:
 
 def test_model_names_are_kept_as_given() -> None:
     assert parse_names(" ollama/b , ollama/a ", "--models", minimum=2) == ("ollama/b", "ollama/a")
-
-
-@pytest.mark.parametrize("text", ["0/2", "3/2", "1/0", "a/b", "2", "1/2/3", "-1/2"])
-def test_a_shard_out_of_range_is_refused(text: str) -> None:
-    with pytest.raises(ConfigError, match=r"--shard: got .*expected K/N with 1 <= K <= N"):
-        parse_shard(text)
-
-
-def test_shards() -> None:
-    assert parse_shard(None) == (1, 1) and parse_shard("2/3") == (2, 3)
-    pairs = schedule(tuple(f"ollama/m{i}" for i in range(7))).pairs  # 21 pairs
-    for n in (1, 2, 4, 5, 21, 30):
-        shards = [shard_pairs(pairs, k, n) for k in range(1, n + 1)]
-        dealt = [p for shard in shards for p in shard]
-        assert sorted(dealt) == sorted(pairs) and len(dealt) == len(set(dealt))  # a partition
-        sizes = [len(s) for s in shards]
-        assert max(sizes) - min(sizes) <= 1
-    assert shard_pairs(pairs, 1, 3) == shard_pairs(list(reversed(pairs)), 1, 3)
 
 
 def test_identity_is_settings_and_judges_not_models_or_their_order() -> None:

@@ -1,0 +1,66 @@
+"""The plan step: the only writer of a tournament folder's tournament.json.
+
+It merges the requested schedule into the folder's, enumerates the pairs' tasks
+with Inspect's capture mode (INSPECT_EVAL_SET_CAPTURE: every task resolved and
+identified, nothing run, the log folder untouched), writes that capture manifest
+beside the logs for runners that speak Inspect's protocol, and records the plan
+in tournament.json: each task's identifier, its debates and how many of them the
+folder's logs do not hold yet. Workers only read the folder's plan, so any
+number of them may start at once, on a disk or an object store, with no lock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+from inspect_ai import Task
+
+from debatebench_eval.core._inspect import INSPECT_EVAL_SET_CAPTURE, EvalSetCapture, file
+from debatebench_eval.tournament import manifest as mf
+from debatebench_eval.tournament import runner
+from debatebench_eval.tournament.schedule import Schedule
+from debatebench_eval.tournament.task_logs import newest_logs, task_logs
+
+
+def capture_path(log_dir: str) -> str:
+    return f"{log_dir.rstrip('/')}/{mf.CAPTURE}"
+
+
+def capture(schedule: Schedule, tasks: list[Task], log_dir: str) -> EvalSetCapture:
+    """The tasks as Inspect's capture mode enumerates them, written into the folder."""
+    path = capture_path(log_dir)
+    with runner.eval_set_mode(INSPECT_EVAL_SET_CAPTURE, path):
+        try:
+            runner.run_eval_set(schedule, tasks, log_dir, runner.Concurrency(), display="none")
+        except SystemExit as exc:  # capture mode ends the process once it has written
+            if exc.code not in (0, None):
+                raise
+    with file(path, "r") as handle:
+        return EvalSetCapture.model_validate_json(handle.read())
+
+
+def planned_tasks(captured: EvalSetCapture, log_dir: str) -> tuple[mf.PlannedTask, ...]:
+    """Each captured task with the debates its newest log in the folder lacks."""
+    newest = newest_logs(task_logs(log_dir))
+    planned = []
+    for task in captured.tasks:
+        samples = task.samples * task.epochs
+        log = newest.get(task.identifier)
+        done = log.completed() if log is not None else 0
+        planned.append(mf.PlannedTask(task.name, task.identifier, samples, max(0, samples - done)))
+    return tuple(planned)
+
+
+def plan(log_dir: str, requested: Schedule, existing: mf.Manifest | None) -> mf.Manifest:
+    """Plan the requested pairs over every scheduled motion (a dataset never shrinks,
+    or Inspect would re-run the pair from scratch) and write tournament.json."""
+    schedule = existing.schedule.grown(requested) if existing is not None else requested
+    tasks = runner.pair_tasks(schedule, requested.pairs)
+    captured = capture(schedule, tasks, log_dir)
+    now = datetime.now(UTC).isoformat(timespec="seconds")
+    the_plan = mf.Plan(now, requested.models, planned_tasks(captured, log_dir))
+    runs: Sequence[dict[str, object]] = existing.runs if existing is not None else ()
+    written = mf.Manifest(schedule, (*runs, mf.plan_entry(schedule, the_plan)), the_plan)
+    mf.write_manifest(log_dir, written)
+    return written

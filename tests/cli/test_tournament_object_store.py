@@ -1,0 +1,128 @@
+"""A tournament whose folder is on an object store: `--log-dir s3://bucket/t` on a local
+S3 server (moto), through the real command line and Inspect's own file access.
+
+Three debaters and one judge against the loopback stub server, lightning format, one
+motion, fact-check off: 3 pairs x 2 sides = 6 debates of 4 speeches and 2 judge
+readings each. The scripted judge scores mN higher for higher N, so the order is known.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from support.object_store import S3Server
+from support.stub_server import StubBehaviour, StubServer
+from support.tournaments import ranked_judge
+
+COMMAND = str(Path(sys.executable).parent / "debatebench-eval")
+RUN = ["tournament", "run", "--models", "ollama/m1,ollama/m2,ollama/m3", "--judges",
+       "ollama/j1", "--format", "lightning", "--limit", "1", "-T", "fact_check=false",
+       "--max-connections", "4", "--display", "none"]  # fmt: skip
+PER_DEBATE = 6  # 4 speeches, 1 judge x 2 orientations
+BOARD = ("leaderboard.json", "leaderboard.md", "leaderboard.html", "leaderboard.eval",
+         "ratings.png", "head_to_head.png")  # fmt: skip
+
+
+@pytest.fixture
+def s3(tmp_path: Path) -> Iterator[S3Server]:
+    with S3Server(tmp_path) as server:
+        server.client().create_bucket(Bucket="bucket")
+        yield server
+
+
+@pytest.fixture
+def stub() -> Iterator[StubServer]:
+    behaviour = StubBehaviour(tag_speech=True, script=ranked_judge, slots=4)
+    with StubServer(behaviour) as server:
+        yield server
+
+
+def command(
+    args: list[str],
+    s3: S3Server,
+    tmp_path: Path,
+    stub: StubServer | None = None,
+    endpoint: str | None = None,
+) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, **s3.env(endpoint), "NO_COLOR": "1",
+           "OLLAMA_BASE_URL": stub.base_url if stub else "http://127.0.0.1:9",
+           "XDG_DATA_HOME": str(tmp_path / "xdg")}  # fmt: skip
+    return subprocess.run([COMMAND, *args], env=env, capture_output=True, text=True,
+                          timeout=600)  # fmt: skip
+
+
+def test_a_tournament_on_s3_runs_resumes_and_is_rated_there(
+    s3: S3Server, stub: StubServer, tmp_path: Path
+) -> None:
+    # Two local workers write into the bucket at once.
+    first = command([*RUN, "--workers", "2", "--log-dir", "s3://bucket/t"], s3, tmp_path, stub)
+    assert first.returncode == 0, first.stderr
+    assert "debates: 6 scored, 0 unscored, 0 error, 0 missing" in first.stdout
+    assert len(stub.behaviour.requests) == 6 * PER_DEBATE
+    keys = s3.keys("bucket", "t/")
+    assert "t/tournament.json" in keys
+    assert len([k for k in keys if k.endswith(".eval")]) == 3, "one log per pair, in the bucket"
+
+    # Run again: every debate is found in the bucket's logs, so nothing is asked again.
+    again = command([*RUN, "--log-dir", "s3://bucket/t"], s3, tmp_path, stub)
+    assert again.returncode == 0, again.stderr
+    assert len(stub.behaviour.requests) == 6 * PER_DEBATE
+
+    rate = command(["tournament", "rate", "s3://bucket/t", "--resamples", "100"], s3, tmp_path)
+    assert rate.returncode == 0, rate.stderr
+    assert set(rate.stdout.split()) == {f"s3://bucket/t/{name}" for name in BOARD}
+    assert {f"t/{name}" for name in BOARD} <= set(s3.keys("bucket", "t/"))
+    board = json.loads(s3.read("bucket", "t/leaderboard.json"))
+    assert [row["model"] for row in board["models"]] == ["ollama/m3", "ollama/m2", "ollama/m1"]
+    assert board["counts"]["eligible_matchups"] == 3
+    assert board["tournament"]["folders"] == ["s3://bucket/t"]
+    assert b"# Tournament leaderboard" in s3.read("bucket", "t/leaderboard.md")
+
+
+def test_an_outcomes_file_on_s3_is_rated_beside_it(s3: S3Server, tmp_path: Path) -> None:
+    rows = "motion,pro,con,winner\nq1,a,b,pro\nq1,b,a,con\n"
+    s3.write("bucket", "judged/outcomes.csv", rows.encode())
+    rate = command(["tournament", "rate", "--outcomes", "s3://bucket/judged/outcomes.csv",
+                    "--resamples", "100", "--no-plots"], s3, tmp_path)  # fmt: skip
+    assert rate.returncode == 0, rate.stderr
+    assert "judged/leaderboard.json" in s3.keys("bucket", "judged/")
+    board = json.loads(s3.read("bucket", "judged/leaderboard.json"))
+    assert [row["model"] for row in board["models"]] == ["a", "b"]
+
+
+def test_a_missing_bucket_stops_before_anything_is_written_and_is_never_created(
+    s3: S3Server, tmp_path: Path
+) -> None:
+    # s3fs's mkdir, which the run would reach, creates a bucket that does not exist.
+    run = command([*RUN, "-T", "probe=false", "--log-dir", "s3://typo/t"], s3, tmp_path)
+    assert run.returncode == 2
+    assert run.stderr.strip().splitlines()[-1] == (
+        "debatebench-eval tournament run: --log-dir s3://typo/t: the bucket s3://typo does "
+        "not exist, or these credentials cannot see it; expected an existing bucket: create "
+        "it first (a tournament never creates one)."
+    )
+    assert s3.buckets() == ["bucket"]
+    rate = command(["tournament", "rate", "s3://typo/t"], s3, tmp_path)
+    assert rate.returncode == 2
+    assert "LOG_DIR s3://typo/t: the bucket s3://typo does not exist" in rate.stderr
+
+
+def test_an_object_store_that_does_not_answer_is_one_message_not_a_traceback(
+    s3: S3Server, tmp_path: Path
+) -> None:
+    down = "http://127.0.0.1:9"  # the discard port: nothing listens
+    for args in ([*RUN, "--log-dir", "s3://bucket/t"], ["tournament", "rate", "s3://bucket/t"]):
+        done = command(args, s3, tmp_path, endpoint=down)
+        assert done.returncode == 2, done.stderr
+        assert "Traceback" not in done.stderr
+        assert "s3://bucket/t: its object store does not answer (EndpointConnectionError" in (
+            done.stderr
+        )
+        assert "check its endpoint (AWS_ENDPOINT_URL for s3) and credentials" in done.stderr
