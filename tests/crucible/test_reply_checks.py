@@ -370,13 +370,16 @@ def test_a_review_grades_each_steelman_turn_and_reads_convergence_0_to_1() -> No
     assert check_review(review(convergence=2), ["R2.1"], VIEW)[1] == [
         '"convergence" is 2; expected at most 1.0'
     ]
-    assert check_review(review(steelman={}), ["R2.1"], VIEW)[1] == ['"steelman.R2.1" is missing']
+    # A key that is not a plain name (it holds dots) is written in brackets.
+    assert check_review(review(steelman={}), ["R2.1"], VIEW)[1] == [
+        "\"steelman['R2.1']\" is missing"
+    ]
     assert check_review(review(conceded=["K7"]), ["R2.1"], VIEW)[1] == [
         "\"conceded[0]\" is 'K7'; expected one of 'K1', 'K2' or 'K3'"
     ]
     grades = {"R2.1": {"fidelity": 0, "reason": "Straw."}}
     assert check_review(review(steelman=grades), ["R2.1"], VIEW)[1] == [
-        '"steelman.R2.1.fidelity" is 0; expected at least 1'
+        "\"steelman['R2.1'].fidelity\" is 0; expected at least 1"
     ]
 
 
