@@ -44,17 +44,29 @@ R = TypeVar("R", bound=BaseModel)
 # A word character somewhere: "..." or "-" copied from a reply shape is not text.
 _WORDY = re.compile(r"[^\W_]")
 TEXT_MIN_LENGTH = 3
-# The pattern sent with text fields. Its first character is not "<", "." or a
-# space (how placeholders, "..." and padding begin), and it carries the minimum
-# length itself: both llama.cpp converters (llama.cpp's
-# common/json-schema-to-grammar.cpp and llama-cpp-python's llama_grammar.py)
-# use a string's `pattern` and then ignore its `minLength`. Written for
-# llama.cpp's grammar parser, which copies character classes as they are: no
-# `\s` (an "unknown escape" there, so the whole grammar fails to parse), and
-# no `"`, backslash or control character anywhere, since the grammar writes
-# the string's characters raw and one of those would end or break the JSON.
-_TEXT_FIRST = r'[^<. "\\\x00-\x1f]'
+# The pattern sent with text fields. Its first character is a letter or a digit,
+# so what the grammar lets a model write, the check (`_prose`) accepts: no
+# placeholder ("<turn id>"), "...", ", ," or padding gets past the grammar only
+# to be refused after it. It carries the minimum length itself: both llama.cpp
+# converters (llama.cpp's common/json-schema-to-grammar.cpp and
+# llama-cpp-python's llama_grammar.py) use a string's `pattern` and then ignore
+# its `minLength`. Written for llama.cpp's grammar parser, which copies
+# character classes as they are: no `\s` or `\w` (an "unknown escape" there, so
+# the whole grammar fails to parse), and no `"`, backslash or control character
+# anywhere, since the grammar writes the string's characters raw and one of
+# those would end or break the JSON.
+# A grammar has no "any letter": the letters and digits are the ASCII ones and
+# the letter blocks of the scripts a corpus is likely in (every code point in
+# these ranges is a word character to Python, which the check tests).
+_TEXT_FIRST = (
+    r"[0-9A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u0391-\u03a1\u03a3-\u03c9"
+    r"\u0400-\u0481\u048a-\u052f\u05d0-\u05ea\u0620-\u064a\u0905-\u0939"
+    r"\u3041-\u3096\u30a1-\u30fa\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3]"
+)
 _TEXT_CHAR = r'[^"\\\x00-\x1f]'
+# Every character Python's `str.split()` splits on, beside the controls: a
+# "word" of the words pattern made of these would not count as one.
+_UNICODE_SPACES = r"\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
 
 
 def text_pattern(max_length: int | None = None, *, empty: bool = False) -> str:
@@ -68,7 +80,7 @@ def text_pattern(max_length: int | None = None, *, empty: bool = False) -> str:
 # A "word" of `words_pattern`: no space in it, at most this many characters (the
 # longest common English words; a longer cap leaves less room after them).
 WORD_CHARS = 16
-_WORD_CHAR = r'[^ "\\\x00-\x1f]'
+_WORD_CHAR = rf'[^ "\\\x00-\x1f{_UNICODE_SPACES}]'
 
 
 def words_pattern(max_length: int, words: int) -> str:

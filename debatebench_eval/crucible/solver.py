@@ -3,9 +3,10 @@
 Thin on purpose: the stages' calls are in `stages`, the rules in their own
 modules. Here: the models by role, the seed, the gates (before any model
 call), one span per stage, the record's stage marker, and a headed message
-per stage for the viewer. A claim that lost all its evidence stays in the
-record and takes no part in conflicts, rounds or scoring; a side left with no
-verified claim ends the debate before the conflicts (the score then says so).
+per stage for the viewer, said by its actor (a side, the judge). A claim that
+lost all its evidence stays in the record and takes no part in conflicts,
+rounds or scoring; a side left with no verified claim ends the debate before
+the conflicts (the score then says so).
 """
 
 from __future__ import annotations
@@ -14,7 +15,14 @@ import hashlib
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from inspect_ai.model import ChatMessageUser, Model, ModelOutput, get_model, model_roles
+from inspect_ai.model import (
+    ChatMessageAssistant,
+    ChatMessageUser,
+    Model,
+    ModelOutput,
+    get_model,
+    model_roles,
+)
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import span
 
@@ -36,6 +44,9 @@ from debatebench_eval.servers.probe import model_base_url
 from debatebench_eval.servers.role_models import probe_models, role_model
 
 META_JUDGE_ROLE = "meta_judge"
+# Who says a stage message that no side says.
+JUDGE_ACTOR = "judge"
+CRUCIBLE_ACTOR = "crucible"
 
 
 def side_models() -> dict[str, Model]:
@@ -209,19 +220,21 @@ async def _debate(state: TaskState, session: Session) -> None:
         record.searches, record.claims = searches, claims
         record.stage = "proposed"
         for side in SIDES:
-            say(state, display.claims_message(side, [c for c in claims if c.side == side]))
+            filed = [c for c in claims if c.side == side]
+            say(state, display.claims_message(side, filed), side_actor(side), session.sides[side])
     empty = [side for side in SIDES if not record.verified(side)]
     if empty:
         record.skipped = (
             f"no conflicts or rounds: the {' and '.join(empty)} side had no claim "
             "with verified evidence"
         )
-        say(state, f"### Debate ends after the claims\n\n{record.skipped}")
+        say(state, f"### Debate ends after the claims\n\n{record.skipped}", CRUCIBLE_ACTOR)
     else:
         async with span("conflicts", type="stage"):
             record.conflicts, record.conflicts_note = await session.conflicts()
             record.stage = "conflicts"
-            say(state, display.conflicts_message(record.conflicts, record.conflicts_note))
+            conflicts = display.conflicts_message(record.conflicts, record.conflicts_note)
+            say(state, conflicts, JUDGE_ACTOR, session.judge)
         await _rounds(state, session)
     record.stage, record.complete = "complete", True
     state.output = ModelOutput.from_content(model="crucible", content=_summary(record))
@@ -242,7 +255,12 @@ async def _neutralize(state: TaskState, session: Session) -> None:
         )
         state.metadata["question"] = diagnosis.neutral_question
     record.stage = "neutralized"
-    say(state, display.neutral_message(diagnosis, record.run.question_original))
+    say(
+        state,
+        display.neutral_message(diagnosis, record.run.question_original),
+        JUDGE_ACTOR,
+        session.judge,
+    )
 
 
 async def _rounds(state: TaskState, session: Session) -> None:
@@ -265,17 +283,31 @@ async def _round(state: TaskState, session: Session, number: int, swap: bool) ->
             turn = await session.turn(plan)
             record.turns = [*record.turns, turn]
             turns.append(turn)
-            say(state, display.turn_message(turn))
+            say(state, display.turn_message(turn), side_actor(turn.side), turn.model)
         review = await session.review(number, SWAP if swap else "round", turns)
         record.reviews = [*record.reviews, review]
         record.stage = SWAP if swap else f"round-{number}"
         stop = not swap and should_stop(review.convergence, session.options.early_stop)
-        say(state, display.review_message(review, stop))
+        say(state, display.review_message(review, stop), JUDGE_ACTOR, session.judge)
         return stop
 
 
-def say(state: TaskState, text: str) -> None:
-    state.messages.append(ChatMessageUser(content=text))
+def side_actor(side: str) -> str:
+    return f"{side.upper()} side"
+
+
+def say(state: TaskState, text: str, actor: str, model: Model | str | None = None) -> None:
+    """One stage's message, said by `actor` (a side, the judge, or the crucible
+    itself for a note). Inspect's viewer heads a message with its role and shows
+    its metadata beneath it: a model's message is the assistant's, its actor and
+    model in the metadata; only the crucible's own notes are the user's."""
+    if model is None:
+        state.messages.append(ChatMessageUser(content=text, metadata={"actor": actor}))
+        return
+    name = str(model)
+    state.messages.append(
+        ChatMessageAssistant(content=text, model=name, metadata={"actor": actor, "model": name})
+    )
 
 
 def _summary(record: CrucibleRecord) -> str:

@@ -63,14 +63,17 @@ class FactCheckSummary:
     extras: int
     baselines: dict[str, float] = field(default_factory=dict)
 
-    def as_metrics(self) -> dict[str, float]:
-        """Flat numbers for Inspect's metric (NaN for undefined)."""
-        out = {
+    def as_metrics(self) -> dict[str, float | None]:
+        """Flat numbers for Inspect's metric. An undefined figure is None, which
+        Inspect leaves out of its results (no `nan` row in the terminal table; the
+        per-debate values stay in the log), except macro-F1, the headline, which is
+        always there (NaN when undefined)."""
+        out: dict[str, float | None] = {
             "macro_f1": _nan(self.macro_f1),
-            "macro_f1_low": _nan(self.macro_f1_low),
-            "macro_f1_high": _nan(self.macro_f1_high),
-            "claim_recall": _nan(self.claim_recall),
-            "citation_accuracy": _nan(self.citation_accuracy),
+            "macro_f1_low": self.macro_f1_low,
+            "macro_f1_high": self.macro_f1_high,
+            "claim_recall": self.claim_recall,
+            "citation_accuracy": self.citation_accuracy,
             "parse_rate": self.parse_rate,
             "debates": float(self.debates),
             "planted": float(self.planted),

@@ -38,7 +38,7 @@ def planted_claim_stats() -> Metric:
     """Macro-F1 with its CI, per-verdict precision and recall, the confusion matrix,
     claim recall, citation accuracy, parse rate and the baselines."""
 
-    def compute(scores: list[SampleScore]) -> dict[str, float]:
+    def compute(scores: list[SampleScore]) -> dict[str, float | None]:
         if not scores:  # Inspect asks before the first sample is scored
             return {"macro_f1": math.nan}
         return summarise_claims([debate_outcome(s.score, s.sample_id) for s in scores]).as_metrics()

@@ -44,7 +44,7 @@ def sensitivity_stats() -> Metric:
     """The share of pairs where the degraded side fell on every stated dimension and lost,
     per degradation, with Wilson CIs; the unchanged side's movement; the swap-flip rate."""
 
-    def compute(scores: list[SampleScore]) -> dict[str, float]:
+    def compute(scores: list[SampleScore]) -> dict[str, float | None]:
         return summarise_scores([s.score for s in scores]).as_metrics()
 
     return compute

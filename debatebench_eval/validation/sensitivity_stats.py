@@ -95,9 +95,13 @@ class SensitivitySummary:
     falls: dict[str, dict[str, Rate]]
     chance: dict[str, float] = field(default_factory=dict)
 
-    def as_metrics(self) -> dict[str, float]:
-        # The headline first: the viewer's log list shows the first metric.
-        out: dict[str, float] = {}
+    def as_metrics(self) -> dict[str, float | None]:
+        """Flat numbers for Inspect's metric, the headline first (the viewer's log
+        list shows the first metric). An undefined figure is None, which Inspect
+        leaves out of its results (no `nan` row in the terminal table; the
+        per-pair values stay in the log), except the headline, sensitivity,
+        which is always there (NaN when undefined)."""
+        out: dict[str, float | None] = {}
         for name, rate in (
             ("sensitivity", self.sensitivity),
             ("loss_rate", self.loss),
@@ -109,19 +113,23 @@ class SensitivitySummary:
             parse_rate=self.parse_rate,
             pairs=float(self.pairs),
             pairs_judged=float(self.pairs_judged),
-            unchanged_mean_abs_shift=_nan(self.unchanged_mean_abs_shift),
+            unchanged_mean_abs_shift=self.unchanged_mean_abs_shift,
         )
         for name, rate in self.by_degradation.items():
             out.update(_rate(f"sensitivity.{name}", rate))
         for name, dims in self.falls.items():
             for dim, rate in dims.items():
-                out[f"fell.{name}.{dim}"] = _nan(rate.value)
+                out[f"fell.{name}.{dim}"] = rate.value
         out.update({f"chance.{name}": value for name, value in self.chance.items()})
+        out[HEADLINE] = _nan(out[HEADLINE])
         return out
 
 
-def _rate(name: str, rate: Rate) -> dict[str, float]:
-    return {name: _nan(rate.value), f"{name}_low": _nan(rate.low), f"{name}_high": _nan(rate.high)}
+HEADLINE = "sensitivity"
+
+
+def _rate(name: str, rate: Rate) -> dict[str, float | None]:
+    return {name: rate.value, f"{name}_low": rate.low, f"{name}_high": rate.high}
 
 
 def _nan(value: float | None) -> float:

@@ -73,7 +73,7 @@ def speech_rating() -> Scorer:
             ending = " ".join(state.output.completion[-160:].split())
             return Score(
                 value={RATING_KEY: math.nan, HUMAN_MEAN_KEY: human},
-                answer="unparsed",
+                answer=f"UNPARSED: no <score> · human {human:.2f}",
                 reason=UNPARSED,
                 explanation=f"Unparsed: {UNPARSED}. The reply ends: '{ending}'. "
                 f"Human mean {human:.2f} ({ratings}).",
@@ -81,7 +81,9 @@ def speech_rating() -> Scorer:
             )
         return Score(
             value={RATING_KEY: float(rating), HUMAN_MEAN_KEY: human},
-            answer=str(rating),
+            # The list shows the judge's score in its own column: the answer says how
+            # it stands against the humans', which is what a user reads the row for.
+            answer=f"judge {rating} vs human {human:.2f} ({rating - human:+.2f})",
             explanation=f"Judge {rating}; human mean {human:.2f} ({ratings}); judge minus human "
             f"{rating - human:+.2f}.",
             metadata=meta,

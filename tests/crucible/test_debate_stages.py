@@ -50,7 +50,8 @@ def fewer_claims(system: str, prompt: str, schema: dict[str, Any]) -> str:
 
 def test_a_whole_debate_is_recorded_stage_by_stage(run_crucible: Run) -> None:
     script = CrucibleScript()
-    record = record_of(run_crucible(script, rounds=2))
+    log = run_crucible(script, rounds=2)
+    record = record_of(log)
     assert record.complete and record.stage == "complete"
     assert [c.id for c in record.claims] == [
         "C-PRO-01",
@@ -81,6 +82,26 @@ def test_a_whole_debate_is_recorded_stage_by_stage(run_crucible: Run) -> None:
         ]
     )
     assert all(c.usage.total_tokens == 62 and c.repairs == 0 for c in record.calls)
+    said = stage_messages(log)
+    assert [actor for _, actor, _ in said] == [
+        "PRO side", "CON side", "judge", "PRO side", "CON side", "judge",
+        "CON side", "PRO side", "judge",
+    ]  # fmt: skip
+    # The viewer heads a message by its role: each is a model's, the assistant's.
+    assert {role for role, _, _ in said} == {"assistant"}
+    assert [model for _, actor, model in said if actor.endswith("side")][2:6] == [
+        t.model for t in record.turns
+    ]
+
+
+def stage_messages(log: EvalLog) -> list[tuple[str, str, str | None]]:
+    """(role, actor, model) of each message the crucible said, in order."""
+    messages = (log.samples or [])[0].messages
+    return [
+        (m.role, m.metadata["actor"], getattr(m, "model", None))
+        for m in messages
+        if m.metadata and "actor" in m.metadata
+    ]
 
 
 def test_a_wrong_claim_count_is_repaired(run_crucible: Run) -> None:
@@ -153,6 +174,8 @@ def test_a_side_left_without_verified_claims_ends_the_debate_unscored(run_crucib
     score = (log.samples or [])[0].scores["crucible_score"]  # type: ignore[index]
     assert score.reason.startswith("the PRO side has no claim with verified evidence")
     assert not script.calls("judge", "crucible_scores")
+    # The crucible's own note is the user's (no model said it).
+    assert stage_messages(log)[-1] == ("user", "crucible", None)
 
 
 def test_a_conflict_naming_an_unknown_claim_is_repaired(run_crucible: Run) -> None:

@@ -13,76 +13,36 @@ refuses a made-up id, an out-of-range value and a wrong count.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from debatebench_eval.crucible import audit, claims, conflicts, convergence, neutralize, panel
-from debatebench_eval.crucible.blindview import BlindView
-from debatebench_eval.crucible.rounds import Sides, TurnPlan, check_turn, round_plan, turn_schema
-from debatebench_eval.judging.blind import Orientation
+from debatebench_eval.crucible.rounds import Sides, turn_schema
 from debatebench_eval.servers.kind import ServerKind
 from debatebench_eval.servers.schema_forms import server_schema
 
 from support.grammar import gbnf, grammar_accepts
 from support.literal_reply import first_instance
+from support.reply_models import (
+    BIAS,
+    CONFIDENCE_STEPS,
+    CRUCIBLE_REPLIES,
+    DIMS,
+    FIRST_PUSH,
+    PUSH,
+    REBUTTAL,
+    SIDES,
+    SPANS,
+    TURN_SIDES,
+    VIEW,
+    WORDING,
+)
 
 KINDS: list[ServerKind | None] = ["llama-cpp-python", "llama.cpp", "ollama", "other", None]
-VIEW = BlindView(
-    orientation=Orientation(a="pro", b="con"),
-    labels={"C-PRO-01": "K2", "C-CON-01": "K1", "C-PRO-02": "K3", "C-CON-02": "K4"},
-    sources={},
-    terms=[],
-)
-SIDES = {"C-PRO-01": "pro", "C-CON-01": "con", "C-PRO-02": "pro", "C-CON-02": "con"}
-SPANS = {"C-PRO-02": 2.0, "C-CON-01": 1.5}  # K3 and K1 flagged
-DIMS = ["factuality", "validity", "evidence"]
-BIAS = ["loaded_language", "presupposition"]
-WORDING = "Should the lane replace parking? Build it. Keep parking."
-TURN_SIDES = Sides(own=frozenset({"C-CON-01", "C-CON-02"}), targets=frozenset({"C-PRO-01"}))
-CONFIDENCE_STEPS = [round(i * 0.05, 6) for i in range(21)]
-
-Check = Callable[[Any], tuple[Any, list[str]]]
+REPLIES = CRUCIBLE_REPLIES
 
 
-def turn(plan: TurnPlan) -> tuple[dict[str, Any], Check]:
-    return turn_schema(plan, TURN_SIDES), lambda reply: check_turn(reply, plan, TURN_SIDES)
-
-
-PUSH, REBUTTAL = round_plan(2, steelman=True)
-FIRST_PUSH = round_plan(1, steelman=True)[0]
-SWAP = round_plan(3, steelman=False, swap=True)[0]
-# Every crucible reply model, as a stage builds it: (schema, check).
-REPLIES: dict[str, tuple[dict[str, Any], Check]] = {
-    "queries": (claims.queries_schema(3), lambda r: claims.check_queries(r, 3)),
-    "claims": (claims.claims_schema(3), lambda r: claims.check_claims(r, 3)),
-    "push with a steelman": turn(PUSH),
-    "first push": turn(FIRST_PUSH),
-    "rebuttal": turn(REBUTTAL),
-    "swap": turn(SWAP),
-    "conflicts": (
-        conflicts.conflicts_schema(VIEW, SIDES),
-        lambda r: conflicts.check_conflicts(r, VIEW, SIDES),
-    ),
-    "review": (
-        convergence.review_schema(["R2.1", "R2.2"], VIEW),
-        lambda r: convergence.check_review(r, ["R2.1", "R2.2"], VIEW),
-    ),
-    "review without steelmen": (
-        convergence.review_schema([], VIEW),
-        lambda r: convergence.check_review(r, [], VIEW),
-    ),
-    "neutralize": (
-        neutralize.neutral_schema(BIAS, WORDING),
-        lambda r: neutralize.check_neutral(r, BIAS, WORDING),
-    ),
-    "scores": (panel.scores_schema(VIEW, DIMS), lambda r: panel.check_scores(r, VIEW, DIMS)),
-    "audit": (
-        audit.audit_schema(VIEW, SPANS, 3),
-        lambda r: audit.check_audit(r, VIEW, SPANS, 3),
-    ),
-}
 # The one rule a schema-following reply can still break: a rebuttal with neither an
 # attack nor a defence (a rule across two fields; see rounds._TURN_DOC).
 NOT_BY_CONSTRUCTION = {
@@ -150,7 +110,7 @@ def test_the_claims_schema_carries_the_count_the_steps_the_evidence_and_the_conf
     else:
         assert "enum" not in confidence
     for text in ("claim", "vulnerability", "logic_chain[]", "evidence[]/excerpt"):
-        assert at(sent, f"claims[]/{text}")["pattern"].startswith("^[^<.")
+        assert at(sent, f"claims[]/{text}")["pattern"].startswith("^[0-9A-Za-z")
     assert at(sent, "claims[]/evidence[]/line_start")["type"] == "integer"
     assert server_schema(claims.queries_schema(2), kind)["properties"]["queries"]["maxItems"] == 2
 
@@ -164,7 +124,7 @@ def test_the_turn_schema_carries_the_ids_each_side_may_name(kind: ServerKind | N
     assert at(push, "attacks[]/target")["enum"] == targets
     assert at(push, "defends[]/claim")["enum"] == own
     assert at(push, "attacks")["minItems"] == 1  # a push makes at least one attack
-    assert at(push, "speech")["pattern"].startswith("^[^<.")
+    assert at(push, "speech")["pattern"].startswith("^[0-9A-Za-z")
     rebuttal = server_schema(turn_schema(REBUTTAL, TURN_SIDES), kind)
     assert "minItems" not in at(rebuttal, "attacks")  # an attack or a defence: checked
     assert "steelman" not in server_schema(turn_schema(FIRST_PUSH, TURN_SIDES), kind)["properties"]
@@ -208,7 +168,7 @@ def test_the_judges_schemas_carry_the_labels_shown_and_their_ranges(
     assert at(neutral, "dimensions")["required"] == BIAS
     bias = at(neutral, "dimensions/presupposition/score")
     assert bias.get("enum") == ([0, 1, 2, 3] if integer_enums else None)
-    assert at(neutral, "neutral_question")["pattern"].startswith("^[^<.")
+    assert at(neutral, "neutral_question")["pattern"].startswith("^[0-9A-Za-z")
 
 
 def test_a_hosted_provider_gets_no_keyword_strict_mode_refuses() -> None:

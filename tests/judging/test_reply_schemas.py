@@ -233,12 +233,26 @@ def test_the_rubric_grammar_accepts_a_valid_reading() -> None:
         ("side_a.clarity.justification", "..."),
         ("side_a.clarity.justification", "<why>"),
         ("side_a.clarity.justification", "ok"),
+        ("side_a.clarity.justification", ", ,"),  # seen from the embedded judge
+        ("side_a.clarity.justification", "- -"),
+        ("side_a.clarity.justification", " Clear enough."),
         ("side_b.stance", "pro"),
         ("side_a.rebuttal_effectiveness.hit_ledger", [{"point": "cost", "status": "won"}]),
     ],
 )
 def test_the_rubric_grammar_refuses_a_reply_breaking_a_rule(path: str, value: Any) -> None:
     assert not rubric_grammar_accepts(changed_reply(path, value))
+
+
+@pytest.mark.embedded_model
+@pytest.mark.parametrize(
+    "text", ["Clear enough.", "École: claire.", "论证清楚。", "3 points, clear."]
+)
+def test_the_rubric_grammar_lets_text_begin_with_any_scripts_letter_or_a_digit(text: str) -> None:
+    reply = changed_reply("side_a.clarity.justification", text)
+    # Raw, as a model writes it: the pattern's grammar has no \\u escapes in it.
+    assert rubric_grammar_accepts(json.dumps(reply, ensure_ascii=False))
+    assert rubric.check_judgment(reply, RUBRIC)[1] == []
 
 
 CLAIM = {"turn": "t00000001", "claim": "Road deaths fell.", "verdict": "supported",

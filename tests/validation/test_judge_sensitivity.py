@@ -3,6 +3,7 @@ the figures (an oracle judge scores 1.0, a random one sits at chance)."""
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -208,7 +209,16 @@ def test_the_random_judge_sits_at_chance(judged: dict[str, EvalLog]) -> None:
 def test_a_reread_of_the_log_gives_the_metric(judged: dict[str, EvalLog]) -> None:
     log = judged["random"]
     scores = [s.scores["rubric_sensitivity"] for s in log.samples or [] if s.scores]
-    assert summarise_scores(scores).as_metrics() == pytest.approx(metrics(log), nan_ok=True)
+    defined = {k: v for k, v in summarise_scores(scores).as_metrics().items() if v is not None}
+    assert defined == pytest.approx(metrics(log), nan_ok=True)
+
+
+def test_a_figure_no_pair_defines_is_left_out_of_the_results_but_the_headline_stays() -> None:
+    # Inspect leaves a None out of its results: no `nan` row in the terminal table.
+    figures = summarise_scores([]).as_metrics()
+    assert figures["loss_rate"] is None and figures["unchanged_mean_abs_shift"] is None
+    nan_rows = [k for k, v in figures.items() if isinstance(v, float) and math.isnan(v)]
+    assert nan_rows == ["sensitivity"]
 
 
 def test_a_debate_left_unscored_leaves_its_pairs_out(tmp_path: Path) -> None:

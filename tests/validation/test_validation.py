@@ -192,11 +192,15 @@ def test_the_log_leads_with_tau_c_and_lists_speeches_not_the_prompt(tmp_path: Pa
     samples = log.samples or []
     first = samples[0]
     assert first.target == f"{first.metadata['source']} · {first.metadata['topic']}"
-    unparsed = [s for s in samples if (s.scores or {})["speech_rating"].answer == "unparsed"]
+    answers = [(s.scores or {})["speech_rating"].answer or "" for s in samples]
+    unparsed = [s for s, answer in zip(samples, answers, strict=True) if "UNPARSED" in answer]
     assert len(unparsed) == 1
+    human = (unparsed[0].scores or {})["speech_rating"].value["human_mean"]  # type: ignore[index]
+    assert answers[samples.index(unparsed[0])] == f"UNPARSED: no <score> · human {human:.2f}"
     explanation = (unparsed[0].scores or {})["speech_rating"].explanation or ""
     assert explanation.startswith("Unparsed: no <score> element") and "Human mean" in explanation
     parsed = (samples[-1].scores or {})["speech_rating"]
-    assert parsed.explanation and parsed.explanation.startswith(
-        f"Judge {parsed.answer}; human mean"
-    )
+    rating, human = parsed.value["rating"], parsed.value["human_mean"]  # type: ignore[index]
+    # Not the JUDGE column again: the judge's score against the humans'.
+    assert parsed.answer == f"judge {rating:.0f} vs human {human:.2f} ({rating - human:+.2f})"
+    assert parsed.explanation and parsed.explanation.startswith(f"Judge {rating:.0f}; human mean")
