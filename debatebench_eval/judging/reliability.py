@@ -21,8 +21,8 @@ orientation-, repeat-mean totals), and for the panel's verdict (`PANEL`).
   first in the first argument phase, against 1/2. A debate run of this
   package always has pro open (initiative then alternates), so there the
   figure is the side figure; it separates only over transcripts with either
-  opener (the judge task's), and a score does not record the opener (the
-  leaderboard reads it from each debate's record).
+  opener (the judge task's). A score keeps the opener as its `pro_opened`
+  figure; the leaderboard reads it from each debate's record.
 - **Side**: pro's share of decisive verdicts, against 1/2 (in a tournament,
   beside the fitted side advantage, which is the same question net of the
   models' strengths).
@@ -30,7 +30,7 @@ orientation-, repeat-mean totals), and for the panel's verdict (`PANEL`).
   con total, rubric points) on the length share (words pro - words con) /
   (words pro + words con), standardised: rubric points per standard
   deviation of the length share, with its t interval. Needs each side's
-  words (the leaderboard has them).
+  words (a score's `words.pro`/`words.con` figures, or the debate's record).
 - **Self-preference**: for a judge of one debater's model family
   (`judging.families`) and not the other's, its rate of picking that side
   minus the other judges' rate on the same debates (a tie half a pick); a

@@ -37,6 +37,7 @@ RUBRIC_OUTCOME_KEYS = (
 RUBRIC_LISTED = ("pro_total", "con_total", "margin", "swap_flipped", "stance_violations")
 # The figures the position and length diagnostics read (`speech_figures`).
 PRO_OPENED, WORDS = "pro_opened", "words"
+SPEECH_FIGURES = (PRO_OPENED, *(f"{WORDS}.{side}" for side in SIDES))
 # What the sample list shows of an unscored sample's reason (the log has all of it).
 UNSCORED_CHARS = 90
 _TIER_KEYS = dict(zip(TIERS, ("tier_resolved", "tier_contested", "tier_unresolved"), strict=True))

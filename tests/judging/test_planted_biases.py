@@ -37,6 +37,7 @@ from debatebench_eval.interop.judge_task import judge
 from debatebench_eval.judging.figures import figures_of
 from debatebench_eval.judging.metrics import judged_debate
 from debatebench_eval.judging.reliability import diagnostics, flagged
+from debatebench_eval.judging.score_schema import SPEECH_FIGURES
 
 from support.judge_replies import rubric_reply, side_scores
 from support.rejudging import mirror_document, write_json
@@ -204,6 +205,7 @@ def test_a_debate_runs_metrics_report_length_and_leave_position_out(
     assert metrics["side_bias_low"] < 0.5 < metrics["side_bias_high"]
     score = rubric_score(log)
     figures = figures_of(score)
+    assert set(SPEECH_FIGURES) <= set(figures)  # as the reference lists them
     assert figures["pro_opened"] == 1 and figures["words.pro"] != figures["words.con"]
     assert set(score.value) <= {"pro_total", "con_total", "margin", "swap_flipped",
                                 "stance_violations"}  # fmt: skip
