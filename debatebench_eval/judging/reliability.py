@@ -177,9 +177,11 @@ def length_bias(debates: Sequence[Judged], judge: str) -> Estimate | None:
     if len(rows) < 3:
         return None
     margin, share = (np.array([r[i] for r in rows], dtype=np.float64) for i in (0, 1))
-    spread = share.std()
-    if spread == 0:
+    # Equal shares can have a rounding-error spread (0.2 three times has std 3e-17),
+    # which linregress refuses: compare the values, not the spread.
+    if share.max() == share.min():
         return None
+    spread = share.std()
     fit = stats.linregress(share / spread, margin)
     half = float(stats.t.ppf((1 + LEVEL) / 2, len(rows) - 2)) * float(fit.stderr)
     slope = float(fit.slope)
