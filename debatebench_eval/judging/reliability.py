@@ -185,7 +185,7 @@ def length_bias(debates: Sequence[Judged], judge: str) -> Estimate | None:
     fit = stats.linregress(share / spread, margin)
     half = float(stats.t.ppf((1 + LEVEL) / 2, len(rows) - 2)) * float(fit.stderr)
     slope = float(fit.slope)
-    if math.isnan(half):  # a perfect fit: no residual, the slope is exact
+    if math.isnan(half):  # margins that never vary: no error to scale, the slope 0 is exact
         half = 0.0
     return Estimate(slope, slope - half, slope + half, len(rows), 0.0)
 

@@ -285,13 +285,16 @@ def test_side_is_pros_share_of_the_decided_debates_and_reads_as_a_dict() -> None
 
 
 def test_self_preferences_interval_is_the_percentile_bootstrap_written_out() -> None:
-    mixed = [kin_debate(a, b) for a, b in (("pro", "con"), ("con", "con"), ("pro", "pro"))] * 3
-    found = self_preference(mixed, "ollama/qwen2.5")
-    diffs = np.array([1.0, 0.0, 0.0] * 3)
+    # Each pair: the kin judge's pick of its family's (pro) side minus the other's.
+    pairs = {("pro", "con"): 1.0, ("con", "pro"): -1.0, ("pro", "pro"): 0.0,
+             ("tie", "con"): 0.5, ("con", "tie"): -0.5}  # fmt: skip
+    order = [*pairs] * 2 + [("pro", "con")] * 4
+    found = self_preference([kin_debate(a, b) for a, b in order], "ollama/qwen2.5")
+    diffs = np.array([pairs[pair] for pair in order])
     draws = np.random.default_rng(0).integers(0, len(diffs), (2000, len(diffs)))
     low, high = np.quantile(diffs[draws].mean(1), [0.025, 0.975])
-    assert found is not None and found.n == 9
-    assert (found.value, found.low, found.high) == pytest.approx((1 / 3, low, high))
+    assert found is not None and found.n == len(order)
+    assert (found.value, found.low, found.high) == pytest.approx((diffs.mean(), low, high))
 
 
 def test_the_bootstrap_draws_exactly_its_resamples_whatever_the_block() -> None:
@@ -334,6 +337,9 @@ def test_the_length_slope_counts_one_word_and_is_exact_on_a_perfect_fit() -> Non
     # The margins lie on a line: no residual, so the interval is the slope itself.
     assert found.value == pytest.approx(found.low) == pytest.approx(found.high)
     assert found.value > 0 and found.flagged
+    # A margin that never moves: no correlation, no standard error; the slope is 0 exactly.
+    flat = length_bias(length_debates([(1, 0), (0, 1), (1, 1)], [2.0, 2.0, 2.0]), PANEL)
+    assert flat is not None and (flat.value, flat.low, flat.high) == (0.0, 0.0, 0.0)
 
 
 def test_a_length_share_that_never_varies_has_no_slope() -> None:
