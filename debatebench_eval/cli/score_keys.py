@@ -20,7 +20,7 @@ from debatebench_eval.crucible.prompts import judge_prompts
 from debatebench_eval.debate.turn_stats import STAT_KEYS, STAT_LISTED
 from debatebench_eval.judging.fact_check import FACT_CHECK_KEYS, FACT_CHECK_LISTED
 from debatebench_eval.judging.rubric import default_rubric
-from debatebench_eval.judging.score_schema import RUBRIC_LISTED, rubric_keys
+from debatebench_eval.judging.score_schema import RUBRIC_LISTED, SPEECH_FIGURES, rubric_keys
 from debatebench_eval.protocols.scorer import DECISION_KEYS, OUTCOME_KEYS, PANEL_KEYS
 from debatebench_eval.trust.speech_rows import RATING_KEY
 from debatebench_eval.validation.fact_check_scorer import VALUE_KEYS
@@ -48,7 +48,7 @@ def scorer_keys() -> dict[str, ScoreKeys]:
     """Each scorer's keys, by short name (a scorer missing here is a test failure)."""
     rubric_every = rubric_keys(default_rubric())
     return {
-        "rubric": _split(rubric_every, RUBRIC_LISTED),
+        "rubric": _split((*rubric_every, *SPEECH_FIGURES), RUBRIC_LISTED),
         "fact_check": _split(FACT_CHECK_KEYS, FACT_CHECK_LISTED),
         "turn_stats": _split(STAT_KEYS, STAT_LISTED),
         "speech_rating": ScoreKeys(SPEECH_RATING_KEYS, note=f"{RATING_KEY} is NaN when unparsed"),

@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Sequence
+from typing import Any
 
 from inspect_ai.scorer import (
     Metric,
@@ -41,10 +42,13 @@ from debatebench_eval.judging.reliability import (
     Judged,
     effective_judges,
     judges_of,
+    length_bias,
+    position_bias,
     self_preference,
     side_bias,
 )
 from debatebench_eval.judging.repeats import combine_repeats, judge_groups, outcome
+from debatebench_eval.judging.score_schema import PRO_OPENED, WORDS
 from debatebench_eval.judging.verdict import mean_scores
 from debatebench_eval.judging.verdict import totals as verdict_totals
 from debatebench_eval.record.protocol import SIDES
@@ -200,15 +204,20 @@ def panel_units(score: Score) -> list[list[float]]:
 
 @metric
 def judge_reliability() -> Metric:
-    """The run's reliability figures (`judging.reliability`) where a score has what they
-    need: the panel's side bias (`side_bias`, pro's share of decided debates, with its
-    Wilson interval as `side_bias_low`/`_high`), each judge's self-preference when a
-    judge of another family judged the same debates (`self_preference.JUDGE`, with
-    `_low`/`_high`), and with a panel the effective number of judges over the verdict
-    correlation, all verdicts and decisive ones (`effective_judges`,
-    `effective_judges_decisive`, beside `verdict_correlation[_decisive]`). Position
-    and length need the opener and the speeches' lengths, which a score does not
-    carry: the leaderboard reports them. Undefined figures are None (left out)."""
+    """The run's reliability figures (`judging.reliability`), for the panel's verdict: the
+    side bias (`side_bias`, pro's share of decided debates), the length slope
+    (`length_slope`, rubric points of margin per standard deviation of the length share,
+    from each score's `words.pro`/`words.con`) and the position bias (`position_bias`,
+    the opener's share of decided debates, from `pro_opened`), each with its 95%
+    interval as `_low`/`_high`; each judge's self-preference when a judge of another
+    family judged the same debates (`self_preference.JUDGE`, with `_low`/`_high`); and
+    with a panel the effective number of judges over the verdict correlation, all
+    verdicts and decisive ones (`effective_judges`, `effective_judges_decisive`, beside
+    `verdict_correlation[_decisive]`). Position is left out unless both sides opened
+    some debate: a debate run always has pro open, so there it would repeat the side
+    bias (it applies to the judge task's transcripts). Length is left out under three
+    debates or when the length share never varies. Undefined figures are None (left
+    out)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float | None]:
         debates = [d for s in scores if (d := judged_debate(s.score)) is not None]
@@ -216,6 +225,9 @@ def judge_reliability() -> Metric:
             return {"side_bias": None}
         out: dict[str, float | None] = {}
         out.update(_estimate("side_bias", side_bias(debates, PANEL)))
+        if {d.opener for d in debates} >= set(SIDES):
+            out.update(_estimate("position_bias", position_bias(debates, PANEL)))
+        out.update(_estimate("length_slope", length_bias(debates, PANEL)))
         for judge in judges_of(debates):
             out.update(_estimate(f"self_preference.{judge}", self_preference(debates, judge)))
         for coding, suffix in (("all", ""), ("decisive", "_decisive")):
@@ -257,4 +269,18 @@ def judged_debate(score: Score) -> Judged | None:
             repeats[group[0]["judge"]] = tuple(outcome(s) for s in by_repeat)
     models = meta.get("models") or {}
     sides: dict[str, str] = {side: models.get(meta["sides"][side]["role"], "") for side in SIDES}
-    return Judged(verdicts, sides, repeats=repeats)
+    opener, words = _speeches(meta.get(FIGURES_KEY) or {})
+    return Judged(verdicts, sides, opener, words, repeats)
+
+
+def _speeches(figures: dict[str, Any]) -> tuple[str | None, dict[str, int] | None]:
+    """The opener and each side's words a score keeps (None in logs from before them)."""
+    pro_opened = figures.get(PRO_OPENED)
+    opener = (
+        {1.0: "pro", 0.0: "con"}.get(float(pro_opened))
+        if isinstance(pro_opened, int | float)
+        else None
+    )
+    counts = {str(side): figures.get(f"{WORDS}.{side}") for side in SIDES}
+    words = {side: int(n) for side, n in counts.items() if isinstance(n, int | float)}
+    return opener, words if len(words) == 2 else None

@@ -21,8 +21,8 @@ orientation-, repeat-mean totals), and for the panel's verdict (`PANEL`).
   first in the first argument phase, against 1/2. A debate run of this
   package always has pro open (initiative then alternates), so there the
   figure is the side figure; it separates only over transcripts with either
-  opener (the judge task's), and a score does not record the opener (the
-  leaderboard reads it from each debate's record).
+  opener (the judge task's). A score keeps the opener as its `pro_opened`
+  figure; the leaderboard reads it from each debate's record.
 - **Side**: pro's share of decisive verdicts, against 1/2 (in a tournament,
   beside the fitted side advantage, which is the same question net of the
   models' strengths).
@@ -30,7 +30,7 @@ orientation-, repeat-mean totals), and for the panel's verdict (`PANEL`).
   con total, rubric points) on the length share (words pro - words con) /
   (words pro + words con), standardised: rubric points per standard
   deviation of the length share, with its t interval. Needs each side's
-  words (the leaderboard has them).
+  words (a score's `words.pro`/`words.con` figures, or the debate's record).
 - **Self-preference**: for a judge of one debater's model family
   (`judging.families`) and not the other's, its rate of picking that side
   minus the other judges' rate on the same debates (a tie half a pick); a
@@ -177,13 +177,15 @@ def length_bias(debates: Sequence[Judged], judge: str) -> Estimate | None:
     if len(rows) < 3:
         return None
     margin, share = (np.array([r[i] for r in rows], dtype=np.float64) for i in (0, 1))
-    spread = share.std()
-    if spread == 0:
+    # Equal shares can have a rounding-error spread (0.2 three times has std 3e-17),
+    # which linregress refuses: compare the values, not the spread.
+    if share.max() == share.min():
         return None
+    spread = share.std()
     fit = stats.linregress(share / spread, margin)
     half = float(stats.t.ppf((1 + LEVEL) / 2, len(rows) - 2)) * float(fit.stderr)
     slope = float(fit.slope)
-    if math.isnan(half):  # a perfect fit: no residual, the slope is exact
+    if math.isnan(half):  # margins that never vary: no error to scale, the slope 0 is exact
         half = 0.0
     return Estimate(slope, slope - half, slope + half, len(rows), 0.0)
 

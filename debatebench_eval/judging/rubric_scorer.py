@@ -255,6 +255,7 @@ def _score(
         extra["judge_repeats"] = {"k": options.judge_repeats, "seeds": [s.seed for s in slots[
             : options.judge_repeats]]}  # fmt: skip
     value, figures = split_figures(every, schema.RUBRIC_LISTED)
+    figures.update(schema.speech_figures(record))
     details = schema.side_details(record, options.rubric, combined, records, per_slot, orientations)
     metadata = {
         **context,

@@ -35,6 +35,9 @@ RUBRIC_OUTCOME_KEYS = (
 )  # fmt: skip
 # The keys of the score's value, in the sample list's order; the rest are figures.
 RUBRIC_LISTED = ("pro_total", "con_total", "margin", "swap_flipped", "stance_violations")
+# The figures the position and length diagnostics read (`speech_figures`).
+PRO_OPENED, WORDS = "pro_opened", "words"
+SPEECH_FIGURES = (PRO_OPENED, *(f"{WORDS}.{side}" for side in SIDES))
 # What the sample list shows of an unscored sample's reason (the log has all of it).
 UNSCORED_CHARS = 90
 _TIER_KEYS = dict(zip(TIERS, ("tier_resolved", "tier_contested", "tier_unresolved"), strict=True))
@@ -97,6 +100,17 @@ def rubric_value(
         **{key: float(verdict.tier == tier) for tier, key in _TIER_KEYS.items()},
     )
     return {key: value[key] for key in rubric_keys(rubric)}
+
+
+def speech_figures(record: DebateRecord) -> dict[str, float]:
+    """What the position and length figures need (`judging.reliability`): whether pro
+    spoke first (`pro_opened`, 1 or 0; NaN with no argument turn) and each side's words
+    (`words.pro`, `words.con`). Figures, not value keys: the sample list stays short."""
+    opener = record.opener()
+    return {
+        PRO_OPENED: math.nan if opener is None else float(opener == "pro"),
+        **{f"{WORDS}.{side}": float(record.words(side)) for side in SIDES},
+    }
 
 
 def _half_if_tie(verdict: Verdict, won: bool) -> float:

@@ -251,6 +251,16 @@ class DebateRecord(StoreModel):
             (t for t in self.turns if t.phase_index == phase_index and t.side == side), None
         )
 
+    def opener(self) -> str | None:
+        """The side that spoke first in the first argument phase (prep is private)."""
+        spoken = [t for t in self.turns if t.phase != "prep"]
+        first = min(spoken, key=lambda t: (t.phase_index, t.order), default=None)
+        return first.side if first is not None else None
+
+    def words(self, side: str) -> int:
+        """The words a side spoke over all its turns (what its length is judged by)."""
+        return sum(len(t.text.split()) for t in self.turns if t.side == side)
+
 
 def turn_id(sample_id: str | int, epoch: int, phase_index: int, side: str) -> str:
     """A stable id that does not reveal the side (the judge sees turns by id)."""

@@ -212,7 +212,7 @@ def debate_result(sample: EvalSample, pair: tuple[str, str], log: str) -> Debate
     common: dict[str, Any] = {
         "pair": pair, "motion": str(meta.get("motion_id", sample.id)), "swapped": swapped,
         "pro": pro, "con": con, "log": log, "sample_id": str(sample.id), "uuid": sample.uuid,
-        "sides": side_stats(record), "opener": opener(record),
+        "sides": side_stats(record), "opener": record.opener(),
     }  # fmt: skip
     if sample.error is not None:
         return DebateResult(**common, status="error", reason=_first(sample.error.message))
@@ -276,19 +276,12 @@ def _judge_views(meta: dict[str, Any]) -> tuple[JudgeView, ...]:
     return tuple(views)
 
 
-def opener(record: DebateRecord) -> str | None:
-    """The side that spoke first in the first argument phase (prep is private)."""
-    spoken = [t for t in record.turns if t.phase != "prep"]
-    first = min(spoken, key=lambda t: (t.phase_index, t.order), default=None)
-    return first.side if first is not None else None
-
-
 def side_stats(record: DebateRecord) -> dict[str, SideStats]:
     stats: dict[str, SideStats] = {}
     for side in SIDES:
         turns = [t for t in record.turns if t.side == side]
         stats[side] = SideStats(
-            words=sum(len(t.text.split()) for t in turns),
+            words=record.words(side),
             output_tokens=sum(t.usage.output_tokens for t in turns),
             budget_hits=sum(t.hit_budget for t in turns),
             turns=len(turns),

@@ -19,6 +19,7 @@ from scipy import stats  # type: ignore[import-untyped]
 from debatebench_eval.judging.reliability import (
     PANEL,
     Judged,
+    _resampled_means,
     diagnostics,
     effective_judges,
     flagged,
@@ -281,3 +282,67 @@ def test_side_is_pros_share_of_the_decided_debates_and_reads_as_a_dict() -> None
     assert found.as_dict() == {"value": pytest.approx(2 / 3), "low": expected.low,
                                "high": expected.high, "n": 3, "flagged": False}  # fmt: skip
     assert side_bias([Judged({"a": ("tie", 0.0)}, {})], "a") is None
+
+
+def test_self_preferences_interval_is_the_percentile_bootstrap_written_out() -> None:
+    # Each pair: the kin judge's pick of its family's (pro) side minus the other's.
+    pairs = {("pro", "con"): 1.0, ("con", "pro"): -1.0, ("pro", "pro"): 0.0,
+             ("tie", "con"): 0.5, ("con", "tie"): -0.5}  # fmt: skip
+    order = [*pairs] * 2 + [("pro", "con")] * 4
+    found = self_preference([kin_debate(a, b) for a, b in order], "ollama/qwen2.5")
+    diffs = np.array([pairs[pair] for pair in order])
+    draws = np.random.default_rng(0).integers(0, len(diffs), (2000, len(diffs)))
+    low, high = np.quantile(diffs[draws].mean(1), [0.025, 0.975])
+    assert found is not None and found.n == len(order)
+    assert (found.value, found.low, found.high) == pytest.approx((diffs.mean(), low, high))
+
+
+def test_the_bootstrap_draws_exactly_its_resamples_whatever_the_block() -> None:
+    # 3,000 debates: blocks of 666 resamples, the last one 2.
+    values = np.arange(3000, dtype=np.float64)
+    means = _resampled_means(values)
+    assert means.shape == (2000,)
+    draws = np.random.default_rng(0).integers(0, 3000, (2000, 3000))
+    assert np.array_equal(means, values[draws].mean(1))
+
+
+def test_self_preference_skips_a_debate_without_one_kin_side_and_reads_on() -> None:
+    unrelated = Judged({"ollama/qwen2.5": verdict("pro"), "ollama/phi4": verdict("con")},
+                       {"pro": OTHERS[0], "con": OTHERS[1]})  # fmt: skip
+    found = self_preference([unrelated, kin_debate("pro", "con")], "ollama/qwen2.5")
+    assert found is not None and found.n == 1
+    # A side with no recorded model is no one's family, whatever the judge is called.
+    unknown = Judged({"ollama/xxxx": verdict("pro"), "ollama/phi4": verdict("con")},
+                     {"pro": "ollama/xxxx"})  # fmt: skip
+    found = self_preference([unknown], "ollama/xxxx")
+    assert found is not None and found.n == 1 and found.value == 1.0
+
+
+def test_effective_judges_names_its_counts() -> None:
+    rows = (("pro", "pro", "con"), ("con", "con", "pro"), ("pro", "con", "con"))
+    debates = [Judged({"a": verdict(x), "b": verdict(y), "c": verdict(z)}, {}) for x, y, z in rows]
+    found = effective_judges(debates, decisive=False)
+    assert found is not None and (found["judges"], found["pairs"]) == (3, 3)
+
+
+def length_debates(words: list[tuple[int, int]], margins: list[float]) -> list[Judged]:
+    return [Judged({PANEL: ("pro" if m > 0 else "con", m)}, {}, words={"pro": p, "con": c})
+            for (p, c), m in zip(words, margins, strict=True)]  # fmt: skip
+
+
+def test_the_length_slope_counts_one_word_and_is_exact_on_a_perfect_fit() -> None:
+    # One word in all is a length share (+-1), not an empty debate.
+    found = length_bias(length_debates([(1, 0), (0, 1), (1, 1)], [4.0, -4.0, 0.0]), PANEL)
+    assert found is not None and found.n == 3
+    # The margins lie on a line: no residual, so the interval is the slope itself.
+    assert found.value == pytest.approx(found.low) == pytest.approx(found.high)
+    assert found.value > 0 and found.flagged
+    # A margin that never moves: no correlation, no standard error; the slope is 0 exactly.
+    flat = length_bias(length_debates([(1, 0), (0, 1), (1, 1)], [2.0, 2.0, 2.0]), PANEL)
+    assert flat is not None and (flat.value, flat.low, flat.high) == (0.0, 0.0, 0.0)
+
+
+def test_a_length_share_that_never_varies_has_no_slope() -> None:
+    # 0.2 three times: a spread of rounding error, not of lengths.
+    same = length_debates([(600, 400)] * 3, [1.0, 2.0, 3.0])
+    assert length_bias(same, PANEL) is None

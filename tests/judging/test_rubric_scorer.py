@@ -18,6 +18,7 @@ from debatebench_eval.judging.options import JudgingOptions
 from debatebench_eval.judging.rubric import SideJudgment, check_judgment, default_rubric
 from debatebench_eval.judging.score_schema import (
     RUBRIC_LISTED,
+    SPEECH_FIGURES,
     answer,
     context,
     judge_record,
@@ -61,7 +62,7 @@ def test_a_judged_debate_has_every_key_the_winner_and_both_readings(run_debate: 
     score = rubric_score(log)
     figures = figures_of(score)
     assert list(score.value) == list(RUBRIC_LISTED)
-    assert sorted(figures) == sorted(rubric_keys(default_rubric()))
+    assert sorted(figures) == sorted((*rubric_keys(default_rubric()), *SPEECH_FIGURES))
     assert score.value["pro_total"] == 90 and score.value["con_total"] == 50
     answered = (score.answer, score.metadata["winner_reason"])
     assert answered == ("mockllm/pro (PRO) · RESOLVED", "total")
