@@ -32,7 +32,7 @@ def explanation(record: CrucibleRecord, metadata: dict[str, Any]) -> str:
     lines = [f"**{metadata['verdict']}**", ""]
     if record.run is not None and record.run.question != record.run.question_original:
         lines += [f"Debated the neutral wording: {record.run.question}", ""]
-    lines += claims_table(record, metadata.get("claims", {}))
+    lines += claims_table(record, metadata.get("claims", {}), padded=True)
     audit = metadata.get("audit", {})
     if audit.get("ran"):
         verdict = "consistent" if audit.get("consistent") else "inconsistent"
@@ -41,24 +41,40 @@ def explanation(record: CrucibleRecord, metadata: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def claims_table(record: CrucibleRecord, scored: dict[str, Any]) -> list[str]:
-    """A narrow table of every claim's scores (so ids never wrap), then the claims' text."""
+def claims_table(
+    record: CrucibleRecord, scored: dict[str, Any], *, padded: bool = False
+) -> list[str]:
+    """A narrow table of every claim's scores (so ids never wrap), then the claims' text.
+
+    `padded` puts non-breaking spaces around every cell: Inspect's viewer draws
+    Markdown tables with no cell padding, so neighbouring numbers and headers
+    otherwise read as one ("factvalidevid"). The Markdown report stays plain."""
     dims = list(judge_prompts().dimensions)
-    header = "| claim | ✓ | total | " + " | ".join(SHORT.get(d, d) for d in dims) + " |"
-    rows = [header, "|" + "---|" * (len(dims) + 3)]
+    pad = _PAD if padded else ""
+    header = ["claim", "ok", "total", *(SHORT.get(d, d) for d in dims)]
+    rows = [_line(header, pad), "|" + "---|" * len(header)]
     claims = [c for side in SIDES for c in record.claims if c.side == side]
-    rows += [_row(claim, scored.get(claim.id), dims) for claim in claims]
+    rows += [_line(_cells(claim, scored.get(claim.id), dims), pad) for claim in claims]
     rows += [""] + [f"- **{c.id}**: {cell(c.claim, 300)}" for c in claims]
     return rows
 
 
-def _row(claim: Claim, scored: dict[str, Any] | None, dims: list[str]) -> str:
-    mark = "✓" if claim.verified else "✗ not verified"
+_PAD = "&nbsp;&nbsp;"
+# A failed claim in red: a plain ✗ reads like ✓ at a glance.
+_NOT_VERIFIED = "❌ not verified"
+
+
+def _line(cells: list[str], pad: str) -> str:
+    return "| " + " | ".join(f"{pad}{value}{pad}" for value in cells) + " |"
+
+
+def _cells(claim: Claim, scored: dict[str, Any] | None, dims: list[str]) -> list[str]:
+    mark = "✓" if claim.verified else _NOT_VERIFIED
     if scored is None:
         values = ["-"] * (len(dims) + 1)
     else:
         values = [f"{scored['weighted_total']:.2f}"] + [f"{scored['medians'][d]:g}" for d in dims]
-    return f"| {claim.id} | {mark} | " + " | ".join(values) + " |"
+    return [claim.id, mark, *values]
 
 
 def progress(record: CrucibleRecord) -> str:

@@ -309,3 +309,24 @@ def test_the_claims_table_keeps_claims_whole_and_marks_failures_in_red() -> None
     assert first.endswith("| ✓ `src/parse.py` lines 11 to 11 |")
     assert second.startswith("| `C-PRO-02` | ❌ | 0.9 |")
     assert "❌ `src/none.py` lines 3 to 4: **no such file**" in second
+
+
+def test_the_scores_table_is_padded_in_the_viewer_and_plain_in_the_report() -> None:
+    from debatebench_eval.crucible.record import Claim
+    from debatebench_eval.crucible.report_text import claims_table
+
+    def claim(number: int, verified: bool) -> Claim:
+        return Claim(id=f"C-PRO-0{number}", side="pro", order=number, claim="A claim.",
+                     logic_chain=["a", "b"], vulnerability="v", confidence=0.5,
+                     evidence=[], verified=verified, model="m")  # fmt: skip
+
+    record = CrucibleRecord(claims=[claim(1, True), claim(2, False)])
+    dims = list(judge_prompts().dimensions)
+    scored = {"C-PRO-01": {"weighted_total": 4.0, "medians": dict.fromkeys(dims, 4)}}
+    viewer = claims_table(record, scored, padded=True)
+    # Inspect's viewer draws table cells with no padding: each cell carries its own.
+    assert viewer[0].startswith("| &nbsp;&nbsp;claim&nbsp;&nbsp; | &nbsp;&nbsp;ok&nbsp;&nbsp; |")
+    assert "| &nbsp;&nbsp;4.00&nbsp;&nbsp; |" in viewer[2]
+    assert "&nbsp;&nbsp;❌ not verified&nbsp;&nbsp;" in viewer[3]
+    report = claims_table(record, scored)
+    assert report[0].startswith("| claim | ok | total | ") and "&nbsp;" not in "".join(report)
