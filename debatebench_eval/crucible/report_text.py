@@ -46,26 +46,37 @@ def claims_table(
 ) -> list[str]:
     """A narrow table of every claim's scores (so ids never wrap), then the claims' text.
 
-    `padded` puts non-breaking spaces around every cell: Inspect's viewer draws
-    Markdown tables with no cell padding, so neighbouring numbers and headers
-    otherwise read as one ("factvalidevid"). The Markdown report stays plain."""
+    `padded` writes the table as aligned text in a code block: Inspect's viewer
+    draws Markdown tables with no cell padding (and shows `&nbsp;` as written), so
+    neighbouring headers and numbers read as one ("factvalidevid"). The Markdown
+    report keeps a Markdown table."""
     dims = list(judge_prompts().dimensions)
-    pad = _PAD if padded else ""
-    header = ["claim", "ok", "total", *(SHORT.get(d, d) for d in dims)]
-    rows = [_line(header, pad), "|" + "---|" * len(header)]
+    header = ["claim", "total", *(SHORT.get(d, d) for d in dims), "ok"]
     claims = [c for side in SIDES for c in record.claims if c.side == side]
-    rows += [_line(_cells(claim, scored.get(claim.id), dims), pad) for claim in claims]
+    body = [_cells(claim, scored.get(claim.id), dims) for claim in claims]
+    rows = _aligned([header, *body]) if padded else _markdown(header, body)
     rows += [""] + [f"- **{c.id}**: {cell(c.claim, 300)}" for c in claims]
     return rows
 
 
-_PAD = "&nbsp;&nbsp;"
 # A failed claim in red: a plain ✗ reads like ✓ at a glance.
 _NOT_VERIFIED = "❌ not verified"
 
 
-def _line(cells: list[str], pad: str) -> str:
-    return "| " + " | ".join(f"{pad}{value}{pad}" for value in cells) + " |"
+def _markdown(header: list[str], body: list[list[str]]) -> list[str]:
+    def line(cells: list[str]) -> str:
+        return "| " + " | ".join(cells) + " |"
+
+    return [line(header), "|" + "---|" * len(header), *map(line, body)]
+
+
+def _aligned(rows: list[list[str]]) -> list[str]:
+    # The mark is last: an emoji is two columns wide in a monospace font.
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    text = [
+        "  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip() for row in rows
+    ]
+    return ["```text", *text, "```"]
 
 
 def _cells(claim: Claim, scored: dict[str, Any] | None, dims: list[str]) -> list[str]:
@@ -74,7 +85,7 @@ def _cells(claim: Claim, scored: dict[str, Any] | None, dims: list[str]) -> list
         values = ["-"] * (len(dims) + 1)
     else:
         values = [f"{scored['weighted_total']:.2f}"] + [f"{scored['medians'][d]:g}" for d in dims]
-    return [claim.id, mark, *values]
+    return [claim.id, *values, mark]
 
 
 def progress(record: CrucibleRecord) -> str:

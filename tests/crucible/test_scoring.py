@@ -311,7 +311,7 @@ def test_the_claims_table_keeps_claims_whole_and_marks_failures_in_red() -> None
     assert "❌ `src/none.py` lines 3 to 4: **no such file**" in second
 
 
-def test_the_scores_table_is_padded_in_the_viewer_and_plain_in_the_report() -> None:
+def test_the_scores_table_is_aligned_text_in_the_viewer_and_markdown_in_the_report() -> None:
     from debatebench_eval.crucible.record import Claim
     from debatebench_eval.crucible.report_text import claims_table
 
@@ -324,9 +324,21 @@ def test_the_scores_table_is_padded_in_the_viewer_and_plain_in_the_report() -> N
     dims = list(judge_prompts().dimensions)
     scored = {"C-PRO-01": {"weighted_total": 4.0, "medians": dict.fromkeys(dims, 4)}}
     viewer = claims_table(record, scored, padded=True)
-    # Inspect's viewer draws table cells with no padding: each cell carries its own.
-    assert viewer[0].startswith("| &nbsp;&nbsp;claim&nbsp;&nbsp; | &nbsp;&nbsp;ok&nbsp;&nbsp; |")
-    assert "| &nbsp;&nbsp;4.00&nbsp;&nbsp; |" in viewer[2]
-    assert "&nbsp;&nbsp;❌ not verified&nbsp;&nbsp;" in viewer[3]
+    # Inspect's viewer draws table cells with no padding: aligned text keeps them apart.
+    assert viewer[0] == "```text" and viewer[3].startswith("C-PRO-02")
+    assert viewer[1].split() == [
+        "claim",
+        "total",
+        "fact",
+        "valid",
+        "evid",
+        "resp",
+        "novel",
+        "robust",
+        "ok",
+    ]
+    assert viewer[2].split() == ["C-PRO-01", "4.00", *["4"] * 6, "✓"]
+    assert viewer[1].index("total") == viewer[2].index("4.00")
+    assert viewer[3].endswith("❌ not verified") and viewer[4] == "```"
     report = claims_table(record, scored)
-    assert report[0].startswith("| claim | ok | total | ") and "&nbsp;" not in "".join(report)
+    assert report[0].startswith("| claim | total | fact | ") and report[1].startswith("|---|")
