@@ -22,6 +22,7 @@ from pydantic.fields import FieldInfo
 from debatebench_eval._registry import ALIAS_PREFIX, SCORERS, SOLVERS, TASKS
 from debatebench_eval.core._inspect import registry_info
 from debatebench_eval.core.options import OptionGroup
+from debatebench_eval.core.run_options import PROBE_ONLY, RunOptions
 from debatebench_eval.crucible.options import ScoringOptions
 from debatebench_eval.debate.task import DEBATE_ARGS
 from debatebench_eval.interop.judge_task import JUDGE_TASK_ARGS
@@ -42,11 +43,13 @@ JUDGING_GROUPS: tuple[tuple[type[OptionGroup], str], ...] = (
 @dataclass(frozen=True)
 class Accepts:
     """A factory's option group (if any), the group keys it reads (None: all) and the
-    names it takes besides its signature's."""
+    names it takes besides its signature's; `run`: the keys of the run settings it
+    reads (`RunOptions`, documented flat as its own options)."""
 
     group: type[OptionGroup] | None = None
     group_keys: tuple[str, ...] | None = None
     extra: tuple[str, ...] = ()
+    run: tuple[str, ...] = ()
 
     def group_name(self) -> str | None:
         return None if self.group is None else self.group.GROUP
@@ -57,10 +60,10 @@ class Accepts:
 # there is only what its own code says.
 _ACCEPTS: dict[str, Accepts] = {
     "debate": Accepts(JudgingOptions, extra=DEBATE_ARGS),
-    "judge": Accepts(JudgingOptions, extra=JUDGE_TASK_ARGS),
+    "judge": Accepts(JudgingOptions, extra=JUDGE_TASK_ARGS, run=PROBE_ONLY),
     "judge_validation": Accepts(extra=VALIDATION_ARGS),
-    "fact_check_validation": Accepts(JudgingOptions, PLANTED_JUDGING),
-    "judge_sensitivity": Accepts(JudgingOptions, SENSITIVITY_JUDGING),
+    "fact_check_validation": Accepts(JudgingOptions, PLANTED_JUDGING, run=PROBE_ONLY),
+    "judge_sensitivity": Accepts(JudgingOptions, SENSITIVITY_JUDGING, run=PROBE_ONLY),
     "crucible": Accepts(ScoringOptions),
     "panel": Accepts(extra=PANEL_ARGS),
     "adjudicate": Accepts(JudgeCalls, ("judge_schema",), ADJUDICATE_ARGS),
@@ -113,10 +116,15 @@ class Registered:
     def options(self) -> list[Option]:
         """The signature's options, each with its meaning from the docstring's Args."""
         meanings = docstring_args(self.doc)
-        return [
+        own = [
             Option(name, _type_text(p.annotation), _default_text(p.default), meanings.get(name, ""))
             for name, p in _parameters(self.obj).items()
         ]
+        return own + self.run_options()
+
+    def run_options(self) -> list[Option]:
+        """The run settings it reads, flat (their documented form), as the group has them."""
+        return [o for o in group_fields(RunOptions) if o.name in self.accepts.run]
 
     def group_keys(self) -> tuple[str, ...]:
         group = self.accepts.group
@@ -128,7 +136,9 @@ class Registered:
     def option_names(self) -> frozenset[str]:
         """Every name accepted as `-T`/`-S key=value`: the signature, the extra names,
         and the group's keys (which are also accepted flat)."""
-        own = set(_parameters(self.obj)) | set(self.accepts.extra)
+        own = set(_parameters(self.obj)) | set(self.accepts.extra) | set(self.accepts.run)
+        if self.accepts.run:
+            own.add(RunOptions.GROUP)
         return frozenset(own | set(self.group_keys()))
 
     def takes_unknown(self) -> bool:
