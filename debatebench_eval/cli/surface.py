@@ -22,7 +22,7 @@ from pydantic.fields import FieldInfo
 from debatebench_eval._registry import ALIAS_PREFIX, SCORERS, SOLVERS, TASKS
 from debatebench_eval.core._inspect import registry_info
 from debatebench_eval.core.options import OptionGroup
-from debatebench_eval.core.run_options import PROBE_ONLY, RunOptions
+from debatebench_eval.core.run_options import PROBE_ONLY, RUN_KEYS, RunOptions
 from debatebench_eval.crucible.options import ScoringOptions
 from debatebench_eval.debate.task import DEBATE_ARGS
 from debatebench_eval.interop.judge_task import JUDGE_TASK_ARGS
@@ -59,7 +59,7 @@ class Accepts:
 # `**unknown` (tests/cli/test_surface.py fails otherwise): what it reads from
 # there is only what its own code says.
 _ACCEPTS: dict[str, Accepts] = {
-    "debate": Accepts(JudgingOptions, extra=DEBATE_ARGS),
+    "debate": Accepts(JudgingOptions, extra=DEBATE_ARGS, run=RUN_KEYS),
     "judge": Accepts(JudgingOptions, extra=JUDGE_TASK_ARGS, run=PROBE_ONLY),
     "judge_validation": Accepts(extra=VALIDATION_ARGS),
     "fact_check_validation": Accepts(JudgingOptions, PLANTED_JUDGING, run=PROBE_ONLY),

@@ -11,6 +11,7 @@ import pytest
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.options import task_taker
 from debatebench_eval.core.run_options import RUN_KEYS, RunOptions, run_options
+from debatebench_eval.debate.task import debate
 from debatebench_eval.interop.judge_task import judge
 from debatebench_eval.judging.options import JudgingOptions
 
@@ -73,3 +74,19 @@ def test_a_task_reads_only_the_keys_it_has() -> None:
     only_probe = r"-T run.seed: unknown key\(s\) seed; expected one of probe"
     with pytest.raises(ConfigError, match=only_probe):
         judge(transcripts="x", run={"seed": 3})
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        ({"probe": "maybe"}, "-T probe: got 'maybe'; expected true or false."),
+        ({"run": {"timeout": 0}}, "-T run.timeout: got 0; expected an integer of at least 1."),
+        ({"seed": -2}, "-T seed: got -2; expected an integer of at least 0."),
+    ],
+)
+def test_the_debate_task_reads_its_run_settings_from_the_group(
+    given: dict[str, object], message: str
+) -> None:
+    with pytest.raises(ConfigError) as caught:
+        debate(**given)
+    assert str(caught.value).startswith(message)
