@@ -11,9 +11,10 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import GenerateConfig, model_roles
 
 from debatebench_eval.core import arguments as arg
-from debatebench_eval.core.calls import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT
+from debatebench_eval.core.calls import DEFAULT_MAX_RETRIES
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.options import task_taker
+from debatebench_eval.core.run_options import run_options
 from debatebench_eval.judging.options import JudgeCalls
 from debatebench_eval.judging.run_summary import report_problems_after_the_run
 from debatebench_eval.protocols.plan import Plan, build_plan, check_models, coerce_options
@@ -47,10 +48,6 @@ def panel(
     persona_models: bool = True,
     send_effort: bool = False,
     workspace: str | None = None,
-    seed: int | None = None,
-    timeout: int | None = None,
-    empty_retries: int = 2,
-    probe: bool = True,
     **unknown: Any,
 ) -> Task:
     """A panel of personas deliberates a task in rounds; a synthesizer writes the answer (heurema).
@@ -70,17 +67,14 @@ def panel(
         send_effort: Send each persona's `effort` as reasoning_effort (default false).
         workspace: A folder with personas/ and tables/, or one holding .heurema/debate
             (default: found by walking up from the working directory).
-        seed: Base seed when --seed is not given.
-        timeout: Seconds to wait for one reply (default 600).
-        empty_retries: Extra attempts when a participant returns no text (default 2).
-        probe: Check each model server answers before the first call (default true).
     """
+    run = run_options(unknown, task_taker("panel", PANEL_ARGS))
     arg.reject_unknown("task panel", {k: v for k, v in unknown.items() if k != "with"}, PANEL_ARGS)
     text, source = task_text(task, task_file)
     given = {k: v for k, v in locals().items() if k in PANEL_ARGS}
-    plan = _plan(protocol, given, unknown)
+    plan = _plan(protocol, {**given, **run.model_dump()}, unknown)
     sample = Sample(id=plan.protocol.name, input=text, metadata={"task_source": source})
-    return _task(plan, sample, timeout)
+    return _task(plan, sample, run.timeout)
 
 
 @task
@@ -94,10 +88,6 @@ def adjudicate(
     persona_models: bool = True,
     send_effort: bool = False,
     workspace: str | None = None,
-    seed: int | None = None,
-    timeout: int | None = None,
-    empty_retries: int = 2,
-    probe: bool = True,
     **unknown: Any,
 ) -> Task:
     """Five roles adjudicate a proposal; the judge decides accept, revise or escalate (ar-debate).
@@ -115,11 +105,8 @@ def adjudicate(
         persona_models: Speak with each persona's own `model` (default true; false: --model).
         send_effort: Send each persona's `effort` as reasoning_effort (default false).
         workspace: A folder with personas/ and tables/, or one holding .heurema/debate.
-        seed: Base seed when --seed is not given.
-        timeout: Seconds to wait for one reply (default 600).
-        empty_retries: Extra attempts when a role returns no text (default 2).
-        probe: Check each model server answers before the first call (default true).
     """
+    run = run_options(unknown, task_taker("adjudicate", ADJUDICATE_ARGS))
     taker = task_taker("adjudicate", ADJUDICATE_ARGS, ("judge_schema",))
     judged = JudgeCalls.parse(judging, unknown, taker)
     kind = arg.as_text("debate_type", debate_type)
@@ -131,13 +118,13 @@ def adjudicate(
         raise ConfigError(arg.label("proposal"), "missing", "the proposal document's path")
     text = _read(path, "proposal")
     given = {k: v for k, v in locals().items() if k in ADJUDICATE_ARGS}
-    plan = _plan(protocol, {**given, "judge_schema": judged.judge_schema}, {})
+    plan = _plan(protocol, {**given, **run.model_dump(), "judge_schema": judged.judge_schema}, {})
     sample = Sample(
         id=kind,
         input=f"Debate type: {kind}\n\nProposal ({Path(path).name}):\n\n{text}",
         metadata={"task_source": "file", "debate_type": kind, "proposal_file": path},
     )
-    return _task(plan, sample, timeout)
+    return _task(plan, sample, run.timeout)
 
 
 def task_text(task: Any, task_file: Any) -> tuple[str, str]:
@@ -195,8 +182,7 @@ def _plan(protocol: Any, given: dict[str, Any], unknown: dict[str, Any]) -> Plan
     return plan
 
 
-def _task(plan: Plan, sample: Sample, timeout: Any) -> Task:
-    seconds = arg.as_int("timeout", timeout) or DEFAULT_TIMEOUT
+def _task(plan: Plan, sample: Sample, seconds: int) -> Task:
     report_problems_after_the_run()
     return Task(
         dataset=MemoryDataset([sample], name=f"debatebench-{plan.protocol.name}"),
