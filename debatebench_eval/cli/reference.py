@@ -80,15 +80,15 @@ def parameters_snippet(item: surface.Registered) -> str:
 
 
 def run_note(item: surface.Registered) -> str:
-    """The run settings' group form, beside their flat rows."""
-    keys = item.accepts.run
-    if not keys:
-        return ""
-    names = ", ".join(f"`{key}`" for key in keys)
-    return (
-        f"\nThe run settings ({names}) are also accepted as one mapping, "
-        f'`-T run="{{{keys[0]}: ...}}"`.\n'
-    )
+    """The group form of the flat groups' keys, beside their rows."""
+    notes = []
+    for group, keys in item.accepts.flat:
+        names = ", ".join(f"`{key}`" for key in keys)
+        notes.append(
+            f"\nThe {group.GROUP} settings ({names}) are also accepted as one mapping, "
+            f'`-T {group.GROUP}="{{{keys[0]}: ...}}"`.\n'
+        )
+    return "".join(notes)
 
 
 def scores_snippet(task: str) -> str:
