@@ -8,6 +8,8 @@ import logging
 
 import pytest
 
+from debatebench_eval.cli import surface
+from debatebench_eval.cli.main import main
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.options import task_taker
 from debatebench_eval.core.run_options import RUN_KEYS, RunOptions, run_options
@@ -90,3 +92,24 @@ def test_the_debate_task_reads_its_run_settings_from_the_group(
     with pytest.raises(ConfigError) as caught:
         debate(**given)
     assert str(caught.value).startswith(message)
+
+
+@pytest.mark.parametrize(
+    ("task", "keys"),
+    [
+        ("debate", RUN_KEYS),
+        ("panel", (*RUN_KEYS, "protocol", "final_budget", "workspace")),
+        ("crucible", ("seed", "timeout", "probe")),
+        ("judge", ("probe",)),
+        ("fact_check_validation", ("probe",)),
+    ],
+)
+def test_every_task_page_and_listing_shows_each_key_it_takes(
+    task: str, keys: tuple[str, ...], capsys: pytest.CaptureFixture[str]
+) -> None:
+    item = surface.by_name("task")[f"debatebench/{task}"]
+    assert set(keys) <= {option.name for option in item.options()}
+    assert set(keys) <= item.option_names()
+    main(["list"])
+    listed = capsys.readouterr().out.split(f"{item.name} options:", 1)[1].split(" options:")[0]
+    assert all(f"{key}: " in listed for key in keys)
