@@ -44,6 +44,7 @@ _CRUCIBLE_SOLVERS = ("calls", "context_plan", "resume", "stages", "solver", "sco
 _PROTOCOL_RULES = (
     "spec", "personas", "tables", "workspace", "selection", "models", "plan", "record",
     "signals", "visibility", "decision", "prompts", "answers", "display", "echo", "scaffold",
+    "options",
 )  # fmt: skip
 _PROTOCOL_SOLVERS = ("seats", "turns", "engine", "solver", "scorer")
 MODULES = {

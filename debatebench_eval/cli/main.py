@@ -117,13 +117,21 @@ def command_parser() -> argparse.ArgumentParser:
     return _parser()
 
 
+def _print_flat(item: surface.Registered) -> None:
+    """The flat groups' keys it reads, each documented once on its group."""
+    for option in item.run_options():
+        line = f"{option.name}: {option.doc}"
+        print(textwrap.fill(line, 88, initial_indent="        ", subsequent_indent="            "))
+
+
 def _run_list(args: argparse.Namespace) -> int:
     print(_listing().rsplit("\n\n", 1)[0])
     for item in surface.registered():
         options = surface.args_section(item.doc)
-        if options:
+        if options or item.run_options():
             print(f"\n{item.name} options:")
             print(options)
+            _print_flat(item)
     # Declared once, on the group: every task and scorer that judges takes these.
     for group, users in surface.JUDGING_GROUPS:
         print(f'\njudging keys of {users} (-T judging="{{key: value, ...}}", -S for a scorer):\n')

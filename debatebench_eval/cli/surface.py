@@ -22,10 +22,13 @@ from pydantic.fields import FieldInfo
 from debatebench_eval._registry import ALIAS_PREFIX, SCORERS, SOLVERS, TASKS
 from debatebench_eval.core._inspect import registry_info
 from debatebench_eval.core.options import OptionGroup
-from debatebench_eval.crucible.options import ScoringOptions
+from debatebench_eval.core.run_options import PROBE_ONLY, RUN_KEYS, RunOptions
+from debatebench_eval.crucible.options import CRUCIBLE_RUN_KEYS, ScoringOptions
+from debatebench_eval.crucible.options import DEBATE_ARGS as CRUCIBLE_ARGS
 from debatebench_eval.debate.task import DEBATE_ARGS
 from debatebench_eval.interop.judge_task import JUDGE_TASK_ARGS
 from debatebench_eval.judging.options import JudgeCalls, JudgingOptions
+from debatebench_eval.protocols.options import DELIBERATION_KEYS, DeliberationOptions
 from debatebench_eval.protocols.solver import DELIBERATE_ARGS
 from debatebench_eval.protocols.tasks import ADJUDICATE_ARGS, PANEL_ARGS
 from debatebench_eval.validation.fact_check_scorer import PLANTED_JUDGING
@@ -42,28 +45,37 @@ JUDGING_GROUPS: tuple[tuple[type[OptionGroup], str], ...] = (
 @dataclass(frozen=True)
 class Accepts:
     """A factory's option group (if any), the group keys it reads (None: all) and the
-    names it takes besides its signature's."""
+    names it takes besides its signature's; `flat`: the groups whose flat form is the
+    documented one (`RunOptions`), each with the keys it reads, shown as its own options."""
 
     group: type[OptionGroup] | None = None
     group_keys: tuple[str, ...] | None = None
     extra: tuple[str, ...] = ()
+    flat: tuple[tuple[type[OptionGroup], tuple[str, ...]], ...] = ()
 
     def group_name(self) -> str | None:
         return None if self.group is None else self.group.GROUP
 
 
+_RUN = ((RunOptions, RUN_KEYS),)
+_PROBE = ((RunOptions, PROBE_ONLY),)
+_CRUCIBLE_RUN = ((RunOptions, CRUCIBLE_RUN_KEYS),)
+_DELIBERATION = (*_RUN, (DeliberationOptions, DELIBERATION_KEYS))
+
 # Keyed by the short name. Every registered object needs a row when it has
 # `**unknown` (tests/cli/test_surface.py fails otherwise): what it reads from
 # there is only what its own code says.
 _ACCEPTS: dict[str, Accepts] = {
-    "debate": Accepts(JudgingOptions, extra=DEBATE_ARGS),
-    "judge": Accepts(JudgingOptions, extra=JUDGE_TASK_ARGS),
+    "debate": Accepts(JudgingOptions, extra=DEBATE_ARGS, flat=_RUN),
+    "judge": Accepts(JudgingOptions, extra=JUDGE_TASK_ARGS, flat=_PROBE),
     "judge_validation": Accepts(extra=VALIDATION_ARGS),
-    "fact_check_validation": Accepts(JudgingOptions, PLANTED_JUDGING),
-    "judge_sensitivity": Accepts(JudgingOptions, SENSITIVITY_JUDGING),
-    "crucible": Accepts(ScoringOptions),
-    "panel": Accepts(extra=PANEL_ARGS),
-    "adjudicate": Accepts(JudgeCalls, ("judge_schema",), ADJUDICATE_ARGS),
+    "fact_check_validation": Accepts(JudgingOptions, PLANTED_JUDGING, flat=_PROBE),
+    "judge_sensitivity": Accepts(JudgingOptions, SENSITIVITY_JUDGING, flat=_PROBE),
+    "crucible": Accepts(
+        ScoringOptions, extra=CRUCIBLE_ARGS, flat=((RunOptions, CRUCIBLE_RUN_KEYS),)
+    ),
+    "panel": Accepts(extra=PANEL_ARGS, flat=_DELIBERATION),
+    "adjudicate": Accepts(JudgeCalls, ("judge_schema",), ADJUDICATE_ARGS, flat=_DELIBERATION),
     "rubric": Accepts(JudgingOptions),
     "fact_check": Accepts(JudgingOptions),
     "planted_claims": Accepts(JudgingOptions),
@@ -113,9 +125,16 @@ class Registered:
     def options(self) -> list[Option]:
         """The signature's options, each with its meaning from the docstring's Args."""
         meanings = docstring_args(self.doc)
-        return [
+        own = [
             Option(name, _type_text(p.annotation), _default_text(p.default), meanings.get(name, ""))
             for name, p in _parameters(self.obj).items()
+        ]
+        return own + self.run_options()
+
+    def run_options(self) -> list[Option]:
+        """The keys of its flat groups it reads (their documented form), as the groups have them."""
+        return [
+            o for group, keys in self.accepts.flat for o in group_fields(group) if o.name in keys
         ]
 
     def group_keys(self) -> tuple[str, ...]:
@@ -129,6 +148,8 @@ class Registered:
         """Every name accepted as `-T`/`-S key=value`: the signature, the extra names,
         and the group's keys (which are also accepted flat)."""
         own = set(_parameters(self.obj)) | set(self.accepts.extra)
+        for group, keys in self.accepts.flat:
+            own |= {group.GROUP, *keys}
         return frozenset(own | set(self.group_keys()))
 
     def takes_unknown(self) -> bool:

@@ -4,7 +4,9 @@ A group (the judging settings, say) is one pydantic model, declared once and
 taken by every task and scorer that needs it as one option holding a mapping
 (`-T judging="{judge_budget: 1024}"`), or, under the names it had before it
 was a group, one flat option per key (`-T judge_budget=1024`, still accepted
-with a message naming the group form). Each field coerces with the helpers
+with a message naming the group form). A group whose flat form is the primary,
+documented one (`FLAT_PRIMARY`: the run settings, `-T seed=3`) takes its flat
+keys with no message. Each field coerces with the helpers
 in `arguments`, and the label of a bad value (the option as the user typed
 it, with `-T` or `-S`) travels in the validation context: nothing depends on
 which call ran first.
@@ -61,6 +63,8 @@ class OptionGroup(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
     GROUP: ClassVar[str]
+    # The flat form (`-T seed=3`) is the documented one: accepted with no message.
+    FLAT_PRIMARY: ClassVar[bool] = False
 
     def given_values(self) -> dict[str, Any]:
         """The values as options would give them again (a loaded file as its path)."""
@@ -98,12 +102,22 @@ class OptionGroup(BaseModel):
                 )
             if key in values:
                 raise ConfigError(where, f"given also as {labels[key]}", "each setting once")
-            logger.warning(
-                '%s is accepted as %s %s="{%s: ...}"; give it in that form.',
-                where, taker.flag, cls.GROUP, key,
-            )  # fmt: skip
+            if not cls.FLAT_PRIMARY:
+                logger.warning(
+                    '%s is accepted as %s %s="{%s: ...}"; give it in that form.',
+                    where, taker.flag, cls.GROUP, key,
+                )  # fmt: skip
             values[key], labels[key] = value, where
         return Given(values, labels)
+
+    @classmethod
+    def taken(cls, flat: dict[str, Any], taker: Taker) -> Given:
+        """The group's values, its mapping option and its flat keys moved out of `flat`
+        (a task's `**unknown`), which then holds only what other groups may read."""
+        keys = cls.option_keys() if taker.accepts is None else taker.accepts
+        group = flat.pop(cls.GROUP, None)
+        own = {key: flat.pop(key) for key in keys if key in flat}
+        return cls.gather(group, own, taker)
 
     @classmethod
     def checked(cls, given: Given, defaults: Mapping[str, Any] | None = None) -> Self:

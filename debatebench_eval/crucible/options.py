@@ -46,6 +46,9 @@ DEBATE_ARGS = (
     "resume_cache",
 )
 
+# The run settings a crucible reads (its empty replies fail the call's checks instead).
+CRUCIBLE_RUN_KEYS = ("seed", "timeout", "probe")
+
 
 @dataclass(frozen=True)
 class DebateOptions:

@@ -13,8 +13,10 @@ from debatebench_eval.core import arguments as arg
 from debatebench_eval.core.calls import DEFAULT_MAX_RETRIES
 from debatebench_eval.core.options import task_taker
 from debatebench_eval.core.resources import data_file
+from debatebench_eval.core.run_options import RunOptions
 from debatebench_eval.crucible.corpus import open_corpus
 from debatebench_eval.crucible.options import (
+    CRUCIBLE_RUN_KEYS,
     DEBATE_ARGS,
     ScoringOptions,
     debate_options,
@@ -52,9 +54,6 @@ def crucible(
     queries: int | None = None,
     hits: int | None = None,
     budget: int | None = None,
-    seed: int | None = None,
-    timeout: int | None = None,
-    probe: bool | None = None,
     resume_cache: bool | None = None,
     judging: dict[str, Any] | None = None,
     **unknown: Any,
@@ -78,10 +77,6 @@ def crucible(
         queries: Search queries each side may add to the harness's own (0-5, default 3).
         hits: Corpus passages shown per class (1-20, default 6).
         budget: Completion-token cap of every debater call (default 4000).
-        seed: Base seed when --seed is not given; without either the seed derives from
-            the topic's content, so a retry replays finished calls from the cache.
-        timeout: Seconds to wait for one reply (default 600).
-        probe: Check each model server answers before the first call (default true).
         resume_cache: Keep every debate call that passed its checks so `inspect eval-retry`
             of this run resumes a crashed topic where it stopped (default true; a fresh
             `inspect eval` always asks the model; false: every call live, even on retry).
@@ -90,8 +85,11 @@ def crucible(
             meta_judge, audit_spread and the margins on a claim's 1-5 scale (keys:
             `debatebench-eval list`). Each key is also accepted as an option of its own.
     """
+    run_given = RunOptions.taken(unknown, task_taker("crucible", DEBATE_ARGS, CRUCIBLE_RUN_KEYS))
+    RunOptions.checked(run_given)  # each bad value named as given; a topic file fills the rest
     scored = ScoringOptions.gather(judging, unknown, task_taker("crucible", DEBATE_ARGS))
     given = {k: v for k, v in locals().items() if k in DEBATE_ARGS}
+    given.update(run_given.values)
     topics = [load_topic(path) for path in topic_paths(topic)]
     ids = sample_ids(topics)
     runs = {

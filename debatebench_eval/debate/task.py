@@ -12,12 +12,12 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import GenerateConfig, Model, get_model
 
 from debatebench_eval.core import arguments as arg
-from debatebench_eval.core.calls import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT
+from debatebench_eval.core.calls import DEFAULT_MAX_RETRIES
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.options import task_taker
+from debatebench_eval.core.run_options import RunOptions
 from debatebench_eval.debate.config import (
     DEFAULT_BUDGET,
-    DEFAULT_EMPTY_RETRIES,
     DEFAULT_FORMAT,
     DEFAULT_MOTIONS,
     DEFAULT_TEAMS,
@@ -49,6 +49,7 @@ DEBATE_ARGS = (
 # Each role's own budget: a key of `budget` now; the older options still accepted.
 _SIDE_BUDGETS = ("pro_budget", "con_budget")
 logger = logging.getLogger(__name__)
+_RUN_DEFAULTS = {key: field.default for key, field in RunOptions.model_fields.items()}
 # With config=run.yaml these live in the file; giving both would be ambiguous.
 _RUN_YAML_OWNS = (
     "motion",
@@ -78,10 +79,6 @@ def debate(
     con_team: str = DEFAULT_TEAMS["con"],
     paired: bool = False,
     config: str | None = None,
-    seed: int | None = None,
-    timeout: int = DEFAULT_TIMEOUT,
-    empty_retries: int = DEFAULT_EMPTY_RETRIES,
-    probe: bool = True,
     sources: str | list[str] | None = None,
     prep_budget: int | None = None,
     context_window: int | None = None,
@@ -109,10 +106,6 @@ def debate(
         con_team: Team of the con side (default `skeptic`).
         paired: Run every motion twice with the pro and con models exchanged.
         config: A debatebench 0.1.x run.yaml; its models become the roles.
-        seed: Base seed when --seed is not given (per-sample seeds derive from it).
-        timeout: Seconds to wait for one model reply (default 600).
-        empty_retries: Extra attempts when a model returns no speech (default 2).
-        probe: Check each model server answers before debating (default true).
         sources: Shared evidence pools for prep: args-me, debatesum (from
             DEBATEBENCH_SOURCES_DIR), example (shipped), or .jsonl paths.
         prep_budget: Completion-token cap of each side's prep call (required with prep).
@@ -134,10 +127,15 @@ def debate(
             Each key is also accepted as an option of its own (-T judge_budget=1024).
     """
     sides = {name: unknown.pop(name, None) for name in _SIDE_BUDGETS}
-    judged = JudgingOptions.gather(judging, unknown, task_taker("debate", DEBATE_ARGS))
+    taker = task_taker("debate", DEBATE_ARGS)
+    run_given = RunOptions.taken(unknown, taker)
+    judged = JudgingOptions.gather(judging, unknown, taker)
     given = {k: v for k, v in locals().items() if k in DEBATE_ARGS}
+    # As the signature gave them before they were a group: the run.yaml clash check
+    # and the pairing token read these values as given.
+    given.update({**_RUN_DEFAULTS, **run_given.values})
     given.update(side_budgets(budget, sides))
-    settings, roles = _settings(given)
+    settings, roles = _settings(given, RunOptions.checked(run_given))
     options = JudgingOptions.checked(
         judged, defaults={"judge_budget": settings.judge_budget, "fact_check": settings.fact_check}
     )
@@ -179,19 +177,17 @@ def debate(
     )
 
 
-def _settings(given: dict[str, Any]) -> tuple[DebateSettings, dict[str, Model]]:
+def _settings(given: dict[str, Any], run: RunOptions) -> tuple[DebateSettings, dict[str, Model]]:
     paired = arg.as_bool("paired", given["paired"])
-    probe = arg.as_bool("probe", given["probe"])
-    retries = arg.as_int("empty_retries", given["empty_retries"], minimum=0, optional=False)
-    assert retries is not None
     window = arg.as_int("context_window", given["context_window"])
     match = arg.as_choice("topic_match", given["topic_match"], TOPIC_MATCHES)
     config = arg.as_text("config", given["config"])
     if config is None:
-        settings = _settings_from_args(given)
+        settings = _settings_from_args(given, run)
     else:
         # A default is a value the run.yaml can own; only a value given differs from it.
-        defaults = {n: p.default for n, p in inspect.signature(debate).parameters.items()}
+        parameters = inspect.signature(debate).parameters.items()
+        defaults = {**_RUN_DEFAULTS, **{n: p.default for n, p in parameters}}
         clash = [key for key in _RUN_YAML_OWNS if given[key] != defaults.get(key)]
         if clash:
             raise ConfigError(
@@ -204,8 +200,8 @@ def _settings(given: dict[str, Any]) -> tuple[DebateSettings, dict[str, Model]]:
         **{
             **settings.__dict__,
             "paired": paired,
-            "probe": probe,
-            "empty_retries": retries,
+            "probe": run.probe,
+            "empty_retries": run.empty_retries,
             "context_window": window,
             "topic_match": match,
             "reasoning_budgets": _reasoning_budgets(given),
@@ -270,7 +266,7 @@ def _reasoning_metadata(settings: DebateSettings) -> dict[str, dict[str, int | N
     return {REASONING_BUDGETS_KEY: dict(settings.reasoning_budgets)}
 
 
-def _settings_from_args(given: dict[str, Any]) -> DebateSettings:
+def _settings_from_args(given: dict[str, Any], run: RunOptions) -> DebateSettings:
     phase_list = arg.as_list("phases", given["phases"])
     format_name = arg.as_text("format", given["format"])
     if phase_list is not None and format_name != DEFAULT_FORMAT:
@@ -299,8 +295,8 @@ def _settings_from_args(given: dict[str, Any]) -> DebateSettings:
         },
         prep_budgets={"pro": prep_budget, "con": prep_budget},
         sources=sources,
-        seed=arg.as_int("seed", given["seed"], minimum=0),
-        timeout=arg.as_int("timeout", given["timeout"]) or DEFAULT_TIMEOUT,
+        seed=run.seed,
+        timeout=run.timeout,
     )
 
 

@@ -29,6 +29,7 @@ from debatebench_eval.core import arguments as arg
 from debatebench_eval.core.calls import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.options import task_taker
+from debatebench_eval.core.run_options import PROBE_ONLY, run_options
 from debatebench_eval.interop.transcript_file import (
     load_json,
     read_transcript,
@@ -66,7 +67,6 @@ class Transcripts:
 def judge(
     transcripts: str | None = None,
     judging: dict[str, Any] | None = None,
-    probe: bool = True,
     **unknown: Any,
 ) -> Task:
     """Re-judge recorded debates: debatebench transcript files, with the `judge` role.
@@ -77,9 +77,10 @@ def judge(
         judging: The judge's settings as one mapping, e.g. judging="{judge_budget: 1024,
             swap_judging: false}" (keys: `debatebench-eval list`); each key is also
             accepted as an option of its own (-T judge_budget=1024).
-        probe: Check each judge model's server answers before judging (default true).
     """
-    judged = JudgingOptions.gather(judging, unknown, task_taker("judge", JUDGE_TASK_ARGS))
+    taker = task_taker("judge", JUDGE_TASK_ARGS)
+    run = run_options(unknown, task_taker("judge", JUDGE_TASK_ARGS, PROBE_ONLY))
+    judged = JudgingOptions.gather(judging, unknown, taker)
     source = arg.as_text("transcripts", transcripts)
     if source is None:
         raise ConfigError(
@@ -93,7 +94,7 @@ def judge(
         dataset=transcript_dataset(debates),
         solver=recorded_debate(
             debates,
-            probe=arg.as_bool("probe", probe),
+            probe=run.probe,
             require_validated_judge=options.require_validated_judge,
         ),
         scorer=judging_set.scorers,

@@ -11,11 +11,13 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import GenerateConfig, model_roles
 
 from debatebench_eval.core import arguments as arg
-from debatebench_eval.core.calls import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT
+from debatebench_eval.core.calls import DEFAULT_MAX_RETRIES
 from debatebench_eval.core.errors import ConfigError
-from debatebench_eval.core.options import task_taker
+from debatebench_eval.core.options import Taker, task_taker
+from debatebench_eval.core.run_options import run_options
 from debatebench_eval.judging.options import JudgeCalls
 from debatebench_eval.judging.run_summary import report_problems_after_the_run
+from debatebench_eval.protocols.options import DeliberationOptions
 from debatebench_eval.protocols.plan import Plan, build_plan, check_models, coerce_options
 from debatebench_eval.protocols.scorer import outcome
 from debatebench_eval.protocols.solver import deliberation_solver
@@ -37,20 +39,11 @@ ADJUDICATE_ARGS = (*COMMON_ARGS, "proposal", "debate_type")
 def panel(
     task: str | None = None,
     task_file: str | None = None,
-    protocol: str = "panel",
     table: str | None = None,
     synth: str | None = None,
     rounds: int | None = None,
     converge: bool = True,
     budget: int | None = None,
-    final_budget: int | None = None,
-    persona_models: bool = True,
-    send_effort: bool = False,
-    workspace: str | None = None,
-    seed: int | None = None,
-    timeout: int | None = None,
-    empty_retries: int = 2,
-    probe: bool = True,
     **unknown: Any,
 ) -> Task:
     """A panel of personas deliberates a task in rounds; a synthesizer writes the answer (heurema).
@@ -58,46 +51,29 @@ def panel(
     Args:
         task: The task text, e.g. task="Should we migrate to Postgres now or defer?".
         task_file: A file holding the task (heurema's --task @file; Inspect cannot parse @).
-        protocol: `panel` (the default) or a protocol .yaml file.
         table: A table of personas (default tables/default.yml: proposer, skeptic).
         synth: The synthesizer persona (default the table's, else `synthesizer`).
         with: Persona selectors for the panel, e.g. with=proposer,skeptic (overrides table).
         rounds: Most rounds (default 10); the panel stops early when it converges.
         converge: Stop early when every participant signals done (default true).
         budget: Completion-token cap of each participant's turn (default 1000).
-        final_budget: Completion-token cap of the synthesis (default 2000).
-        persona_models: Speak with each persona's own `model` (default true; false: --model).
-        send_effort: Send each persona's `effort` as reasoning_effort (default false).
-        workspace: A folder with personas/ and tables/, or one holding .heurema/debate
-            (default: found by walking up from the working directory).
-        seed: Base seed when --seed is not given.
-        timeout: Seconds to wait for one reply (default 600).
-        empty_retries: Extra attempts when a participant returns no text (default 2).
-        probe: Check each model server answers before the first call (default true).
     """
+    run = run_options(unknown, task_taker("panel", PANEL_ARGS))
+    setup = deliberation_options(unknown, task_taker("panel", PANEL_ARGS), "panel")
     arg.reject_unknown("task panel", {k: v for k, v in unknown.items() if k != "with"}, PANEL_ARGS)
     text, source = task_text(task, task_file)
     given = {k: v for k, v in locals().items() if k in PANEL_ARGS}
-    plan = _plan(protocol, given, unknown)
+    plan = _plan({**given, **run.model_dump(), **setup.model_dump()}, unknown)
     sample = Sample(id=plan.protocol.name, input=text, metadata={"task_source": source})
-    return _task(plan, sample, timeout)
+    return _task(plan, sample, run.timeout)
 
 
 @task
 def adjudicate(
     proposal: str | None = None,
     debate_type: str | None = None,
-    protocol: str = "adjudication",
     budget: int | None = None,
-    final_budget: int | None = None,
     judging: dict[str, Any] | None = None,
-    persona_models: bool = True,
-    send_effort: bool = False,
-    workspace: str | None = None,
-    seed: int | None = None,
-    timeout: int | None = None,
-    empty_retries: int = 2,
-    probe: bool = True,
     **unknown: Any,
 ) -> Task:
     """Five roles adjudicate a proposal; the judge decides accept, revise or escalate (ar-debate).
@@ -106,20 +82,13 @@ def adjudicate(
         proposal: The proposal document (a file path).
         debate_type: research_question, theory_selection, method_fit, claim_adjudication,
             rival_explanations or final_revision.
-        protocol: `adjudication` (the default) or a protocol .yaml file.
         budget: Completion-token cap of each role's turn (default 1000).
-        final_budget: Completion-token cap of each judge call (default 2000).
         judging: The judge's settings as one mapping: judging="{judge_schema: object}" holds
             the judge to JSON (auto, the default, true, object or false, as every judging
             task's); judge_schema is also accepted as an option of its own.
-        persona_models: Speak with each persona's own `model` (default true; false: --model).
-        send_effort: Send each persona's `effort` as reasoning_effort (default false).
-        workspace: A folder with personas/ and tables/, or one holding .heurema/debate.
-        seed: Base seed when --seed is not given.
-        timeout: Seconds to wait for one reply (default 600).
-        empty_retries: Extra attempts when a role returns no text (default 2).
-        probe: Check each model server answers before the first call (default true).
     """
+    run = run_options(unknown, task_taker("adjudicate", ADJUDICATE_ARGS))
+    setup = deliberation_options(unknown, task_taker("adjudicate", ADJUDICATE_ARGS), "adjudication")
     taker = task_taker("adjudicate", ADJUDICATE_ARGS, ("judge_schema",))
     judged = JudgeCalls.parse(judging, unknown, taker)
     kind = arg.as_text("debate_type", debate_type)
@@ -131,13 +100,14 @@ def adjudicate(
         raise ConfigError(arg.label("proposal"), "missing", "the proposal document's path")
     text = _read(path, "proposal")
     given = {k: v for k, v in locals().items() if k in ADJUDICATE_ARGS}
-    plan = _plan(protocol, {**given, "judge_schema": judged.judge_schema}, {})
+    settings = {**given, **run.model_dump(), **setup.model_dump()}
+    plan = _plan({**settings, "judge_schema": judged.judge_schema}, {})
     sample = Sample(
         id=kind,
         input=f"Debate type: {kind}\n\nProposal ({Path(path).name}):\n\n{text}",
         metadata={"task_source": "file", "debate_type": kind, "proposal_file": path},
     )
-    return _task(plan, sample, timeout)
+    return _task(plan, sample, run.timeout)
 
 
 def task_text(task: Any, task_file: Any) -> tuple[str, str]:
@@ -186,8 +156,15 @@ def _read(path: str, name: str) -> str:
     return text
 
 
-def _plan(protocol: Any, given: dict[str, Any], unknown: dict[str, Any]) -> Plan:
-    spec = load_protocol(arg.as_text("protocol", protocol) or "panel")
+def deliberation_options(flat: dict[str, Any], taker: Taker, protocol: str) -> DeliberationOptions:
+    """The task's deliberation settings, moved out of its `**unknown`; its own protocol
+    when none is given."""
+    given = DeliberationOptions.taken(flat, taker)
+    return DeliberationOptions.checked(given, defaults={"protocol": protocol})
+
+
+def _plan(given: dict[str, Any], unknown: dict[str, Any]) -> Plan:
+    spec = load_protocol(given["protocol"])
     plan = build_plan(spec, coerce_options(given, unknown), Path(os.getcwd()))
     # Roles bound on the command line are known here; a Python caller binds them
     # later, and the solver checks again before any call.
@@ -195,8 +172,7 @@ def _plan(protocol: Any, given: dict[str, Any], unknown: dict[str, Any]) -> Plan
     return plan
 
 
-def _task(plan: Plan, sample: Sample, timeout: Any) -> Task:
-    seconds = arg.as_int("timeout", timeout) or DEFAULT_TIMEOUT
+def _task(plan: Plan, sample: Sample, seconds: int) -> Task:
     report_problems_after_the_run()
     return Task(
         dataset=MemoryDataset([sample], name=f"debatebench-{plan.protocol.name}"),

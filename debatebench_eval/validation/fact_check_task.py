@@ -20,6 +20,7 @@ from inspect_ai.model import GenerateConfig
 from debatebench_eval.core import arguments as arg
 from debatebench_eval.core.calls import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT
 from debatebench_eval.core.options import task_taker
+from debatebench_eval.core.run_options import PROBE_ONLY, run_options
 from debatebench_eval.interop.judge_task import Transcripts, recorded_debate
 from debatebench_eval.judging.options import JudgingOptions
 from debatebench_eval.judging.run_summary import report_problems_after_the_run
@@ -34,7 +35,6 @@ TASK_ARGS = ("data", "probe")
 def fact_check_validation(
     data: str | None = None,
     judging: dict[str, Any] | None = None,
-    probe: bool = True,
     **unknown: Any,
 ) -> Task:
     """The fact-check's verdicts against 512 claims planted with known verdicts in 64 debates.
@@ -45,9 +45,9 @@ def fact_check_validation(
         judging: The judge's settings as one mapping, of judge_budget, judge_schema and
             require_validated_judge (a passing speech validation record), e.g.
             judging="{judge_budget: 4000}"; each is also accepted as an option of its own.
-        probe: Check the judge's server answers before judging (default true).
     """
     taker = task_taker("fact_check_validation", TASK_ARGS, PLANTED_JUDGING)
+    run = run_options(unknown, task_taker("fact_check_validation", TASK_ARGS, PROBE_ONLY))
     options = JudgingOptions.parse(judging, unknown, taker)
     folder = arg.as_text("data", data)
     planted = load_planted_set(Path(folder).expanduser() if folder else None)
@@ -56,7 +56,7 @@ def fact_check_validation(
         dataset=planted_dataset(planted),
         solver=recorded_debate(
             Transcripts(name=planted.origin, records=planted.records),
-            probe=arg.as_bool("probe", probe),
+            probe=run.probe,
             require_validated_judge=options.require_validated_judge,
         ),
         scorer=planted_claims(judging=options),

@@ -20,6 +20,7 @@ from debatebench_eval.core import arguments as arg
 from debatebench_eval.core.calls import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.options import task_taker
+from debatebench_eval.core.run_options import PROBE_ONLY, run_options
 from debatebench_eval.interop.judge_task import Transcripts, recorded_debate
 from debatebench_eval.judging.options import JudgingOptions
 from debatebench_eval.judging.run_summary import report_problems_after_the_run
@@ -41,7 +42,6 @@ def judge_sensitivity(
     degradations: list[str] | str | None = None,
     limit_sources: int | None = None,
     judging: dict[str, Any] | None = None,
-    probe: bool = True,
     **unknown: Any,
 ) -> Task:
     """The rubric judge on real debates with one side made worse in a known way.
@@ -54,9 +54,9 @@ def judge_sensitivity(
             (keys: `debatebench-eval list`, but strict_judge and fact_check);
             require_validated_judge asks for a passing speech validation record. Each
             key is also accepted as an option of its own.
-        probe: Check each judge's server answers before judging (default true).
     """
     taker = task_taker("judge_sensitivity", TASK_ARGS, SENSITIVITY_JUDGING)
+    run = run_options(unknown, task_taker("judge_sensitivity", TASK_ARGS, PROBE_ONLY))
     options = JudgingOptions.parse(judging, unknown, taker)
     chosen = _degradations(degradations)
     spec = load_spec(dimensions=options.rubric.names)
@@ -72,7 +72,7 @@ def judge_sensitivity(
             Transcripts(
                 name="judge sensitivity set", records={v.sample_id: v.record for v in variants}
             ),
-            probe=arg.as_bool("probe", probe),
+            probe=run.probe,
             require_validated_judge=options.require_validated_judge,
         ),
         scorer=rubric_sensitivity(judging=options),

@@ -1,0 +1,45 @@
+"""The settings panel and adjudicate share are one group, declared once: flat (the
+documented form) or as `-T deliberation=...`, each bad value named as typed, each task
+with its own protocol when none is given."""
+
+from __future__ import annotations
+
+import pytest
+
+from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.core.options import task_taker
+from debatebench_eval.protocols.tasks import PANEL_ARGS, deliberation_options, panel
+
+TAKER = task_taker("panel", PANEL_ARGS)
+
+
+def test_each_task_has_its_own_protocol_when_none_is_given() -> None:
+    assert deliberation_options({}, TAKER, "adjudication").protocol == "adjudication"
+    given = {"deliberation": {"protocol": "panel"}}
+    assert deliberation_options(given, TAKER, "adjudication").protocol == "panel"
+
+
+def test_flat_and_group_forms_give_the_same() -> None:
+    flat = {"final_budget": "1500", "send_effort": "true"}
+    grouped = {"deliberation": {"final_budget": 1500, "send_effort": True}}
+    assert deliberation_options(flat, TAKER, "panel") == deliberation_options(
+        grouped, TAKER, "panel"
+    )
+    assert flat == {}  # moved out, so the task's own unknown-key check sees none
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        ({"final_budget": 0}, "-T final_budget: got 0; expected an integer of at least 1."),
+        (
+            {"deliberation": {"persona_models": "maybe"}},
+            "-T deliberation.persona_models: got 'maybe'; expected true or false.",
+        ),
+        ({"run": {"empty_retries": -1}}, "-T run.empty_retries: got -1; expected an integer"),
+    ],
+)
+def test_the_panel_task_names_a_bad_value_as_typed(given: dict[str, object], message: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        panel(task="Now or later?", **given)
+    assert str(caught.value).startswith(message)
