@@ -1,7 +1,10 @@
 """A local S3 server for tests of s3:// log folders: moto's server mode in a thread of
 the test process, on a loopback port. Commands under test reach it over HTTP through
 Inspect's own file access (fsspec and s3fs), told where it is by AWS_ENDPOINT_URL;
-the test itself looks into the bucket with boto3."""
+the test itself looks into the bucket with boto3.
+
+moto keeps its buckets in process-wide state that outlives one server, so each server
+is reset as it starts: a bucket another test of the same process filled is not seen."""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ from types import TracebackType
 from typing import Any
 
 import boto3
+import httpx
 from moto.server import ThreadedMotoServer
 
 REGION = "us-east-1"
@@ -27,6 +31,7 @@ class S3Server:
         self._server.start()
         host, port = self._server.get_host_and_port()
         self.url = f"http://{host}:{port}"
+        httpx.post(f"{self.url}/moto-api/reset", timeout=30).raise_for_status()
         return self
 
     def __exit__(
