@@ -21,6 +21,7 @@ import json
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from types import UnionType
 from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin
 
@@ -40,6 +41,9 @@ from pydantic.fields import FieldInfo
 from pydantic_core import ErrorDetails, PydanticCustomError
 
 R = TypeVar("R", bound=BaseModel)
+# Reply models (and their schemas) built per record, kept for reuse: enough for
+# every debate a worker has in flight, in both orientations.
+MODELS_KEPT = 64
 
 # A word character somewhere: "..." or "-" copied from a reply shape is not text.
 _WORDY = re.compile(r"[^\W_]")
@@ -430,6 +434,12 @@ def _shown(value: Any) -> str:
 def reply_schema(model: type[BaseModel]) -> dict[str, Any]:
     """The model's JSON schema as servers take it: references inlined, no titles
     or defaults, every property required, no other allowed."""
+    return copy.deepcopy(_schema_of(model))
+
+
+@lru_cache(maxsize=MODELS_KEPT)
+def _schema_of(model: type[BaseModel]) -> dict[str, Any]:
+    # pydantic makes the schema anew on each call: some 7 ms for the rubric's.
     schema = model.model_json_schema()
     definitions = schema.pop("$defs", {})
     plain: dict[str, Any] = _plain(_inline(schema, definitions))

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import Annotated, Any
 
 from pydantic import (
@@ -35,6 +35,7 @@ from pydantic_core import PydanticCustomError
 from rapidfuzz import fuzz
 
 from debatebench_eval.core.reply_model import (
+    MODELS_KEPT,
     ReplyModel,
     check_reply,
     either,
@@ -225,25 +226,40 @@ def reply_model(
     claims' turns, the count as `minItems`, the words in the reason's
     `pattern`. A side with no turn in the record can only give `no_claims`.
     """
-    most = max(sum(turn.side == side for turn in record.turns) for side in SIDES)
-    bounds = ledger_bounds(most, budget)
-    sides: dict[str, Any] = {
-        REPLY_KEYS[label]: (_side_model(record, orientation.side(label), label, bounds), ...)
+    spoken = record.turns  # read from the store anew at each access
+    most = max(sum(turn.side == side for turn in spoken) for side in SIDES)
+    turns = [
+        tuple(turn.id for turn in spoken if turn.side == orientation.side(label))
         for label in SIDE_LABELS
+    ]
+    return _fact_check_model(*turns, _cited(record), ledger_bounds(most, budget))
+
+
+# Building a reply model and its schema costs a judge call some 20 ms of CPU:
+# the schema sent and the check of the reply share one build, as do a debate's
+# repeated and repaired asks.
+@lru_cache(maxsize=MODELS_KEPT)
+def _fact_check_model(
+    turns_a: tuple[str, ...], turns_b: tuple[str, ...], cited: tuple[str, ...], bounds: LedgerBounds
+) -> type[ReplyModel]:
+    sides: dict[str, Any] = {
+        REPLY_KEYS[label]: (_side_model(turns, cited, label, bounds), ...)
+        for label, turns in zip(SIDE_LABELS, (turns_a, turns_b), strict=True)
     }
     return create_model("FactCheck", __base__=ReplyModel, **sides)
 
 
-def _side_model(record: DebateRecord, side: str, label: str, bounds: LedgerBounds) -> Any:
-    """One side of the reply: its claims, or why it made none."""
+def _side_model(
+    turns: tuple[str, ...], cited: tuple[str, ...], label: str, bounds: LedgerBounds
+) -> Any:
+    """One side of the reply: its claims (naming one of its `turns`), or why it made none."""
     reason: Any = Annotated[
         prose(bounds.chars, min_words=MIN_REASON_WORDS), AfterValidator(_reason_of(label))
     ]
     none_made = create_model(f"NoClaims{label}", __base__=ReplyModel, no_claims=(reason, ...))
-    turns = tuple(turn.id for turn in record.turns if turn.side == side)
     branches: dict[str, type[BaseModel]] = {"no_claims": none_made}
     if turns:
-        claim = _claim_model(turns, _cited(record), bounds, f"of Side {label}")
+        claim = _claim_model(turns, cited, bounds, f"of Side {label}")
         claims = Annotated[
             list[claim],  # type: ignore[valid-type]
             Field(min_length=1, max_length=bounds.claims),

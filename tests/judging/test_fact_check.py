@@ -467,3 +467,23 @@ def test_the_fact_check_schema_carries_each_sides_ids_verdicts_and_count() -> No
             assert text["pattern"] == text_pattern(200) and text["minLength"] == 3
         reason = excused["properties"]["no_claims"]
         assert reason["pattern"] == words_pattern(200, MIN_REASON_WORDS)
+
+
+def test_the_reply_model_is_built_once_per_record_and_orientation() -> None:
+    from debatebench_eval.judging.ledger import reply_model
+
+    orientation = Orientation(a="pro", b="con")
+    built = reply_model(record(), orientation)
+    assert reply_model(record(), orientation) is built  # the schema and the check share it
+    assert reply_model(record(), orientation.swapped()) is not built
+    other = record()
+    other.turns = [*other.turns, turn("t00000003", "pro", PRO_TEXT)]
+    assert reply_model(other, orientation) is not built
+
+
+def test_a_schema_handed_out_is_a_copy_the_caller_may_change() -> None:
+    orientation = Orientation(a="pro", b="con")
+    first = reply_schema(record(), orientation)
+    first["properties"]["side_a"].clear()
+    assert reply_schema(record(), orientation) != first
+    assert reply_schema(record(), orientation)["properties"]["side_a"]

@@ -204,10 +204,15 @@ _REFUSED_FORMAT = {
 
 
 def schema_instance(schema: dict[str, Any]) -> Any:
-    """A value valid under a JSON Schema: mid-range numbers, false, short strings, empty lists."""
+    """A value valid under a JSON Schema: mid-range numbers, false, short strings,
+    lists of `minItems` items, and of `anyOf`/`oneOf` the last alternative, the
+    simplest in this project's schemas (`null`, or a side's `no_claims` reason)."""
     kind = schema.get("type")
     if "enum" in schema:
         return schema["enum"][0]
+    for alternatives in ("anyOf", "oneOf"):
+        if alternatives in schema:
+            return schema_instance(schema[alternatives][-1])
     if kind == "object":
         return {key: schema_instance(sub) for key, sub in schema.get("properties", {}).items()}
     if kind == "integer":
@@ -217,8 +222,8 @@ def schema_instance(schema: dict[str, Any]) -> Any:
     if kind == "boolean":
         return False
     if kind == "array":
-        return []
-    return "A stub justification."
+        return [schema_instance(schema.get("items", {})) for _ in range(schema.get("minItems", 0))]
+    return "A stub justification.".ljust(schema.get("minLength", 0), "!")
 
 
 def _completion(request: dict[str, Any], number: int, behaviour: StubBehaviour) -> dict[str, Any]:
