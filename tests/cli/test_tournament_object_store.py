@@ -21,6 +21,7 @@ import pytest
 from inspect_ai.log import EvalSample, read_eval_log_samples
 
 from support.object_store import S3Server
+from support.rejudging import debatebench_folder
 from support.stub_server import StubBehaviour, StubServer
 from support.tournaments import ranked_judge
 
@@ -202,6 +203,41 @@ def test_an_outcomes_file_on_s3_is_rated_beside_it(s3: S3Server, tmp_path: Path)
     assert "judged/leaderboard.json" in s3.keys("bucket", "judged/")
     board = json.loads(s3.read("bucket", "judged/leaderboard.json"))
     assert [row["model"] for row in board["models"]] == ["a", "b"]
+
+
+def test_a_folder_of_debatebench_score_files_on_s3_is_rated_there(
+    s3: S3Server, tmp_path: Path
+) -> None:
+    for path in sorted(debatebench_folder(tmp_path).iterdir()):
+        s3.write("bucket", f"db/{path.name}", path.read_bytes())
+    rate = command(["tournament", "rate", "s3://bucket/db", "--resamples", "100",
+                    "--no-plots"], s3, tmp_path)  # fmt: skip
+    assert rate.returncode == 0, rate.stderr
+    board = json.loads(s3.read("bucket", "db/leaderboard.json"))
+    assert board["tournament"]["source"] == "debatebench"
+    assert board["tournament"]["folders"] == ["s3://bucket/db"]
+    assert board["models"] and {row["model"] for row in board["models"]} == {"a", "b", "c"}
+    assert board["counts"]["eligible_matchups"] == 2
+    skipped = board["tournament"]["skipped_logs"]
+    assert len(skipped) == 5 and all(s["log"].startswith("s3://bucket/db/") for s in skipped)
+    assert b"from debatebench score files, judged by gemma4:12b" in s3.read(
+        "bucket", "db/leaderboard.md"
+    )
+
+    # A malformed score file in the bucket: one message naming its URL and the key.
+    sheet = json.loads(s3.read("bucket", "db/mirror-3-scores.json"))
+    sheet["sides"][1]["total"] = "high"
+    s3.write("bucket", "db/mirror-3-scores.json", json.dumps(sheet).encode())
+    bad = command(["tournament", "rate", "s3://bucket/db", "--no-plots"], s3, tmp_path)
+    assert bad.returncode == 2
+    assert (
+        bad.stderr.strip()
+        .splitlines()[-1]
+        .endswith(
+            "s3://bucket/db/mirror-3-scores.json, key 'sides[1].total': got 'high'; "
+            "expected a number."
+        )
+    )
 
 
 def test_a_missing_bucket_stops_before_anything_is_written_and_is_never_created(
