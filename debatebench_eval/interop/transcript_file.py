@@ -36,11 +36,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, NoReturn
 
 from inspect_ai.util import Store
 
+from debatebench_eval.core._inspect import file
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.record.protocol import LENGTH_SENTENCES, PHASE_NAMES, SIDES
 from debatebench_eval.record.store import (
@@ -62,15 +63,19 @@ _EPOCH = 1
 _SHOWN_CHARS = 60
 
 
-def read_transcript(path: Path, sample_id: str | None = None) -> DebateRecord:
-    """The complete debate in one transcript file (ConfigError naming the file if not)."""
-    return record_from_document(load_json(path), str(path), sample_id or path.stem)
+def read_transcript(path: str | Path, sample_id: str | None = None) -> DebateRecord:
+    """The complete debate in one transcript file (ConfigError naming the file if not):
+    a local path, or any URL Inspect reads (`s3://...`)."""
+    where = str(path)
+    return record_from_document(load_json(where), where, sample_id or PurePosixPath(where).stem)
 
 
-def load_json(path: Path) -> dict[str, Any]:
-    """The file's top-level JSON object."""
+def load_json(path: str | Path) -> dict[str, Any]:
+    """The file's top-level JSON object, read through Inspect's file access (so a URL
+    Inspect reads, `s3://...`, works as a local path does)."""
     try:
-        document = json.loads(path.read_text(encoding="utf-8"))
+        with file(str(path), "r") as handle:
+            document = json.loads(handle.read())
     except OSError as exc:
         where, found = str(path), f"cannot be read ({exc.strerror or exc})"
         raise ConfigError(where, found, "a readable file") from None

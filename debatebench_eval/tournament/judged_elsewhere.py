@@ -7,10 +7,11 @@ Two sources, one result per debate, exactly as a tournament's logs give them:
   `margin` (the winner's lead, 0 or more; 0 for a tie), `judge`, and each side's
   length for the length control: `pro_words`/`con_words` or
   `pro_tokens`/`con_tokens`;
-- a **folder of debatebench 0.1.x files**: each score file `NAME-scores.json`
-  with its transcript `NAME.json` (what `export` writes) or
-  `NAME-transcript.json` (what debatebench writes). The models come from the
-  transcript, the totals, dimensions, winner and judge from the score file.
+- a **folder of debatebench 0.1.x files**, local or at any URL Inspect reads
+  (`s3://bucket/folder`): each score file `NAME-scores.json` with its transcript
+  `NAME.json` (what `export` writes) or `NAME-transcript.json` (what debatebench
+  writes). The models come from the transcript, the totals, dimensions, winner
+  and judge from the score file.
 
 Matchups are formed as from our logs: a debate's pair is its two models in
 sorted order, so the debate with the sides exchanged is its twin, and a matchup
@@ -29,7 +30,7 @@ import json
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import PurePosixPath
 from typing import Any
 
 from debatebench_eval.core._inspect import file
@@ -37,6 +38,7 @@ from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.interop.transcript_file import load_json, read_transcript
 from debatebench_eval.record.protocol import SIDES
 from debatebench_eval.record.store import DebateRecord
+from debatebench_eval.tournament.location import child, file_names
 from debatebench_eval.tournament.outcomes import FORFEITS, side_stats
 from debatebench_eval.tournament.results import DebateResult, JudgeView, SideStats
 
@@ -215,12 +217,12 @@ class _Cell:
 
 
 def is_debatebench_folder(folder: str) -> bool:
-    """A local folder with debatebench score files and no tournament of ours."""
-    path = Path(folder)
+    """A folder (local or a URL) with debatebench score files and no tournament of ours."""
+    names = file_names(folder)
     return (
-        path.is_dir()
-        and not (path / "tournament.json").exists()
-        and any(path.glob(f"*{SCORES_SUFFIX}"))
+        names is not None
+        and "tournament.json" not in names
+        and any(name.endswith(SCORES_SUFFIX) for name in names)
     )
 
 
@@ -228,27 +230,29 @@ def read_debatebench(folders: list[str]) -> Imported:
     """Every score file of the folders, with its transcript, as a result."""
     debates, skipped = [], []
     for folder in folders:
-        for scores in sorted(Path(folder).glob(f"*{SCORES_SUFFIX}")):
-            name = scores.name[: -len(SCORES_SUFFIX)]
-            transcript = _transcript_of(scores.parent, name)
+        names = file_names(folder) or set()
+        for sheet_name in sorted(n for n in names if n.endswith(SCORES_SUFFIX)):
+            name = sheet_name[: -len(SCORES_SUFFIX)]
+            scores = child(folder, sheet_name)
+            transcript = _transcript_of(folder, name, names)
             if transcript is None:
-                skipped.append({"log": str(scores), "why": f"no transcript ({name}.json or "
+                skipped.append({"log": scores, "why": f"no transcript ({name}.json or "
                                 f"{name}-transcript.json) beside it"})  # fmt: skip
                 continue
             record = read_transcript(transcript)
             assert record.run is not None  # a transcript always has its run
             models = {s.side: s.model for s in record.run.sides}
             if models["pro"] == models["con"]:
-                skipped.append({"log": str(scores), "why": _SELF_PLAY.format(models["pro"])})
+                skipped.append({"log": scores, "why": _SELF_PLAY.format(models["pro"])})
                 continue
-            debates.append(_judged(record, load_json(scores), str(scores), models))
+            debates.append(_judged(record, load_json(scores), scores, models))
     return _imported("debatebench", list(folders), debates, skipped)
 
 
-def _transcript_of(folder: Path, name: str) -> Path | None:
-    for candidate in (folder / f"{name}.json", folder / f"{name}-transcript.json"):
-        if candidate.is_file():
-            return candidate
+def _transcript_of(folder: str, name: str, names: set[str]) -> str | None:
+    for candidate in (f"{name}.json", f"{name}-transcript.json"):
+        if candidate in names:
+            return child(folder, candidate)
     return None
 
 

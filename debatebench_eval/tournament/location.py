@@ -38,6 +38,27 @@ def parent(path: str) -> str:
     return f"{scheme}://{head or rest}"
 
 
+def child(folder: str, name: str) -> str:
+    """The file `name` in `folder`, a local path or a URL, in the form the folder was
+    given (so messages name it as the user typed it)."""
+    if not is_remote(folder):
+        return str(Path(folder) / name)
+    return f"{folder.rstrip('/')}/{name}"
+
+
+def file_names(folder: str) -> set[str] | None:
+    """The names of the files directly in a folder, local or at any URL Inspect reads,
+    or None where there is no such folder."""
+    fs = filesystem(folder)
+    try:
+        if fs.info(folder).type != "directory":
+            return None
+        entries = fs.ls(folder)
+    except FileNotFoundError:
+        return None
+    return {entry.name.rstrip("/").rpartition("/")[2] for entry in entries if entry.type == "file"}
+
+
 def bucket(location: str) -> str | None:
     """The bucket a location is in (`s3://bucket`), or None where its scheme has none."""
     url = urlparse(location)

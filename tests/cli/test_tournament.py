@@ -122,12 +122,12 @@ def test_a_killed_tournament_resumes_without_running_a_debate_twice_and_grows(
     assert "# Tournament leaderboard" in (log_dir / "leaderboard.md").read_text()
 
 
-def _recovered_uuids(tmp_path: Path, log_dir: Path) -> set[str]:
+def _recovered_uuids(tmp_path: Path, log_dir: Path, xdg: str = "xdg") -> set[str]:
     """The debates finished before the kill, as Inspect's crash recovery sees them
     (recovered into a copy: the resume must still find the crashed logs as they were)."""
-    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "xdg")}
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / xdg)}
     uuids: set[str] = set()
-    copies = tmp_path / "recovered"
+    copies = tmp_path / f"recovered-{xdg}"
     copies.mkdir()
     for i, info in enumerate(list_eval_logs(str(log_dir))):
         output = copies / f"{i}.eval"
@@ -225,6 +225,7 @@ def test_a_killed_worker_run_again_finishes_its_share_and_runs_no_debate_twice(
     finish(other)
     time.sleep(0.3)  # replies to requests in flight at the kill reach no one
     before = len(stub.behaviour.requests)
+    recovered = _recovered_uuids(tmp_path, log_dir, "xdg0")
 
     finish(worker(stub, tmp_path, log_dir, 0, 2, "xdg0"))
     logs = read_tournament([str(log_dir)])
@@ -236,6 +237,9 @@ def test_a_killed_worker_run_again_finishes_its_share_and_runs_no_debate_twice(
     ]
     assert 0 < len(finished_before) < 8, "the kill must land mid-share"
     assert len(stub.behaviour.requests) - before == PER_DEBATE * (8 - len(finished_before))
+    # Every debate the killed worker finished is kept as it was, not run again: the
+    # count above alone would also hold if a finished debate were re-run.
+    assert recovered and recovered <= {s.uuid for s in samples(log_dir, share)}
 
 
 def test_failed_debates_are_listed_and_a_rerun_runs_only_them(tmp_path: Path) -> None:

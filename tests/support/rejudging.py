@@ -42,6 +42,20 @@ def mirror_folder(tmp_path: Path) -> Path:
     return folder
 
 
+def debatebench_folder(tmp_path: Path) -> Path:
+    """The mirror debates (one motion) with their models renamed: a and b argue it
+    both ways, a and c too, and one debate stays self-play (gemma4:12b twice)."""
+    folder = mirror_folder(tmp_path)
+    casts = {1: ("a", "b"), 3: ("b", "a"), 4: ("a", "c"), 5: ("c", "a")}
+    for number, (pro, con) in casts.items():
+        path = folder / f"mirror-{number}-transcript.json"
+        document = json.loads(path.read_text())
+        for side in document["run"]["sides"]:
+            side["model"] = pro if side["side"] == "pro" else con
+        path.write_text(json.dumps(document))
+    return folder
+
+
 MAXIMA = {d.name: d.max for d in default_rubric().dimensions}
 LEDGER = "rebuttal_effectiveness"
 WINNER_SHARE, LOSER_SHARE = 0.9, 0.7

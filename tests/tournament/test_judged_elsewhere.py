@@ -17,7 +17,7 @@ from debatebench_eval.tournament.leaderboard import write_leaderboard
 from debatebench_eval.tournament.results import DebateResult
 from debatebench_eval.tournament.standings import Options, standings
 
-from support.rejudging import mirror_folder
+from support.rejudging import debatebench_folder
 from support.tournaments import synthetic_results
 
 STRENGTHS = {"ollama/a": -0.6, "ollama/b": 0.0, "ollama/c": 0.6}
@@ -198,20 +198,6 @@ def test_one_source_at_a_time(tmp_path: Path) -> None:
         read_outcomes(str(path))
     with pytest.raises(ConfigError, match=r"expected a \.csv or \.jsonl file"):
         read_outcomes(str(tmp_path / "o.txt"))
-
-
-def debatebench_folder(tmp_path: Path) -> Path:
-    """The mirror debates (one motion) with their models renamed: a and b argue it
-    both ways, a and c too, and one debate stays self-play (gemma4:12b twice)."""
-    folder = mirror_folder(tmp_path)
-    casts = {1: ("a", "b"), 3: ("b", "a"), 4: ("a", "c"), 5: ("c", "a")}
-    for number, (pro, con) in casts.items():
-        path = folder / f"mirror-{number}-transcript.json"
-        document = json.loads(path.read_text())
-        for side in document["run"]["sides"]:
-            side["model"] = pro if side["side"] == "pro" else con
-        path.write_text(json.dumps(document))
-    return folder
 
 
 def test_a_folder_of_debatebench_score_files_is_rated(tmp_path: Path) -> None:
