@@ -7,12 +7,12 @@ own protocol when none is given.
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import Annotated, Any, ClassVar
 
 from pydantic import Field
 
 from debatebench_eval.core import arguments as arg
-from debatebench_eval.core.options import OptionGroup, coerced
+from debatebench_eval.core.options import OptionGroup, Taker, coerced
 
 DELIBERATION_KEYS = ("protocol", "final_budget", "persona_models", "send_effort", "workspace")
 
@@ -44,3 +44,10 @@ class DeliberationOptions(OptionGroup):
         description="A folder with personas/ and tables/, or one holding .heurema/debate "
         "(default: found by walking up from the working directory).",
     )
+
+
+def deliberation_options(flat: dict[str, Any], taker: Taker, protocol: str) -> DeliberationOptions:
+    """The deliberation settings, moved out of `flat` (a task's `**unknown`, or the
+    solver's arguments) and checked; `protocol` when none is given."""
+    given = DeliberationOptions.taken(flat, taker)
+    return DeliberationOptions.checked(given, defaults={"protocol": protocol})
