@@ -24,23 +24,25 @@ class DeliberationOptions(OptionGroup):
     FLAT_PRIMARY: ClassVar[bool] = True
 
     protocol: Annotated[str | None, coerced(arg.text)] = Field(
-        None,
+        default=None,
         description="The task's own protocol (`panel` for panel, `adjudication` for "
         "adjudicate; the default) or a protocol .yaml file.",
     )
     final_budget: Annotated[int | None, coerced(arg.integer)] = Field(
-        None,
+        default=None,
         description="Completion-token cap of the final calls: panel's synthesis, "
         "adjudicate's judge calls (default 2000).",
     )
     persona_models: Annotated[bool, coerced(arg.boolean, default=True)] = Field(
-        True, description="Speak with each persona's own `model` (default true; false: --model)."
+        default=True,
+        description="Speak with each persona's own `model` (default true; false: --model).",
     )
     send_effort: Annotated[bool, coerced(arg.boolean, default=False)] = Field(
-        False, description="Send each persona's `effort` as reasoning_effort (default false)."
+        default=False,
+        description="Send each persona's `effort` as reasoning_effort (default false).",
     )
     workspace: Annotated[str | None, coerced(arg.text)] = Field(
-        None,
+        default=None,
         description="A folder with personas/ and tables/, or one holding .heurema/debate "
         "(default: found by walking up from the working directory).",
     )

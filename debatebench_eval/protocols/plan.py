@@ -9,13 +9,13 @@ problem, which is raised unless the participant's model role is bound.
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from debatebench_eval.core import arguments as arg
 from debatebench_eval.core.errors import ConfigError
-from debatebench_eval.core.run_options import DEFAULT_EMPTY_RETRIES, RunOptions
+from debatebench_eval.core.run_options import RunOptions
 from debatebench_eval.protocols.models import (
     check_effort,
     inspect_role,
@@ -55,7 +55,8 @@ class SeatPlan:
 
 @dataclass(frozen=True)
 class Options:
-    """The arguments every deliberation takes, each coerced once (`plan_options`)."""
+    """The arguments every deliberation takes, each coerced once: its own here
+    (`plan_options`), the run and deliberation settings by their groups."""
 
     with_: list[str] | None = None
     table: str | None = None
@@ -63,13 +64,8 @@ class Options:
     rounds: int | None = None
     converge: bool = True
     budget: int | None = None
-    final_budget: int | None = None
-    persona_models: bool = True
-    send_effort: bool = False
-    workspace: str | None = None
-    seed: int | None = None
-    probe: bool = True
-    retries: int = DEFAULT_EMPTY_RETRIES
+    run: RunOptions = field(default_factory=RunOptions)
+    setup: DeliberationOptions = field(default_factory=DeliberationOptions)
     judge_schema: str = "auto"
     # How they were given: -T to a task, -S to the deliberate solver.
     flag: str = "-T"
@@ -103,11 +99,11 @@ class Plan:
 
     @property
     def final_budget(self) -> int:
-        return self.options.final_budget or self.protocol.final.budget
+        return self.options.setup.final_budget or self.protocol.final.budget
 
 
 def build_plan(protocol: Protocol, options: Options, start: Path) -> Plan:
-    roots = discover_roots(start, options.workspace, options.flag)
+    roots = discover_roots(start, options.setup.workspace, options.flag)
     index = load_index(roots)
     if protocol.participants is None:
         seats = _table_seats(protocol, options, index)
@@ -189,7 +185,7 @@ def _seat(
     pid: str, persona: Persona, options: Options, *, final_kind: str | None = None
 ) -> SeatPlan:
     model, problem = None, None
-    if options.persona_models:
+    if options.setup.persona_models:
         try:
             model = persona_model(persona)
         except ConfigError as exc:
@@ -201,7 +197,7 @@ def _seat(
         roles=tuple(role_candidates(pid, final_kind)),
         final=final_kind is not None,
         problem=problem,
-        effort=check_effort(persona) if options.send_effort else None,
+        effort=check_effort(persona) if options.setup.send_effort else None,
     )
 
 
@@ -244,13 +240,8 @@ def plan_options(
         rounds=arg.integer(at("rounds"), own.get("rounds")),
         converge=arg.boolean(at("converge"), own.get("converge", True)),
         budget=arg.integer(at("budget"), own.get("budget")),
-        final_budget=setup.final_budget,
-        persona_models=setup.persona_models,
-        send_effort=setup.send_effort,
-        workspace=setup.workspace,
-        seed=run.seed,
-        probe=run.probe,
-        retries=run.empty_retries,
+        run=run,
+        setup=setup,
         judge_schema=judge_schema,
         flag=flag,
     )

@@ -64,7 +64,7 @@ def deliberation_solver(plan: Plan, answers: bool = False) -> Solver:
         seats = await seat_models(plan)
         base = active_generate_config().seed
         seed = sample_seed(
-            plan.options.seed if base is None else base, state.sample_id, state.epoch
+            plan.options.run.seed if base is None else base, state.sample_id, state.epoch
         )
         record = state.store_as(DeliberationRecord)
         task = _task_text(state, answers)
