@@ -31,21 +31,23 @@ class RunOptions(OptionGroup):
     FLAT_PRIMARY: ClassVar[bool] = True
 
     seed: Annotated[int | None, coerced(arg.integer, minimum=0)] = Field(
-        None, description="Base seed when --seed is not given (per-sample seeds derive from it)."
+        default=None,
+        description="Base seed when --seed is not given (per-sample seeds derive from it).",
     )
     timeout: Annotated[int, coerced(arg.integer, default=DEFAULT_TIMEOUT)] = Field(
-        DEFAULT_TIMEOUT,
+        default=DEFAULT_TIMEOUT,
         description=f"Seconds to wait for one model reply (default {DEFAULT_TIMEOUT}).",
     )
     empty_retries: Annotated[
         int, coerced(arg.integer, minimum=0, default=DEFAULT_EMPTY_RETRIES)
     ] = Field(
-        DEFAULT_EMPTY_RETRIES,
+        default=DEFAULT_EMPTY_RETRIES,
         description="Extra attempts when a model returns no speech "
         f"(default {DEFAULT_EMPTY_RETRIES}).",
     )
     probe: Annotated[bool, coerced(arg.boolean, default=True)] = Field(
-        True, description="Check each model server answers before the first call (default true)."
+        default=True,
+        description="Check each model server answers before the first call (default true).",
     )
 
 

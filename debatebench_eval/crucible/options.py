@@ -13,15 +13,16 @@ from typing import Annotated, Any, Self
 from pydantic import Field, ValidationInfo, model_validator
 
 from debatebench_eval.core import arguments as arg
+from debatebench_eval.core.calls import DEFAULT_TIMEOUT
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.options import Given, coerced, labelled
+from debatebench_eval.core.run_options import RunOptions
 from debatebench_eval.crucible.topic import NEUTRALIZE_MODES
 from debatebench_eval.judging.options import JudgeCalls, check_margins, points
 
 # A claims reply (five claims with chains and excerpts) runs to about 1,500
 # tokens, and a thinking model spends as much again first.
 DEFAULT_BUDGET = 4000
-DEFAULT_TIMEOUT = 600
 # The reference's verdict thresholds, on the 1-5 scale of a claim's weighted total.
 DEFAULT_RESOLVED_MARGIN = 1.5
 DEFAULT_LEANING_MARGIN = 0.5
@@ -147,8 +148,11 @@ def _ranged_at(where: str, value: Any, default: int, low: int, high: int) -> int
     return number
 
 
-def debate_options(given: dict[str, Any], topic_defaults: dict[str, Any]) -> DebateOptions:
-    """The debate's options from -T values (None: not given) over the topic file's."""
+def debate_options(
+    given: dict[str, Any], topic_defaults: dict[str, Any], run: RunOptions
+) -> DebateOptions:
+    """The debate's options from -T values (None: not given) over the topic file's,
+    with the run settings as their group checked them."""
     base = DebateOptions()
 
     def pick(key: str) -> Any:
@@ -174,9 +178,9 @@ def debate_options(given: dict[str, Any], topic_defaults: dict[str, Any]) -> Deb
         queries=_ranged("queries", pick("queries"), base.queries, 0, 5),
         hits=_ranged("hits", pick("hits"), base.hits, 1, 20),
         budget=arg.as_int("budget", pick("budget")) or base.budget,
-        seed=arg.as_int("seed", pick("seed"), minimum=0),
-        timeout=arg.as_int("timeout", pick("timeout")) or base.timeout,
-        probe=flag("probe", base.probe),
+        seed=run.seed,
+        timeout=run.timeout,
+        probe=run.probe,
         resume_cache=flag("resume_cache", base.resume_cache),
     )
 

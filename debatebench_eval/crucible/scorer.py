@@ -80,7 +80,8 @@ def crucible_score(judging: dict[str, Any] | None = None, **unknown: Any) -> Sco
             Each key is also accepted as an option of its own.
     """
     given = ScoringOptions.gather(judging, unknown, scorer_taker("crucible_score"))
-    scoring_options(given)  # a bad -S value is one message here
+    if given.values:
+        scoring_options(given)  # a bad -S value is one message here, before any sample
 
     async def score(state: TaskState, target: Target) -> Score | None:
         record = state.store_as(CrucibleRecord)

@@ -13,7 +13,7 @@ from debatebench_eval.core import arguments as arg
 from debatebench_eval.core.calls import DEFAULT_MAX_RETRIES
 from debatebench_eval.core.options import task_taker
 from debatebench_eval.core.resources import data_file
-from debatebench_eval.core.run_options import RunOptions
+from debatebench_eval.core.run_options import run_options
 from debatebench_eval.crucible.corpus import open_corpus
 from debatebench_eval.crucible.options import (
     CRUCIBLE_RUN_KEYS,
@@ -85,30 +85,27 @@ def crucible(
             meta_judge, audit_spread and the margins on a claim's 1-5 scale (keys:
             `debatebench-eval list`). Each key is also accepted as an option of its own.
     """
-    run_given = RunOptions.taken(unknown, task_taker("crucible", DEBATE_ARGS, CRUCIBLE_RUN_KEYS))
-    RunOptions.checked(run_given)  # each bad value named as given; a topic file fills the rest
+    run = run_options(unknown, task_taker("crucible", DEBATE_ARGS, CRUCIBLE_RUN_KEYS))
     scored = ScoringOptions.gather(judging, unknown, task_taker("crucible", DEBATE_ARGS))
     given = {k: v for k, v in locals().items() if k in DEBATE_ARGS}
-    given.update(run_given.values)
     topics = [load_topic(path) for path in topic_paths(topic)]
     ids = sample_ids(topics)
     runs = {
         sample_id: TopicRun(
             corpus=open_corpus(t),
-            options=debate_options(given, t.defaults),
+            options=debate_options(given, t.defaults, run),
             scoring=scoring_options(scored, t.defaults),
         )
         for sample_id, t in zip(ids, topics, strict=True)
     }
-    timeout = max(run.options.timeout for run in runs.values())
     report_problems_after_the_run()
     return Task(
         dataset=crucible_dataset(topics, ids, runs),
         solver=crucible_solver(runs),
-        # Only the options given: the rest come from each topic's run record.
-        scorer=crucible_score(judging=scored.values),
+        # Nothing given again: each topic's run record holds its checked scoring options.
+        scorer=crucible_score(),
         viewer=crucible_viewer(),
-        config=GenerateConfig(max_retries=DEFAULT_MAX_RETRIES, timeout=timeout),
+        config=GenerateConfig(max_retries=DEFAULT_MAX_RETRIES, timeout=run.timeout),
         fail_on_error=False,  # one failed topic must not stop the others; eval-retry resumes it
         metadata={"topics": [str(t.file) for t in topics]},
     )

@@ -125,7 +125,7 @@ class Deliberation:
             budget=self.plan.turn_budget(turns, DEFAULT_TURN_BUDGET),
             max_words=turns.max_words,
         )
-        retries = self.plan.options.retries
+        retries = self.plan.options.run.empty_retries
         return lambda: speak(seat, slot, prompt, seed=self.seed, retries=retries)
 
     def _final_slot(
@@ -152,7 +152,7 @@ class Deliberation:
         prompt = final_prompt(final, self.task, shown, answer_instruction=self.answer_instruction)
         async with span("Synthesis", type="final"):
             turn = await speak(
-                seat, slot, prompt, seed=self.seed, retries=self.plan.options.retries
+                seat, slot, prompt, seed=self.seed, retries=self.plan.options.run.empty_retries
             )
         self.record.turns = [*self.record.turns, turn]
         answer = parse_answer(turn.text) if self.answer_instruction else turn.text

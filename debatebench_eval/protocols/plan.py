@@ -9,19 +9,20 @@ problem, which is raised unless the participant's model role is bound.
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from debatebench_eval.core import arguments as arg
 from debatebench_eval.core.errors import ConfigError
-from debatebench_eval.judging.options import json_mode
+from debatebench_eval.core.run_options import RunOptions
 from debatebench_eval.protocols.models import (
     check_effort,
     inspect_role,
     persona_model,
     role_candidates,
 )
+from debatebench_eval.protocols.options import DeliberationOptions
 from debatebench_eval.protocols.personas import Persona
 from debatebench_eval.protocols.selection import (
     as_synthesizer,
@@ -33,8 +34,6 @@ from debatebench_eval.protocols.selection import (
 )
 from debatebench_eval.protocols.spec import Converge, Protocol, Turns, check_max_rounds
 from debatebench_eval.protocols.workspace import Index, Root, discover_roots, load_index
-
-DEFAULT_EMPTY_RETRIES = 2
 
 
 @dataclass(frozen=True)
@@ -56,7 +55,8 @@ class SeatPlan:
 
 @dataclass(frozen=True)
 class Options:
-    """The arguments every deliberation takes, already coerced."""
+    """The arguments every deliberation takes, each coerced once: its own here
+    (`plan_options`), the run and deliberation settings by their groups."""
 
     with_: list[str] | None = None
     table: str | None = None
@@ -64,13 +64,8 @@ class Options:
     rounds: int | None = None
     converge: bool = True
     budget: int | None = None
-    final_budget: int | None = None
-    persona_models: bool = True
-    send_effort: bool = False
-    workspace: str | None = None
-    seed: int | None = None
-    probe: bool = True
-    retries: int = DEFAULT_EMPTY_RETRIES
+    run: RunOptions = field(default_factory=RunOptions)
+    setup: DeliberationOptions = field(default_factory=DeliberationOptions)
     judge_schema: str = "auto"
     # How they were given: -T to a task, -S to the deliberate solver.
     flag: str = "-T"
@@ -104,11 +99,11 @@ class Plan:
 
     @property
     def final_budget(self) -> int:
-        return self.options.final_budget or self.protocol.final.budget
+        return self.options.setup.final_budget or self.protocol.final.budget
 
 
 def build_plan(protocol: Protocol, options: Options, start: Path) -> Plan:
-    roots = discover_roots(start, options.workspace, options.flag)
+    roots = discover_roots(start, options.setup.workspace, options.flag)
     index = load_index(roots)
     if protocol.participants is None:
         seats = _table_seats(protocol, options, index)
@@ -190,7 +185,7 @@ def _seat(
     pid: str, persona: Persona, options: Options, *, final_kind: str | None = None
 ) -> SeatPlan:
     model, problem = None, None
-    if options.persona_models:
+    if options.setup.persona_models:
         try:
             model = persona_model(persona)
         except ConfigError as exc:
@@ -202,7 +197,7 @@ def _seat(
         roles=tuple(role_candidates(pid, final_kind)),
         final=final_kind is not None,
         problem=problem,
-        effort=check_effort(persona) if options.send_effort else None,
+        effort=check_effort(persona) if options.setup.send_effort else None,
     )
 
 
@@ -223,29 +218,30 @@ def check_models(plan: Plan, bound: Collection[str]) -> None:
             raise seat.problem
 
 
-def coerce_options(given: dict[str, Any], unknown: dict[str, Any], flag: str = "-T") -> Options:
-    """Options from `-T` / `-S` values (YAML-parsed, comma-split, uncoerced).
+def plan_options(
+    own: dict[str, Any],
+    run: RunOptions,
+    setup: DeliberationOptions,
+    *,
+    judge_schema: str = "auto",
+    flag: str = "-T",
+) -> Options:
+    """The plan's options: the caller's own arguments (`-T` / `-S` values, YAML-parsed,
+    comma-split) coerced here, the groups' values as their checks left them.
     `with` is a Python keyword, so it can only arrive among the unknown keys."""
 
     def at(name: str) -> str:
         return f"{flag} {name}"
 
-    with_ = selector_list(at("with"), unknown["with"]) if "with" in unknown else None
-    retries = arg.integer(at("empty_retries"), given.get("empty_retries", 2), minimum=0)
     return Options(
-        with_=with_,
-        table=arg.text(at("table"), given.get("table")),
-        synth=arg.text(at("synth"), given.get("synth")),
-        rounds=arg.integer(at("rounds"), given.get("rounds")),
-        converge=arg.boolean(at("converge"), given.get("converge", True)),
-        budget=arg.integer(at("budget"), given.get("budget")),
-        final_budget=arg.integer(at("final_budget"), given.get("final_budget")),
-        persona_models=arg.boolean(at("persona_models"), given.get("persona_models", True)),
-        send_effort=arg.boolean(at("send_effort"), given.get("send_effort", False)),
-        workspace=arg.text(at("workspace"), given.get("workspace")),
-        seed=arg.integer(at("seed"), given.get("seed"), minimum=0),
-        probe=arg.boolean(at("probe"), given.get("probe", True)),
-        retries=DEFAULT_EMPTY_RETRIES if retries is None else retries,
-        judge_schema=json_mode(at("judge_schema"), given.get("judge_schema", "auto")),
+        with_=selector_list(at("with"), own["with"]) if "with" in own else None,
+        table=arg.text(at("table"), own.get("table")),
+        synth=arg.text(at("synth"), own.get("synth")),
+        rounds=arg.integer(at("rounds"), own.get("rounds")),
+        converge=arg.boolean(at("converge"), own.get("converge", True)),
+        budget=arg.integer(at("budget"), own.get("budget")),
+        run=run,
+        setup=setup,
+        judge_schema=judge_schema,
         flag=flag,
     )

@@ -37,7 +37,7 @@ async def seat_models(plan: Plan) -> dict[str, Seated]:
     bound = model_roles()
     check_models(plan, bound)
     seated = {seat.id: _seat(seat, bound) for seat in plan.seats}
-    if plan.options.probe:
+    if plan.options.run.probe:
         await probe_models((seat.model, seat.role) for seat in seated.values())
     return seated
 

@@ -20,6 +20,8 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from debatebench_eval.core import arguments as arg
 from debatebench_eval.core._inspect import active_generate_config
 from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.core.options import Taker
+from debatebench_eval.core.run_options import run_options
 from debatebench_eval.core.seeds import sample_seed
 from debatebench_eval.protocols.answers import (
     ANSWER_INSTRUCTION,
@@ -29,7 +31,8 @@ from debatebench_eval.protocols.answers import (
 )
 from debatebench_eval.protocols.display import forced_note
 from debatebench_eval.protocols.engine import Deliberation
-from debatebench_eval.protocols.plan import Plan, build_plan, check_models, coerce_options
+from debatebench_eval.protocols.options import deliberation_options
+from debatebench_eval.protocols.plan import Plan, build_plan, check_models, plan_options
 from debatebench_eval.protocols.record import (
     DeliberationRecord,
     DeliberationSettings,
@@ -44,6 +47,8 @@ DELIBERATE_ARGS = (
     "protocol", "rounds", "table", "synth", "with", "budget", "final_budget", "converge",
     "persona_models", "send_effort", "workspace", "seed", "empty_retries", "probe",
 )  # fmt: skip
+# The run settings a deliberation in another task's place reads: that task sets the timeout.
+SOLVER_RUN_KEYS = ("seed", "empty_retries", "probe")
 
 
 @solver
@@ -59,7 +64,7 @@ def deliberation_solver(plan: Plan, answers: bool = False) -> Solver:
         seats = await seat_models(plan)
         base = active_generate_config().seed
         seed = sample_seed(
-            plan.options.seed if base is None else base, state.sample_id, state.epoch
+            plan.options.run.seed if base is None else base, state.sample_id, state.epoch
         )
         record = state.store_as(DeliberationRecord)
         task = _task_text(state, answers)
@@ -126,15 +131,19 @@ def deliberate(
         DELIBERATE_ARGS,
         flag="-S",
     )
-    spec = load_protocol(arg.text("-S protocol", protocol) or "panel")
+    given = {k: v for k, v in locals().items() if k in DELIBERATE_ARGS}
+    run = run_options(given, Taker("solver deliberate", "-S", DELIBERATE_ARGS, SOLVER_RUN_KEYS))
+    setup = deliberation_options(given, Taker("solver deliberate", "-S", DELIBERATE_ARGS), "panel")
+    assert setup.protocol is not None  # deliberation_options fills in "panel"
+    spec = load_protocol(setup.protocol)
     if spec.final.kind != "synthesis":
         raise ConfigError(
             "-S protocol",
             f"protocol {spec.name} ends in a {spec.final.kind}",
             "a protocol whose final step is a synthesis (an answer the task can score)",
         )
-    given = {k: v for k, v in locals().items() if k in DELIBERATE_ARGS}
-    plan = build_plan(spec, coerce_options(given, unknown, flag="-S"), Path(os.getcwd()))
+    options = plan_options({**given, **unknown}, run, setup, flag="-S")
+    plan = build_plan(spec, options, Path(os.getcwd()))
     check_models(plan, model_roles())
     return deliberation_solver(plan, answers=True)
 

@@ -13,12 +13,12 @@ from inspect_ai.model import GenerateConfig, model_roles
 from debatebench_eval.core import arguments as arg
 from debatebench_eval.core.calls import DEFAULT_MAX_RETRIES
 from debatebench_eval.core.errors import ConfigError
-from debatebench_eval.core.options import Taker, task_taker
+from debatebench_eval.core.options import task_taker
 from debatebench_eval.core.run_options import run_options
 from debatebench_eval.judging.options import JudgeCalls
 from debatebench_eval.judging.run_summary import report_problems_after_the_run
-from debatebench_eval.protocols.options import DeliberationOptions
-from debatebench_eval.protocols.plan import Plan, build_plan, check_models, coerce_options
+from debatebench_eval.protocols.options import DeliberationOptions, deliberation_options
+from debatebench_eval.protocols.plan import Options, Plan, build_plan, check_models, plan_options
 from debatebench_eval.protocols.scorer import outcome
 from debatebench_eval.protocols.solver import deliberation_solver
 from debatebench_eval.protocols.spec import load_protocol
@@ -58,12 +58,13 @@ def panel(
         converge: Stop early when every participant signals done (default true).
         budget: Completion-token cap of each participant's turn (default 1000).
     """
-    run = run_options(unknown, task_taker("panel", PANEL_ARGS))
-    setup = deliberation_options(unknown, task_taker("panel", PANEL_ARGS), "panel")
+    taker = task_taker("panel", PANEL_ARGS)
+    run = run_options(unknown, taker)
+    setup = deliberation_options(unknown, taker, "panel")
     arg.reject_unknown("task panel", {k: v for k, v in unknown.items() if k != "with"}, PANEL_ARGS)
     text, source = task_text(task, task_file)
-    given = {k: v for k, v in locals().items() if k in PANEL_ARGS}
-    plan = _plan({**given, **run.model_dump(), **setup.model_dump()}, unknown)
+    own = dict(unknown, table=table, synth=synth, rounds=rounds, converge=converge, budget=budget)
+    plan = _plan(setup, plan_options(own, run, setup))
     sample = Sample(id=plan.protocol.name, input=text, metadata={"task_source": source})
     return _task(plan, sample, run.timeout)
 
@@ -87,10 +88,11 @@ def adjudicate(
             the judge to JSON (auto, the default, true, object or false, as every judging
             task's); judge_schema is also accepted as an option of its own.
     """
-    run = run_options(unknown, task_taker("adjudicate", ADJUDICATE_ARGS))
-    setup = deliberation_options(unknown, task_taker("adjudicate", ADJUDICATE_ARGS), "adjudication")
-    taker = task_taker("adjudicate", ADJUDICATE_ARGS, ("judge_schema",))
-    judged = JudgeCalls.parse(judging, unknown, taker)
+    taker = task_taker("adjudicate", ADJUDICATE_ARGS)
+    run = run_options(unknown, taker)
+    setup = deliberation_options(unknown, taker, "adjudication")
+    judge_taker = task_taker("adjudicate", ADJUDICATE_ARGS, ("judge_schema",))
+    judged = JudgeCalls.parse(judging, unknown, judge_taker)
     kind = arg.as_text("debate_type", debate_type)
     if kind not in DEBATE_TYPES:
         found = "missing" if kind is None else f"got {kind!r}"
@@ -99,9 +101,8 @@ def adjudicate(
     if path is None:
         raise ConfigError(arg.label("proposal"), "missing", "the proposal document's path")
     text = _read(path, "proposal")
-    given = {k: v for k, v in locals().items() if k in ADJUDICATE_ARGS}
-    settings = {**given, **run.model_dump(), **setup.model_dump()}
-    plan = _plan({**settings, "judge_schema": judged.judge_schema}, {})
+    options = plan_options({"budget": budget}, run, setup, judge_schema=judged.judge_schema)
+    plan = _plan(setup, options)
     sample = Sample(
         id=kind,
         input=f"Debate type: {kind}\n\nProposal ({Path(path).name}):\n\n{text}",
@@ -156,16 +157,9 @@ def _read(path: str, name: str) -> str:
     return text
 
 
-def deliberation_options(flat: dict[str, Any], taker: Taker, protocol: str) -> DeliberationOptions:
-    """The task's deliberation settings, moved out of its `**unknown`; its own protocol
-    when none is given."""
-    given = DeliberationOptions.taken(flat, taker)
-    return DeliberationOptions.checked(given, defaults={"protocol": protocol})
-
-
-def _plan(given: dict[str, Any], unknown: dict[str, Any]) -> Plan:
-    spec = load_protocol(given["protocol"])
-    plan = build_plan(spec, coerce_options(given, unknown), Path(os.getcwd()))
+def _plan(setup: DeliberationOptions, options: Options) -> Plan:
+    assert setup.protocol is not None  # deliberation_options fills in the task's own
+    plan = build_plan(load_protocol(setup.protocol), options, Path(os.getcwd()))
     # Roles bound on the command line are known here; a Python caller binds them
     # later, and the solver checks again before any call.
     check_models(plan, model_roles())

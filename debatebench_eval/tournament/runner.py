@@ -26,6 +26,7 @@ from inspect_ai.model import Model, get_model
 from debatebench_eval.core import arguments as arg
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.options import Taker
+from debatebench_eval.core.run_options import RUN_KEYS, RunOptions
 from debatebench_eval.debate.config import DEFAULT_FORMAT, DebateSettings, named_format
 from debatebench_eval.debate.task import DEBATE_ARGS, debate, debate_dataset
 from debatebench_eval.judging.options import JUDGE_ARGS, JudgingOptions
@@ -58,6 +59,7 @@ OWNED = {
 DEFAULT_MAX_TASKS = 2
 DEFAULT_SLOTS = 8
 DEFAULT_RETRY_ATTEMPTS = 2
+_TAKER = Taker("debatebench-eval tournament")
 
 
 @dataclass(frozen=True)
@@ -100,12 +102,13 @@ def requested_schedule(
             f"{both[0]} is also in --models: it would judge debates it argues",
             "judges distinct from the debaters, or --allow-self-judging",
         )
-    task_args = parse_task_args(task_items, (*DEBATE_ARGS, "judging", *JUDGE_ARGS), OWNED)
+    allowed = (*DEBATE_ARGS, RunOptions.GROUP, "judging", *JUDGE_ARGS)
+    task_args = _run_settings_flat(parse_task_args(task_items, allowed, OWNED))
     refuse_role_mappings(task_args)
     judging = JudgingOptions.parse(
         task_args.get("judging"),
         {k: v for k, v in task_args.items() if k in JUDGE_ARGS},
-        Taker("debatebench-eval tournament"),
+        _TAKER,
     )
     phases, format_name = _phases(format, task_args.get("phases"))
     if "phases" in task_args:
@@ -120,6 +123,19 @@ def requested_schedule(
     )
     chosen = _motions(motions, limit)
     return Schedule(model_names, judge_names, chosen, settings)
+
+
+def _run_settings_flat(task_args: dict[str, Any]) -> dict[str, Any]:
+    """`-T run="{timeout: 30}"` as the flat `-T timeout=30` it spells, as the debate task
+    takes either: the flat form is the run group's documented one, so both are one
+    tournament. Each value is checked here, named as typed; the seed is the tournament's."""
+    flat = {key: task_args[key] for key in RUN_KEYS if key in task_args}
+    given = RunOptions.gather(task_args.get(RunOptions.GROUP), flat, _TAKER)
+    for key, where in given.labels.items():
+        if key in OWNED:  # a flat owned key was refused with the other -T options
+            raise ConfigError(where, "set by the tournament itself", OWNED[key])
+    RunOptions.checked(given)
+    return {k: v for k, v in {**task_args, **given.values}.items() if k != RunOptions.GROUP}
 
 
 def _phases(format: str | None, phases: Any) -> tuple[tuple[str, ...], str | None]:

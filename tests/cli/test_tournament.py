@@ -289,6 +289,8 @@ def run_main(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
          "-T motion: set by the tournament itself"),
         (["--models", "ollama/a,ollama/b", "--judges", "ollama/j", "-T", "budgets=3"],
          "-T budgets: unknown option"),
+        (["--models", "ollama/a,ollama/b", "--judges", "ollama/j", "-T", "run={seed: 3}"],
+         "-T run.seed: set by the tournament itself; expected --seed N."),
         (["--models", "ollama/a,ollama/b", "--judges", "ollama/j", "-T", "budget=lots"],
          "-T budget: got 'lots'; expected an integer of at least 1."),
     ],
@@ -336,6 +338,21 @@ def test_a_worker_is_refused_a_share_the_plan_does_not_have(
         code, err = run_main(capsys, "worker", str(log_dir), *args)
         assert code == 2 and err == f"debatebench-eval tournament worker: {message}", err
     assert sorted(p.name for p in log_dir.iterdir()) == before  # nothing written
+
+
+def test_the_plan_takes_the_run_settings_as_one_mapping(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """`-T run="{probe: false}"` turns the probe off as `-T probe=false` does: no server
+    answers here, so a probe would fail the plan."""
+    log_dir = tmp_path / "t"
+    code, err = run_main(capsys, "plan", "--models", "ollama/a,ollama/b", "--judges",
+                         "ollama/j", "--limit", "1", "-T", "run={probe: false, timeout: 30}",
+                         "--log-dir", str(log_dir))  # fmt: skip
+    assert code == 0, err
+    manifest = read_manifest(str(log_dir))
+    assert manifest is not None
+    assert dict(manifest.schedule.settings.task_args) == {"probe": False, "timeout": 30}
 
 
 def test_a_folder_holding_another_tournament_is_refused(

@@ -5,15 +5,20 @@ from __future__ import annotations
 
 import inspect
 import logging
-from collections.abc import Callable
+import re
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from debatebench_eval._registry import SCORERS, TASKS
+from debatebench_eval.core import arguments
+from debatebench_eval.core import options as option_groups
 from debatebench_eval.core.errors import ConfigError
-from debatebench_eval.core.options import Taker
+from debatebench_eval.core.options import OptionGroup, Taker
 from debatebench_eval.core.resources import data_file
 from debatebench_eval.crucible.options import ScoringOptions
 from debatebench_eval.crucible.task import crucible
@@ -24,6 +29,7 @@ from debatebench_eval.judging.fact_check import fact_check
 from debatebench_eval.judging.options import JudgeCalls, JudgingOptions
 from debatebench_eval.judging.rubric import load_rubric
 from debatebench_eval.judging.rubric_scorer import rubric
+from debatebench_eval.protocols.tasks import adjudicate, panel
 from debatebench_eval.validation.fact_check_task import fact_check_validation
 
 RUBRIC = data_file("scorers", "rubric.yaml")
@@ -142,6 +148,108 @@ def test_the_options_are_coerced_once_per_task(monkeypatch: pytest.MonkeyPatch) 
     debate(judging={"rubric": str(RUBRIC)})
     # One validation of the group, whose checked value the scorers and solver share.
     assert (len(loads), len(validated)) == (1, 1)
+
+
+@dataclass
+class Coercions:
+    """What one task build coerced: each group's validations, and each option's
+    coercions by its key (`-T run.seed` and `-T seed` are both `seed`)."""
+
+    groups: Counter[str] = field(default_factory=Counter)
+    keys: Counter[str] = field(default_factory=Counter)
+    depth: int = 0
+
+    def saw(self, where: str) -> None:
+        self.keys[re.split(r"[ .]", where)[-1]] += 1
+
+
+@pytest.fixture
+def coercions(monkeypatch: pytest.MonkeyPatch) -> Iterator[Coercions]:
+    """Counts every group validation, every field a group coerces, and every call of a
+    coercion helper made outside a group (a second coercion by an older path)."""
+    seen = Coercions()
+    validate_group = OptionGroup.model_validate.__func__  # type: ignore[attr-defined]
+    field_label = option_groups.label_of
+
+    def validate(cls: type[OptionGroup], *args: Any, **kwargs: Any) -> Any:
+        seen.groups[cls.__name__] += 1
+        seen.depth += 1
+        try:
+            return validate_group(cls, *args, **kwargs)
+        finally:
+            seen.depth -= 1
+
+    def label_of(info: Any) -> str:
+        where = field_label(info)
+        seen.saw(where)
+        return where
+
+    def spied(helper: Callable[..., Any]) -> Callable[..., Any]:
+        def spy(where: str, *args: Any, **kwargs: Any) -> Any:
+            if not seen.depth:  # inside a group its field's coercion is counted once above
+                seen.saw(where)
+            return helper(where, *args, **kwargs)
+
+        return spy
+
+    monkeypatch.setattr(OptionGroup, "model_validate", classmethod(validate))
+    monkeypatch.setattr(option_groups, "label_of", label_of)
+    for name in ("text", "boolean", "integer", "choice", "listed"):
+        monkeypatch.setattr(arguments, name, spied(getattr(arguments, name)))
+    yield seen
+
+
+# The run settings every one of these tasks reads, as the command line gives them.
+_RUN: dict[str, Any] = {"seed": 3, "timeout": "30", "probe": "false"}
+
+
+def _debate(_: Path) -> Any:
+    judging = {"judge_budget": 900, "strict_judge": True}
+    return debate(**_RUN, empty_retries=1, budget=500, judging=judging)
+
+
+def _panel(_: Path) -> Any:
+    setup = {"final_budget": "900", "persona_models": "false", "send_effort": True}
+    return panel(task="Now or later?", rounds=2, budget=500, **_RUN, **setup, empty_retries=1)
+
+
+def _adjudicate(folder: Path) -> Any:
+    proposal = folder / "proposal.md"
+    proposal.write_text("Adopt the new method.\n", encoding="utf-8")
+    return adjudicate(
+        proposal=str(proposal),
+        debate_type="method_fit",
+        **_RUN,
+        empty_retries=1,
+        deliberation={"final_budget": 900, "persona_models": False},
+        judging={"judge_schema": "false"},
+    )
+
+
+def _crucible(_: Path) -> Any:
+    judging = {"judges": 2, "judge_quorum": 2, "judge_schema": "false"}
+    return crucible(**_RUN, claims=4, rounds=1, steelman="false", judging=judging)
+
+
+_BUILDS: dict[str, tuple[Callable[[Path], Any], dict[str, int]]] = {
+    "debate": (_debate, {"RunOptions": 1, "JudgingOptions": 1}),
+    "panel": (_panel, {"RunOptions": 1, "DeliberationOptions": 1}),
+    "adjudicate": (_adjudicate, {"RunOptions": 1, "DeliberationOptions": 1, "JudgeCalls": 1}),
+    # One topic (the shipped example): each topic's scoring is checked over its own defaults.
+    "crucible": (_crucible, {"RunOptions": 1, "ScoringOptions": 1}),
+}
+
+
+@pytest.mark.parametrize("name", list(_BUILDS))
+def test_a_task_coerces_each_group_and_each_option_once(
+    name: str, coercions: Coercions, tmp_path: Path
+) -> None:
+    build, groups = _BUILDS[name]
+    build(tmp_path)
+    assert dict(coercions.groups) == groups
+    assert {"seed", "timeout", "probe"} <= set(coercions.keys)
+    twice = {key: n for key, n in coercions.keys.items() if n > 1}
+    assert not twice, f"task {name} coerced these options more than once: {twice}"
 
 
 def test_the_judging_settings_are_declared_once() -> None:

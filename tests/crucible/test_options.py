@@ -12,6 +12,7 @@ import yaml
 from inspect_ai.log import EvalLog
 
 from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.core.run_options import RunOptions
 from debatebench_eval.crucible.options import debate_options, early_stop, scoring_options
 from debatebench_eval.crucible.record import CrucibleRecord
 from debatebench_eval.crucible.task import crucible
@@ -49,7 +50,8 @@ def test_a_bad_option_is_one_message_naming_it(args: dict[str, object], message:
 
 
 def test_values_arrive_as_the_command_line_gives_them() -> None:
-    options = debate_options({"claims": "4", "steelman": "false", "neutralize": False}, {})
+    given = {"claims": "4", "steelman": "false", "neutralize": False}
+    options = debate_options(given, {}, RunOptions())
     assert (options.claims, options.steelman, options.neutralize) == (4, False, "off")
     assert early_stop("none") is None and early_stop(0) is None and early_stop(None) == 0.8
     assert scoring_options({"judge_schema": False}).judge_schema == "false"
@@ -67,6 +69,20 @@ def test_command_line_options_override_the_topic_file(tmp_path: Path, run_crucib
     assert from_file["scoring"]["meta_judge"] is False
     given = run_of(run_crucible(CrucibleScript(), topic=str(topic), judges=1, position_swap=False))
     assert (given["position_swap"], given["scoring"]["judges"]) == (False, 1)
+
+
+def test_a_quorum_is_checked_against_the_topic_files_judges(tmp_path: Path) -> None:
+    """The scorer the task builds checks nothing again: a quorum that the topic file's
+    judge_count allows is not refused against the built-in three judges."""
+    shutil.copytree(FIXTURE_TOPIC.parent, tmp_path / "t")
+    topic = tmp_path / "t" / "topic.yaml"
+    data = yaml.safe_load(topic.read_text())
+    data["scoring"] = {"judge_count": 5}
+    topic.write_text(yaml.safe_dump(data))
+    task = crucible(topic=str(topic), judging={"judge_quorum": 4})
+    assert task.dataset[0].id == "t"
+    with pytest.raises(ConfigError, match=r"^-T judging\.judge_quorum: 6 is above judges 5"):
+        crucible(topic=str(topic), judging={"judge_quorum": 6})
 
 
 def run_of(log: EvalLog) -> dict[str, Any]:

@@ -8,7 +8,9 @@ import pytest
 
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.options import task_taker
-from debatebench_eval.protocols.tasks import PANEL_ARGS, deliberation_options, panel
+from debatebench_eval.protocols.options import deliberation_options
+from debatebench_eval.protocols.solver import deliberate
+from debatebench_eval.protocols.tasks import PANEL_ARGS, panel
 
 TAKER = task_taker("panel", PANEL_ARGS)
 
@@ -42,4 +44,24 @@ def test_flat_and_group_forms_give_the_same() -> None:
 def test_the_panel_task_names_a_bad_value_as_typed(given: dict[str, object], message: str) -> None:
     with pytest.raises(ConfigError) as caught:
         panel(task="Now or later?", **given)
+    assert str(caught.value).startswith(message)
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        ({"seed": -1}, "-S seed: got -1; expected an integer of at least 0."),
+        ({"empty_retries": "x"}, "-S empty_retries: got 'x'; expected an integer of at least 0."),
+        ({"final_budget": 0}, "-S final_budget: got 0; expected an integer of at least 1."),
+        ({"send_effort": "maybe"}, "-S send_effort: got 'maybe'; expected true or false."),
+        ({"protocol": True}, "-S protocol: YAML read the value as True; expected a string"),
+    ],
+)
+def test_the_deliberate_solver_names_a_bad_value_with_its_flag(
+    given: dict[str, object], message: str
+) -> None:
+    """The solver's run and deliberation settings go through the same groups as the
+    tasks', named as `-S` arguments."""
+    with pytest.raises(ConfigError) as caught:
+        deliberate(**given)  # type: ignore[arg-type]
     assert str(caught.value).startswith(message)

@@ -77,3 +77,46 @@ def test_a_cap_by_role_is_refused_since_every_model_argues_both_roles(key: str) 
         models="ollama/a,ollama/b", judges="ollama/j", motions="default", limit=2,
         format=None, seed=7, allow_self_judging=False, task_items=[f"{key}=900"],
     ).settings.task_args == ((key, 900),)  # fmt: skip
+
+
+def _requested(*items: str) -> Schedule:
+    return requested_schedule(
+        models="ollama/a,ollama/b", judges="ollama/j", motions="default", limit=2,
+        format=None, seed=7, allow_self_judging=False, task_items=list(items),
+    )  # fmt: skip
+
+
+def test_the_run_settings_are_taken_as_one_mapping_as_the_tasks_take_them() -> None:
+    """`-T run="{...}"` spells the flat run settings: one tournament either way, and
+    every pair's debate gets them."""
+    grouped = _requested("run={timeout: 30, probe: false}")
+    flat = _requested("timeout=30", "probe=false")
+    assert grouped.settings == flat.settings
+    assert grouped.identity_hash == flat.identity_hash
+    args = grouped.settings.debate_args()
+    assert (args["timeout"], args["probe"], args["seed"]) == (30, False, 7)
+    assert "run" not in args
+
+
+@pytest.mark.parametrize(
+    ("item", "message"),
+    [
+        ("run={seed: 3}", "-T run.seed: set by the tournament itself; expected --seed N."),
+        ("run={timeout: 0}", "-T run.timeout: got 0; expected an integer of at least 1."),
+        ("run={probe: maybe}", "-T run.probe: got 'maybe'; expected true or false."),
+        ("run={tries: 2}", "-T run.tries: unknown key(s) tries; expected one of seed, timeout,"),
+        ("run=3", "-T run: got 3; expected a mapping such as"),
+    ],
+)
+def test_a_bad_run_mapping_is_one_message_naming_its_key(item: str, message: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        _requested(item)
+    assert str(caught.value).startswith(message)
+
+
+def test_a_run_setting_given_both_ways_is_refused() -> None:
+    with pytest.raises(ConfigError) as caught:
+        _requested("timeout=30", "run={timeout: 60}")
+    assert str(caught.value) == (
+        "-T timeout: given also as -T run.timeout; expected each setting once."
+    )

@@ -188,6 +188,48 @@ def test_with_nothing_rated_every_judge_figure_says_so() -> None:
     }
 
 
+def _varied(scores: list[float], means: list[float]) -> list[Row]:
+    """Speeches each of its own source and topic, each with one human rating."""
+    return [
+        Row(id=f"s{i}", score=score, human_mean=mean, source=f"source{i}", topic_id=i,
+            ratings=(round(mean),), labelers=(1,))
+        for i, (score, mean) in enumerate(zip(scores, means, strict=True))
+    ]  # fmt: skip
+
+
+def test_each_undefined_figure_of_a_small_varied_sample_says_why_in_its_own_words() -> None:
+    rows = _varied([1, 2, 3, 4], [1.0, 2.0, 3.0, 4.0])
+    metrics = summarise(rows, resamples=100).as_metrics()
+    assert metrics["tau_c"] == 1.0
+    undefined = [name for name, value in metrics.items() if value is None or value != value]
+    resamples = (
+        "some bootstrap resamples held one distinct score (too few, or too nearly constant, "
+        "ratings): no interval rather than one over the lucky resamples"
+    )
+    assert why_undefined(undefined, rows) == {
+        "tau_c_low": resamples,
+        "tau_c_high": resamples,
+        "source_baseline_tau_c": "no source of the rated speeches appears in two or more topics",
+        "within_source_tau": "no source has two distinct judge scores and two distinct human means",
+        "within_topic_tau": "no topic has two distinct judge scores and two distinct human means",
+        "ceiling_by_annotator": "no annotator rated 30 or more of these 4 speeches",
+        "ceiling_by_position": (
+            "no rating position has a defined tau-c (a speech with one rating has no others)"
+        ),
+    }
+
+
+def test_a_judge_figure_undefined_for_no_reason_named_says_too_few_rated_speeches() -> None:
+    # Varied judge scores against one human mean: none of the named reasons holds.
+    rows = _varied([1, 2, 3, 4], [2.0, 2.0, 2.0, 2.0])
+    summary = summarise(rows, resamples=100)
+    assert summary.tau_c is None and summary.tau_b is None
+    assert why_undefined(["tau_c", "tau_b"], rows) == {
+        "tau_c": "too few rated speeches",
+        "tau_b": "too few rated speeches",
+    }
+
+
 def test_unparsed_rows_lower_the_parse_rate_and_are_left_out() -> None:
     rows = list(qwen_rows()[:120])
     unparsed = {3, 17, 40, 41, 99}
@@ -316,6 +358,7 @@ def test_small_subsets_have_no_annotator_ceiling() -> None:
 def test_as_metrics_is_flat_and_numeric() -> None:
     metrics = qwen_summary().as_metrics()
     assert metrics["n"] == 631.0 and metrics["ceiling_annotators"] == 64.0
+    assert metrics["tau_c"] == qwen_summary().tau_c  # the headline, defined, as it is
     assert metrics["bias.Arg-GPT2"] == pytest.approx(-1.46, abs=0.005)
     assert "bias_by_source" not in metrics
     assert all(isinstance(v, float) for v in metrics.values())
