@@ -18,7 +18,8 @@
    the plots timed apart.
 
     python tests/benchmarks/benchmark_tournament.py [--latency 0.1] [--slots 8]
-                                                    [--workers 1 2 4] [--profile] [--skip-run]
+                                                    [--workers 1 2 4] [--motions 10] [--profile]
+                                                    [--skip-run]
 """
 
 from __future__ import annotations
@@ -58,9 +59,9 @@ def machine() -> str:
     return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, load {load}"
 
 
-def plan_command(log_dir: Path) -> list[str]:
+def plan_command(log_dir: Path, motions: int = MOTIONS) -> list[str]:
     return [str(BIN / "debatebench-eval"), "tournament", "plan", "--models", ",".join(MODELS),
-            "--judges", "ollama/j1,ollama/j2", "--format", "lightning", "--limit", str(MOTIONS),
+            "--judges", "ollama/j1,ollama/j2", "--format", "lightning", "--limit", str(motions),
             "--log-dir", str(log_dir)]  # fmt: skip
 
 
@@ -102,7 +103,7 @@ def profile_owners(path: Path) -> tuple[float, list[tuple[str, float]]]:
 
 
 def run_tournament(
-    latency: float, slots: int, workers: int, profile: bool, connections: int
+    latency: float, slots: int, workers: int, profile: bool, connections: int, motions: int
 ) -> None:
     behaviour = StubBehaviour(tag_speech=True, script=ranked_judge, fill_schemas=True,
                               latency_s=latency, slots=slots)  # fmt: skip
@@ -110,7 +111,7 @@ def run_tournament(
         log_dir = Path(tmp) / "tourney"
         env = {**os.environ, "OLLAMA_BASE_URL": stub.base_url, "XDG_DATA_HOME": tmp}
         start = time.perf_counter()
-        subprocess.run(plan_command(log_dir), env=env, check=True, capture_output=True,
+        subprocess.run(plan_command(log_dir, motions), env=env, check=True, capture_output=True,
                        timeout=600)  # fmt: skip
         planned = time.perf_counter() - start
         before, stub_before = resource.getrusage(resource.RUSAGE_CHILDREN), time.process_time()
@@ -138,7 +139,7 @@ def run_tournament(
     debates = board["counts"]["scored"]
     per_worker = max(1, connections // workers)
     print(
-        f"tournament: {len(MODELS)} models x {MOTIONS} motions x 2 sides, {debates} debates "
+        f"tournament: {len(MODELS)} models x {motions} motions x 2 sides, {debates} debates "
         f"scored, {calls} model calls; stub {slots} slots, {latency * 1000:.0f} ms a call; "
         f"{workers} worker(s) at once, --max-connections {per_worker} each"
     )
@@ -196,6 +197,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2, 4],
                         help="workers at once; one tournament per number given")  # fmt: skip
     parser.add_argument("--connections", type=int, help="client connections (default: slots)")
+    parser.add_argument("--motions", type=int, default=MOTIONS,
+                        help=f"motions of the tournament (default {MOTIONS})")  # fmt: skip
     parser.add_argument("--profile", action="store_true",
                         help="the first worker under cProfile (slower)")  # fmt: skip
     parser.add_argument("--skip-run", action="store_true")
@@ -204,7 +207,9 @@ def main() -> None:
     if not args.skip_run:
         connections = args.connections or args.slots
         for workers in args.workers:
-            run_tournament(args.latency, args.slots, workers, args.profile, connections)
+            run_tournament(
+                args.latency, args.slots, workers, args.profile, connections, args.motions
+            )
             print(f"machine after {workers} worker(s): {machine()}")
     rate_at_scale(20, 53)
     rate_at_scale(10, 222)
