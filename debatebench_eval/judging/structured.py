@@ -106,6 +106,7 @@ async def ask_json(
     repair_template: str,
     repairs: int = 1,
     generate: Generator | None = None,
+    too_long_hint: str = "lower -T judge_budget",
 ) -> Exchange[T]:
     """Generate, parse and check; on problems re-ask up to `repairs` times.
 
@@ -113,7 +114,8 @@ async def ask_json(
     exchange with its error instead of raising, so the debate already recorded
     in the sample is kept and can be re-judged later with `inspect score`.
     `generate` makes each call instead of `model.generate` (a caller that caches
-    only what passed its check, say).
+    only what passed its check, say). `too_long_hint` says what to change when the
+    request does not fit the context: the options that size it differ per task.
     """
     exchange: Exchange[T] = Exchange(model=str(model))
     conversation = list(messages)
@@ -134,7 +136,7 @@ async def ask_json(
             # on as the reply); a repair would be longer still.
             exchange.error = (
                 "the prompt and the judge budget do not fit the judge's context window "
-                f"(the server said: {' '.join(text.split())[:240]}); lower -T judge_budget"
+                f"(the server said: {' '.join(text.split())[:240]}); {too_long_hint}"
             )
             return exchange
         value, problems = parse_json_reply(text, output.stop_reason)
@@ -177,12 +179,14 @@ async def ask_judge(
     repair_template: str,
     extra: GenerateConfig | None = None,
     generate: Generator | None = None,
+    too_long_hint: str = "lower -T judge_budget",
 ) -> Exchange[T]:
     """One judge's structured request: its JSON mode settled for its server first
     (`auto` asks the server), then `ask_json`. The schema goes in the strongest form
     the judge's server enforces (`servers.schema_forms`). A mode the server is known
     to refuse ends the exchange before any call, with the reason. `extra` settings
-    (a cache policy, say) are merged over the judge's own; `generate`, as in `ask_json`."""
+    (a cache policy, say) are merged over the judge's own; `generate` and
+    `too_long_hint`, as in `ask_json`."""
     try:
         resolved = await resolve_json_mode(judge, mode)
     except JsonModeRefused as exc:
@@ -192,6 +196,9 @@ async def ask_judge(
     config = judge_config(judge, budget, seed, sent, name, resolved, kind)
     if extra is not None:
         config = config.merge(extra)
-    exchange = await ask_json(judge, messages, config, check, repair_template, generate=generate)
+    exchange = await ask_json(
+        judge, messages, config, check, repair_template, generate=generate,
+        too_long_hint=too_long_hint,
+    )  # fmt: skip
     exchange.json_mode = resolved
     return exchange

@@ -25,6 +25,10 @@ from debatebench_eval.protocols.signals import parse_signal, without_signal
 from debatebench_eval.record.store import TurnUsage, turn_usage
 from debatebench_eval.servers.replies import generate_reply
 
+# The judge's prompt holds every turn it reads, so its cap alone may not make it fit
+# (seen on a 4096-token model: 4,261 tokens of prompt before the 2,000 of the reply).
+TOO_LONG_HINT = "lower -T final_budget, or -T budget (the turns the judge reads)"
+
 
 @dataclass(frozen=True)
 class TurnSlot:
@@ -98,6 +102,7 @@ async def decide(
         mode=mode,
         check=decision_check(allowed),
         repair_template=repair,
+        too_long_hint=TOO_LONG_HINT,
     )
     if exchange.error is not None or not exchange.outputs:
         raise DebateError(f"{where(seat, slot)}: {exchange.error or 'no reply'}")

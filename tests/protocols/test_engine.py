@@ -506,3 +506,30 @@ def test_the_task_comes_inline_from_a_file_or_a_quoted_at_path(in_tmp: Path) -> 
         with pytest.raises(ConfigError) as caught:
             task_text(task, file)
         assert says in str(caught.value)
+
+
+def test_a_judge_prompt_too_long_for_the_context_names_the_options_that_size_it(
+    tmp_path: Path, proposal: Path
+) -> None:
+    # adjudicate has no judge_budget: its judge is capped by final_budget and reads
+    # turns capped by budget, so those are what the failure tells the user to lower.
+    refused = "This model's maximum context length is 4096 tokens."
+    script = adjudication_script(lambda n: refused)
+    judge_output = script.reply
+
+    def reply(n: int, messages: list[Any], config: GenerateConfig) -> ModelOutput:
+        answer = judge_output(n, messages, config)
+        if answer.completion == refused:
+            return output("m", refused, stop="model_length")
+        return answer
+
+    script.reply = reply
+    log = run(
+        adjudicate(proposal=str(proposal), debate_type="method_fit"), tmp_path, script.model()
+    )
+    error = (log.samples or [])[0].error
+    assert error is not None
+    message = error.message
+    assert "do not fit the judge's context window" in message
+    assert "maximum context length" in message
+    assert "lower -T final_budget, or -T budget" in message and "judge_budget" not in message
