@@ -55,6 +55,15 @@ def test_importing_the_package_loads_no_task() -> None:
     assert loaded.stdout.strip() == "['debatebench_eval.core', 'debatebench_eval.core.version']"
 
 
+def test_the_registry_leaves_scipy_stats_to_the_figures_that_need_it() -> None:
+    # Inspect imports the registry at every command's start; scipy.stats alone is 1.2 s.
+    code = "import sys, debatebench_eval._registry; print('scipy.stats' in sys.modules)"
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert loaded.stdout.strip() == "False"
+
+
 def test_a_debate_runs_from_the_api_with_eval_and_task_with(tmp_path: Path) -> None:
     task = task_with(debate(motion="Cities should ban cars.", phases="[opening]"), epochs=1)
     [log] = eval(task, model=Script("main").model(), log_dir=str(tmp_path), display="none")

@@ -50,7 +50,6 @@ from itertools import combinations
 from typing import Any
 
 import numpy as np
-from scipy import stats  # type: ignore[import-untyped]
 
 from debatebench_eval.judging.families import family
 from debatebench_eval.record.protocol import SIDES
@@ -95,6 +94,8 @@ def wilson(successes: int, n: int) -> Estimate | None:
     """A share with its Wilson score interval, against 1/2 (None: no trial)."""
     if n == 0:
         return None
+    from scipy import stats  # type: ignore[import-untyped]  # 1.2 s: not at every command's start
+
     ci = stats.binomtest(successes, n).proportion_ci(LEVEL, method="wilson")
     return Estimate(successes / n, float(ci.low), float(ci.high), n, 0.5)
 
@@ -182,6 +183,8 @@ def length_bias(debates: Sequence[Judged], judge: str) -> Estimate | None:
     if share.max() == share.min():
         return None
     spread = share.std()
+    from scipy import stats
+
     fit = stats.linregress(share / spread, margin)
     half = float(stats.t.ppf((1 + LEVEL) / 2, len(rows) - 2)) * float(fit.stderr)
     slope = float(fit.slope)
