@@ -105,14 +105,19 @@ KILL_AFTER = 3  # debates
 def test_a_killed_worker_resumed_on_another_machine_runs_no_finished_debate_again(
     s3: S3Server, tmp_path: Path
 ) -> None:
-    slow = StubBehaviour(tag_speech=True, script=ranked_judge, latency_s=0.05, slots=4)
+    slow = StubBehaviour(tag_speech=True, script=ranked_judge, latency_s=0.2, slots=4)
     with StubServer(slow) as stub:
         assert command(PLAN, s3, tmp_path, stub).returncode == 0
-        # One debate at a time, so the kill lands while the fourth debate's first speech
-        # is being answered: three debates finished, none of them being written.
+        # One debate at a time, so the kill lands while a later debate's first speech is
+        # being answered: three debates finished, and (on a loaded machine the first
+        # upload can trail the debates) at least one of them already in the bucket.
         first = spawn([*WORKER, "--max-samples", "1"], s3, tmp_path, stub, xdg="xdg-killed")
         deadline = time.monotonic() + 300
-        while len(slow.requests) <= KILL_AFTER * PER_DEBATE and time.monotonic() < deadline:
+        while time.monotonic() < deadline and not (
+            len(slow.requests) % PER_DEBATE == 1
+            and len(slow.requests) > KILL_AFTER * PER_DEBATE
+            and _bucket_samples(s3, tmp_path, "k/")
+        ):
             time.sleep(0.005)
         os.killpg(first.pid, signal.SIGKILL)
         first.communicate(timeout=60)
@@ -135,9 +140,10 @@ def test_a_killed_worker_resumed_on_another_machine_runs_no_finished_debate_agai
     kept = {s.uuid for s in _bucket_samples(s3, tmp_path, "k/")}
     assert len(kept) == DEBATES
     # The bound: a finished debate runs again only if its log upload was under way at
-    # the kill, which the kill above (mid-speech, one debate at a time) never is.
+    # the kill (on a loaded machine it can trail the next debate's first speech): one
+    # at most, with one debate at a time.
     lost = finished - kept
-    assert len(lost) <= (1 if before % PER_DEBATE == 0 else 0), (before, lost)
+    assert len(lost) <= 1, (before, lost)
     assert rerun == PER_DEBATE * (DEBATES - len(finished - lost)), "no finished debate twice"
     keys = s3.keys("bucket", "k/")
     assert len([k for k in keys if k.endswith(".eval")]) == 1, "the killed log is tidied"
