@@ -29,26 +29,22 @@ from debatebench_eval.judging.ledger import (
     reply_schema,
     verify_citation,
 )
-from debatebench_eval.record.store import DebateRecord, Passage, Turn, TurnUsage
+from debatebench_eval.record.store import DebateRecord, Passage
 
 from support.judge_replies import NO_CLAIMS, NONE_MADE, is_fact_check_call, ledger_reply, turn_ids
+from support.reply_models import opening_turn
 from support.scripted import Script, output
 
 PRO_TEXT = "Car-free centres cut road deaths by forty percent in Pontevedra."
 CON_TEXT = "Shops in car-free zones lost customers, and deliveries became slower."
 
 
-def turn(id: str, side: str, text: str) -> Turn:
-    return Turn(
-        id=id, phase_index=0, phase="opening", side=side, order=0, role=side, team_id=side,
-        text=text, model=side, usage=TurnUsage(), budget=100, hit_budget=False,
-        finish_reason="stop", latency_ms=1, started_at="now",
-    )  # fmt: skip
-
-
 def record() -> DebateRecord:
     rec = DebateRecord(store=Store())  # its own store: the default one is shared process-wide
-    rec.turns = [turn("t00000001", "pro", PRO_TEXT), turn("t00000002", "con", CON_TEXT)]
+    rec.turns = [
+        opening_turn("t00000001", "pro", PRO_TEXT),
+        opening_turn("t00000002", "con", CON_TEXT),
+    ]
     evidence = "Pontevedra saw road deaths fall sharply after the ban."
     rec.passages = [Passage(id="P1", pool="args-me", row_id="r1", side="pro", text=evidence)]
     return rec
@@ -477,7 +473,7 @@ def test_the_reply_model_is_built_once_per_record_and_orientation() -> None:
     assert reply_model(record(), orientation) is built  # the schema and the check share it
     assert reply_model(record(), orientation.swapped()) is not built
     other = record()
-    other.turns = [*other.turns, turn("t00000003", "pro", PRO_TEXT)]
+    other.turns = [*other.turns, opening_turn("t00000003", "pro", PRO_TEXT)]
     assert reply_model(other, orientation) is not built
 
 

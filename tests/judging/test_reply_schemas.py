@@ -31,12 +31,13 @@ from debatebench_eval.judging.rubric import (
     default_rubric,
     reply_schema,
 )
-from debatebench_eval.record.store import DebateRecord, Passage, Turn, TurnUsage
+from debatebench_eval.record.store import DebateRecord, Passage
 from debatebench_eval.servers.kind import ServerKind
 from debatebench_eval.servers.schema_forms import server_schema
 
 from support.grammar import GrammarError, grammar_accepts
 from support.judge_replies import MAXIMA, NO_CLAIMS, changed_reply, rubric_reply, side_scores
+from support.reply_models import opening_turn
 
 RUBRIC = default_rubric()
 KINDS: list[ServerKind | None] = ["llama-cpp-python", "llama.cpp", "ollama", "other", None]
@@ -62,18 +63,12 @@ def nodes(schema: Any) -> Iterator[dict[str, Any]]:
                 yield from nodes(value)
 
 
-def turn(id: str, side: str, text: str) -> Turn:
-    return Turn(
-        id=id, phase_index=0, phase="opening", side=side, order=0, role=side, team_id=side,
-        text=text, model=side, usage=TurnUsage(), budget=100, hit_budget=False,
-        finish_reason="stop", latency_ms=1, started_at="now",
-    )  # fmt: skip
-
-
 def record() -> DebateRecord:
     rec = DebateRecord(store=Store())
-    rec.turns = [turn("t00000001", "pro", "Road deaths fell by forty percent in Pontevedra."),
-                 turn("t00000002", "con", "Shops in car-free zones lost customers.")]  # fmt: skip
+    rec.turns = [
+        opening_turn("t00000001", "pro", "Road deaths fell by forty percent in Pontevedra."),
+        opening_turn("t00000002", "con", "Shops in car-free zones lost customers."),
+    ]
     rec.passages = [Passage(id="P1", pool="p", row_id="r1", side="pro", text="Deaths fell.")]
     return rec
 

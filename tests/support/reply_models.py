@@ -82,7 +82,8 @@ PRO_FIRST = Orientation("pro", "con")
 DECISIONS = ("accept", "revise", "escalate")
 
 
-def _turn(id: str, side: str, text: str) -> Turn:
+def opening_turn(id: str, side: str, text: str) -> Turn:
+    """A spoken opening turn of `side`, with the record fields every test leaves alike."""
     return Turn(
         id=id, phase_index=0, phase="opening", side=side, order=0, role=side, team_id=side,
         text=text, model=side, usage=TurnUsage(), budget=100, hit_budget=False,
@@ -94,8 +95,8 @@ def debate_record() -> DebateRecord:
     """Two turns, one a side, and one passage."""
     record = DebateRecord(store=Store())
     record.turns = [
-        _turn("t00000001", "pro", "Road deaths fell by forty percent."),
-        _turn("t00000002", "con", "Shops in car-free zones lost customers."),
+        opening_turn("t00000001", "pro", "Road deaths fell by forty percent."),
+        opening_turn("t00000002", "con", "Shops in car-free zones lost customers."),
     ]
     record.passages = [Passage(id="P1", pool="p", row_id="r1", side="pro", text="Deaths fell.")]
     return record
