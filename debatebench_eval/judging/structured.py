@@ -98,6 +98,10 @@ def parse_json_reply(text: str, stop_reason: str = "stop") -> tuple[Any, list[st
         return None, [f"the reply is not valid JSON: {exc.msg} at character {exc.pos}{cut}"]
 
 
+# What to change when a judge request does not fit the context, unless a task says.
+JUDGE_BUDGET_HINT = "lower -T judge_budget"
+
+
 async def ask_json(
     model: Model,
     messages: list[ChatMessage],
@@ -106,7 +110,7 @@ async def ask_json(
     repair_template: str,
     repairs: int = 1,
     generate: Generator | None = None,
-    too_long_hint: str = "lower -T judge_budget",
+    too_long_hint: str = JUDGE_BUDGET_HINT,
 ) -> Exchange[T]:
     """Generate, parse and check; on problems re-ask up to `repairs` times.
 
@@ -179,7 +183,7 @@ async def ask_judge(
     repair_template: str,
     extra: GenerateConfig | None = None,
     generate: Generator | None = None,
-    too_long_hint: str = "lower -T judge_budget",
+    too_long_hint: str = JUDGE_BUDGET_HINT,
 ) -> Exchange[T]:
     """One judge's structured request: its JSON mode settled for its server first
     (`auto` asks the server), then `ask_json`. The schema goes in the strongest form
