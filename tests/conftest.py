@@ -18,7 +18,7 @@ from inspect_ai.model import Model
 from debatebench_eval import debate
 
 from support import embedded_model, eval_overhead, kinds, parallel
-from support.paths import TESTS
+from support.paths import TESTS, remove_data_home_links
 from support.scripted import Script
 
 
@@ -62,6 +62,13 @@ def cheaper_evals() -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
         eval_overhead.skip(patch)
         yield
+
+
+@pytest.fixture(autouse=True)
+def short_data_home_links() -> Iterator[None]:
+    """The links support.paths.data_home made for a test end with it."""
+    yield
+    remove_data_home_links()
 
 
 @pytest.fixture(autouse=True)

@@ -13,10 +13,13 @@ each attempt and resumes what is still unsettled, up to `retry_attempts` times.
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+import platformdirs
 
 from debatebench_eval.core._inspect import (
     EVAL_SET_SELECTION_VERSION,
@@ -37,6 +40,11 @@ from debatebench_eval.tournament.task_logs import (
 
 RETRY_WAIT_S = 30.0  # before the first retry, doubling (Inspect's eval_set waits so too)
 RETRY_WAIT_MAX_S = 600.0
+
+
+# A socket's path, the terminating NUL excluded: sun_path is 108 bytes on Linux and
+# 104 on macOS and the BSDs.
+SOCKET_PATH_MAX = 107 if sys.platform.startswith("linux") else 103
 
 
 @dataclass(frozen=True)
@@ -102,6 +110,8 @@ def run_tasks(
             break
         if attempt:
             time.sleep(min(RETRY_WAIT_S * 2 ** (attempt - 1), RETRY_WAIT_MAX_S))
+        if attempt == 0:
+            check_socket_room()  # before the probe's calls: it fails the whole worker
         if attempt == 0 and dict(manifest.schedule.settings.task_args).get("probe", True):
             models = sorted({model for task in left for model in pairs[task.name]})
             runner.probe_servers(manifest.schedule, models)
@@ -110,6 +120,23 @@ def run_tasks(
     else:
         _, left = unsettled(log_dir, tasks)
     return Outcome(tuple(tasks), tuple(left))
+
+
+def check_socket_room() -> None:
+    """A worker is an eval set in Inspect's selection mode, which binds Inspect's ACP
+    socket in Inspect's data folder, named by the process id. A deep data folder fails
+    the worker with Inspect's bare `AF_UNIX path too long` before any debate: said here
+    instead, naming the folder and the fix."""
+    data = platformdirs.user_data_path("inspect_ai")
+    socket = data / "acp" / f"{os.getpid()}.sock"
+    if len(os.fsencode(socket)) > SOCKET_PATH_MAX:
+        raise ConfigError(
+            "Inspect's data folder",
+            f"{data}: a worker's socket there, {socket.name} in acp/, has a path of "
+            f"{len(os.fsencode(socket))} bytes",
+            f"a folder whose socket path fits in {SOCKET_PATH_MAX} bytes: set "
+            "XDG_DATA_HOME to a shorter folder (Inspect keeps its sample buffer there too)",
+        )
 
 
 def _run_selection(

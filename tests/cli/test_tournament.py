@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
+import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from datetime import datetime
@@ -26,7 +29,9 @@ from debatebench_eval.cli.main import main
 from debatebench_eval.tournament.manifest import PlannedTask, read_manifest
 from debatebench_eval.tournament.outcomes import read_tournament
 from debatebench_eval.tournament.shares import deal
+from debatebench_eval.tournament.worker import SOCKET_PATH_MAX
 
+from support.paths import data_home
 from support.stub_server import StubBehaviour, StubServer
 from support.tournaments import ranked_judge
 
@@ -50,7 +55,7 @@ def start(stub: StubServer, tmp_path: Path, log_dir: Path, *args: str) -> subpro
     """`debatebench-eval tournament run` in its own process group (so a test can kill it all)."""
     env = {**os.environ, "OLLAMA_BASE_URL": stub.base_url, "NO_COLOR": "1",
            # Inspect's sample buffer (what a resume recovers from) stays in the test's folder.
-           "XDG_DATA_HOME": str(tmp_path / "xdg")}  # fmt: skip
+           "XDG_DATA_HOME": str(data_home(tmp_path))}  # fmt: skip
     process = subprocess.Popen(
         [COMMAND, *RUN, "--log-dir", str(log_dir), *args], env=env, text=True,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
@@ -125,7 +130,7 @@ def test_a_killed_tournament_resumes_without_running_a_debate_twice_and_grows(
 def _recovered_uuids(tmp_path: Path, log_dir: Path, xdg: str = "xdg") -> set[str]:
     """The debates finished before the kill, as Inspect's crash recovery sees them
     (recovered into a copy: the resume must still find the crashed logs as they were)."""
-    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / xdg)}
+    env = {**os.environ, "XDG_DATA_HOME": str(data_home(tmp_path, xdg))}
     uuids: set[str] = set()
     copies = tmp_path / f"recovered-{xdg}"
     copies.mkdir()
@@ -148,7 +153,7 @@ def command(
 ) -> subprocess.Popen[str]:
     """Any `debatebench-eval` command against the stub, in its own process group."""
     env = {**os.environ, "OLLAMA_BASE_URL": stub.base_url, "NO_COLOR": "1",
-           "XDG_DATA_HOME": str(tmp_path / xdg)}  # fmt: skip
+           "XDG_DATA_HOME": str(data_home(tmp_path, xdg))}  # fmt: skip
     return subprocess.Popen([COMMAND, *args], env=env, text=True, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, start_new_session=True)  # fmt: skip
 
@@ -338,6 +343,46 @@ def test_a_worker_is_refused_a_share_the_plan_does_not_have(
         code, err = run_main(capsys, "worker", str(log_dir), *args)
         assert code == 2 and err == f"debatebench-eval tournament worker: {message}", err
     assert sorted(p.name for p in log_dir.iterdir()) == before  # nothing written
+
+
+def test_a_worker_whose_data_folder_is_too_deep_for_its_socket_says_so_before_any_call(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    log_dir = tmp_path / "t"
+    code, err = run_main(capsys, "plan", "--models", "ollama/a,ollama/b", "--judges",
+                         "ollama/j", "--limit", "1", "-T", "probe=false", "--log-dir",
+                         str(log_dir))  # fmt: skip
+    assert code == 0, err
+    deep = tmp_path / ("d" * 60) / ("e" * 60)
+    monkeypatch.setenv("XDG_DATA_HOME", str(deep))
+    monkeypatch.setenv("OLLAMA_BASE_URL", "http://127.0.0.1:9/v1")  # no server
+    code, err = run_main(capsys, "worker", str(log_dir), "--index", "0", "--workers", "1")
+    socket = f"{deep / 'inspect_ai' / 'acp' / str(os.getpid())}.sock"
+    assert code == 2 and err == (
+        f"debatebench-eval tournament worker: Inspect's data folder: {deep / 'inspect_ai'}: "
+        f"a worker's socket there, {os.getpid()}.sock in acp/, has a path of "
+        f"{len(socket)} bytes; expected a folder whose socket path fits in 107 bytes: set "
+        "XDG_DATA_HOME to a shorter folder (Inspect keeps its sample buffer there too)."
+    ), err
+    assert not list_eval_logs(str(log_dir))
+
+
+def test_the_socket_limit_is_the_systems(tmp_path: Path) -> None:
+    """107 bytes binds and 108 does not, on Linux, where the check's figure is pinned."""
+    if not sys.platform.startswith("linux"):
+        pytest.skip("the figure checked is Linux's")
+    short = Path(tempfile.mkdtemp(prefix="sock-"))
+    try:
+        for length, binds in ((SOCKET_PATH_MAX, True), (SOCKET_PATH_MAX + 1, False)):
+            path = str(short / "s") + "x" * (length - len(str(short / "s")))
+            with socket.socket(socket.AF_UNIX) as sock:
+                if binds:
+                    sock.bind(path)
+                else:
+                    with pytest.raises(OSError, match="too long"):
+                        sock.bind(path)
+    finally:
+        shutil.rmtree(short)
 
 
 def test_the_plan_takes_the_run_settings_as_one_mapping(

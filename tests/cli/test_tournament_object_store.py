@@ -21,6 +21,7 @@ import pytest
 from inspect_ai.log import EvalSample, read_eval_log_samples
 
 from support.object_store import S3Server
+from support.paths import data_home
 from support.rejudging import debatebench_folder
 from support.stub_server import StubBehaviour, StubServer
 from support.tournaments import ranked_judge
@@ -58,7 +59,7 @@ def command(
 ) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, **s3.env(endpoint), "NO_COLOR": "1",
            "OLLAMA_BASE_URL": stub.base_url if stub else "http://127.0.0.1:9",
-           "XDG_DATA_HOME": str(tmp_path / xdg)}  # fmt: skip
+           "XDG_DATA_HOME": str(data_home(tmp_path, xdg))}  # fmt: skip
     return subprocess.run([COMMAND, *args], env=env, capture_output=True, text=True,
                           timeout=600)  # fmt: skip
 
@@ -113,18 +114,20 @@ def test_a_killed_worker_resumed_on_another_machine_runs_no_finished_debate_agai
         # upload can trail the debates) at least one of them already in the bucket.
         first = spawn([*WORKER, "--max-samples", "1"], s3, tmp_path, stub, xdg="xdg-killed")
         deadline = time.monotonic() + 300
-        while time.monotonic() < deadline and not (
+        while first.poll() is None and not (
             len(slow.requests) % PER_DEBATE == 1
             and len(slow.requests) > KILL_AFTER * PER_DEBATE
             and _bucket_samples(s3, tmp_path, "k/")
         ):
+            assert time.monotonic() < deadline, _worker_said(first, tmp_path, slow)
             time.sleep(0.005)
+        assert first.poll() is None, _worker_said(first, tmp_path, slow)
         os.killpg(first.pid, signal.SIGKILL)
-        first.communicate(timeout=60)
+        first.wait(timeout=60)
         time.sleep(0.3)  # replies to requests in flight at the kill reach no one
         before = len(slow.requests)
         finished = _finished_before_the_kill(s3, tmp_path)
-        assert 0 < len(finished) < DEBATES, "the kill must land mid-run"
+        assert 0 < len(finished) < DEBATES, ("the kill must land mid-run", before)
         # Every debate whose requests were all answered had finished (at a kill on a
         # debate's boundary, its last judge reading may not have been scored yet).
         assert before // PER_DEBATE - len(finished) in (
@@ -159,12 +162,20 @@ def test_a_killed_worker_resumed_on_another_machine_runs_no_finished_debate_agai
 
 def spawn(
     args: list[str], s3: S3Server, tmp_path: Path, stub: StubServer, xdg: str
-) -> subprocess.Popen[str]:
-    """A command in its own process group (so a test can kill it all)."""
+) -> subprocess.Popen[bytes]:
+    """A command in its own process group (so a test can kill it all), its output to
+    files: a pipe nobody reads would stall it once full."""
     env = {**os.environ, **s3.env(), "NO_COLOR": "1", "OLLAMA_BASE_URL": stub.base_url,
-           "XDG_DATA_HOME": str(tmp_path / xdg)}  # fmt: skip
-    return subprocess.Popen([COMMAND, *args], env=env, text=True, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, start_new_session=True)  # fmt: skip
+           "XDG_DATA_HOME": str(data_home(tmp_path, xdg))}  # fmt: skip
+    with (tmp_path / f"{xdg}.out").open("wb") as out:
+        return subprocess.Popen([COMMAND, *args], env=env, stdout=out,
+                                stderr=subprocess.STDOUT, start_new_session=True)  # fmt: skip
+
+
+def _worker_said(worker: subprocess.Popen[bytes], tmp_path: Path, stub: StubBehaviour) -> str:
+    """Why a worker never reached the kill: how far it got and the end of its output."""
+    said = (tmp_path / "xdg-killed.out").read_text(errors="replace")[-3000:]
+    return f"exit {worker.poll()} after {len(stub.requests)} requests; output ends:\n{said}"
 
 
 def _bucket_samples(s3: S3Server, tmp_path: Path, prefix: str) -> list[EvalSample]:
@@ -185,7 +196,7 @@ def _finished_before_the_kill(s3: S3Server, tmp_path: Path) -> set[str]:
     """The debates the killed worker finished: what its logs in the bucket hold, and what
     Inspect's crash recovery finds in its local sample buffer (recovered into local copies,
     so the bucket stays as the kill left it)."""
-    env = {**os.environ, **s3.env(), "XDG_DATA_HOME": str(tmp_path / "xdg-killed")}
+    env = {**os.environ, **s3.env(), "XDG_DATA_HOME": str(data_home(tmp_path, "xdg-killed"))}
     uuids = {s.uuid for s in _bucket_samples(s3, tmp_path, "k/")}
     recovered = tmp_path / "recovered"
     recovered.mkdir()

@@ -17,7 +17,7 @@ import pytest
 
 from support.command_line import subcommands
 from support.object_store import S3Server
-from support.paths import ROOT
+from support.paths import ROOT, data_home
 from support.slurm import LocalSlurm
 from support.stub_server import StubBehaviour, StubServer
 from support.tournaments import ranked_judge
@@ -77,7 +77,7 @@ def test_the_template_runs_a_planned_tournaments_workers_then_rate_reads_them(
             StubServer(StubBehaviour(tag_speech=True, script=ranked_judge, slots=4))
         )
         env = {"OLLAMA_BASE_URL": stub.base_url, "NO_COLOR": "1",
-               "XDG_DATA_HOME": str(tmp_path / "xdg"), "DEBATEBENCH_EVAL": COMMAND,
+               "XDG_DATA_HOME": str(data_home(tmp_path)), "DEBATEBENCH_EVAL": COMMAND,
                "WORKER_ARGS": "--display none"}  # fmt: skip
         if store == "s3":
             s3 = stack.enter_context(S3Server(tmp_path))

@@ -138,20 +138,25 @@ class LocalSlurm:
         if not pid_file.exists():
             return
         pid = int(pid_file.read_text().split()[0])
+        # The daemon's name is checked at each look: once it has ended, its pid can be
+        # reused (pid_max may be 32768) by a process of a test running alongside.
+        name = pid_file.name.removesuffix(".pid")
         for sent in (None, signal.SIGTERM, signal.SIGKILL):
-            if sent is not None and _alive(pid):
+            if sent is not None and _alive(pid, name):
                 os.kill(pid, sent)
             deadline = time.monotonic() + 5.0
-            while _alive(pid) and time.monotonic() < deadline:
+            while _alive(pid, name) and time.monotonic() < deadline:
                 time.sleep(0.1)
-            if not _alive(pid):
+            if not _alive(pid, name):
                 return
 
 
-def _alive(pid: int) -> bool:
-    """Running, and not a zombie that nobody reaps (a container's init may not)."""
+def _alive(pid: int, name: str) -> bool:
+    """The named program, running, and not a zombie that nobody reaps (a container's
+    init may not)."""
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
         return False
-    return stat.rsplit(")", 1)[-1].split()[0] != "Z"
+    program, _, rest = stat.partition(" (")[2].rpartition(")")
+    return program == name and rest.split()[0] != "Z"
