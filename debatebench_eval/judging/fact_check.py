@@ -48,9 +48,17 @@ FACT_CHECK_KEYS = (
 )  # fmt: skip
 # The keys of the score's value, in the sample list's order; the rest are figures.
 FACT_CHECK_LISTED = ("pro_contradicted", "con_contradicted", "unverifiable_citation_pct")
+# Of those, the one that is NaN in a debate with no citation: its mean is a figure's
+# (left out of the results when no debate cited anything), not Inspect's `nan`.
+FACT_CHECK_NAN_ABLE = ("unverifiable_citation_pct",)
 
 
-@scorer(metrics=[figure_stats(), listed_metrics(FACT_CHECK_LISTED)])
+@scorer(
+    metrics=[
+        figure_stats(also=FACT_CHECK_NAN_ABLE),
+        listed_metrics([key for key in FACT_CHECK_LISTED if key not in FACT_CHECK_NAN_ABLE]),
+    ]
+)
 def fact_check(judging: JudgingOptions | dict[str, Any] | None = None, **unknown: Any) -> Scorer:
     """Audit every claim against the debate's record (passages and turns) with the judge role.
 

@@ -67,9 +67,12 @@ def listed_metrics(keys: Sequence[str], with_stderr: bool = True) -> dict[str, l
 
 
 @metric
-def figure_stats(with_stderr: bool = True) -> Metric:
+def figure_stats(with_stderr: bool = True, also: Sequence[str] = ()) -> Metric:
     """Mean (as `KEY`) and standard error (as `KEY_stderr`) of every figure a score
-    keeps in its metadata, over the samples where it is a number (NaN: not applicable).
+    keeps in its metadata, and of the value keys in `also`, over the samples where it
+    is a number (NaN: not applicable). A figure that is a number in no sample is left
+    out (None), so the terminal table shows no `nan` row; its NaN stays in each sample.
+    `also` is for value keys that can be NaN, whose mean Inspect would print as `nan`.
 
     With no scored sample at all it reports `scored_samples: 0`, so a scorer that
     failed on every sample says so in the results rather than showing nothing.
@@ -77,8 +80,8 @@ def figure_stats(with_stderr: bool = True) -> Metric:
     average, spread = mean(), stderr()
 
     def compute(scores: list[SampleScore]) -> dict[str, float | None]:
-        found = [(s, (s.score.metadata or {}).get(FIGURES_KEY)) for s in scores]
-        kept = [(s, figures) for s, figures in found if isinstance(figures, dict)]
+        found = [(s, _figures_and(s.score, also)) for s in scores]
+        kept = [(s, figures) for s, figures in found if figures is not None]
         if not kept:
             return {"scored_samples": 0.0}
         names = list(dict.fromkeys(name for _, figures in kept for name in figures))
@@ -89,13 +92,22 @@ def figure_stats(with_stderr: bool = True) -> Metric:
                 for s, figures in kept
                 if isinstance(v := figures.get(name), int | float) and not math.isnan(v)
             ]
-            out[name] = float(average(values)) if values else math.nan  # type: ignore[arg-type]
+            out[name] = float(average(values)) if values else None  # type: ignore[arg-type]
             if with_stderr:
-                error = float(spread(values)) if values else math.nan  # type: ignore[arg-type]
+                error = float(spread(values)) if values else None  # type: ignore[arg-type]
                 out[f"{name}_stderr"] = error
         return out
 
     return compute
+
+
+def _figures_and(score: Score, also: Sequence[str]) -> dict[str, Any] | None:
+    """A scored sample's figures and its value's keys in `also` (None when unscored)."""
+    figures = (score.metadata or {}).get(FIGURES_KEY)
+    if not isinstance(figures, dict):
+        return None
+    value = score.value if isinstance(score.value, dict) else {}
+    return {**figures, **{key: value[key] for key in also if key in value}}
 
 
 @metric

@@ -258,6 +258,9 @@ def test_the_fact_check_scores_counts_rates_and_keeps_the_ledger(run_debate: Any
     assert list(score.value) == list(FACT_CHECK_LISTED)
     assert sorted(figures_of(score)) == sorted(FACT_CHECK_KEYS)
     assert figures_of(score)["citations"] == 1 and score.value["unverifiable_citation_pct"] == 100
+    assert log.results is not None
+    row = {s.name: s.metrics for s in log.results.scores}["fact_check"]
+    assert row["unverifiable_citation_pct"].value == 100
     sides = [c["side"] for c in score.metadata["ledger"]]
     assert sorted(sides) == ["con", "pro"]
     first_side = sides[0]
@@ -280,6 +283,17 @@ def test_a_side_with_no_claims_has_nan_rates_not_zero(run_debate: Any) -> None:
     score = fact_score(log)
     assert score.metadata["no_claims"] == {"pro": NO_CLAIMS, "con": NO_CLAIMS}
     assert "**PRO** made no factual claim: Its speeches state only opinions." in score.explanation
+    # What no debate of the run could compute is left out of the results, not shown as nan.
+    assert log.results is not None
+    shown = {
+        f"{s.name}.{m.name}": m.value
+        for s in log.results.scores
+        if s.scorer == "fact_check"
+        for m in s.metrics.values()
+    }
+    assert not [name for name, value in shown.items() if math.isnan(value)], shown
+    assert "fact_check.pro_claims" in shown and "fact_check.pro_supported_rate" not in shown
+    assert not [name for name in shown if "unverifiable_citation_pct" in name]
 
 
 EXCUSED = {"no_claims": NO_CLAIMS}
