@@ -320,10 +320,19 @@ def why_undefined(
     on; cheap (no statistic is recomputed), so a run's end can say it."""
     scored = [row.score for row in rows if row.score is not None]
     distinct = sorted(set(scored))
+    humans = sorted({row.human_mean for row in rows if row.score is not None})
     reasons: dict[str, str] = {}
     for name in undefined:
         reasons[name] = _why(name, len(rows), scored, distinct, min_speeches)
+        if reasons[name] == _TOO_FEW and name in _JUDGE_FIGURES and len(humans) == 1:
+            reasons[name] = (
+                f"all {len(scored)} rated speeches have the same human mean ({humans[0]:g}): "
+                "nothing to rank the judge against"
+            )
     return reasons
+
+
+_TOO_FEW = "too few rated speeches"
 
 
 def _why(name: str, n: int, scored: list[float], distinct: list[float], min_speeches: int) -> str:
@@ -348,7 +357,7 @@ def _why(name: str, n: int, scored: list[float], distinct: list[float], min_spee
         return f"no annotator rated {min_speeches} or more of these {n} speeches"
     if name == "ceiling_by_position":
         return "no rating position has a defined tau-c (a speech with one rating has no others)"
-    return "too few rated speeches"
+    return _TOO_FEW
 
 
 def _ceilings(rows: Sequence[Row], min_speeches: int) -> tuple[float | None, int, float | None]:

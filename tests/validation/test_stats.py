@@ -219,15 +219,13 @@ def test_each_undefined_figure_of_a_small_varied_sample_says_why_in_its_own_word
     }
 
 
-def test_a_judge_figure_undefined_for_no_reason_named_says_too_few_rated_speeches() -> None:
-    # Varied judge scores against one human mean: none of the named reasons holds.
+def test_a_judge_figure_against_one_human_mean_says_so() -> None:
+    # Varied judge scores against one human mean: nothing to rank the judge against.
     rows = _varied([1, 2, 3, 4], [2.0, 2.0, 2.0, 2.0])
     summary = summarise(rows, resamples=100)
     assert summary.tau_c is None and summary.tau_b is None
-    assert why_undefined(["tau_c", "tau_b"], rows) == {
-        "tau_c": "too few rated speeches",
-        "tau_b": "too few rated speeches",
-    }
+    reason = "all 4 rated speeches have the same human mean (2): nothing to rank the judge against"
+    assert why_undefined(["tau_c", "tau_b"], rows) == {"tau_c": reason, "tau_b": reason}
 
 
 def test_unparsed_rows_lower_the_parse_rate_and_are_left_out() -> None:
