@@ -19,10 +19,10 @@ from typing import Any
 from pydantic import Field
 
 from debatebench_eval.core.reply_model import Prose, ReplyModel, reply_schema
-from debatebench_eval.crucible.corpus import Corpus
-from debatebench_eval.crucible.record import Claim
-from debatebench_eval.crucible.replies import MODELS_KEPT, items, model, parsed
-from debatebench_eval.crucible.verify import Evidence, verify
+from debatebench_eval.crucible.corpus import Corpus, parse_window
+from debatebench_eval.crucible.record import Claim, Search
+from debatebench_eval.crucible.replies import MODELS_KEPT, items, model, one_of, parsed
+from debatebench_eval.crucible.verify import Evidence, corpus_path, verify
 
 CHAIN_STEPS = (2, 5)
 EVIDENCE_ITEMS = (1, 3)
@@ -55,59 +55,74 @@ def check_queries(reply: Any, limit: int) -> tuple[list[str] | None, list[str]]:
     return (None, problems) if value is None else (value["queries"], [])
 
 
-class EvidenceItem(ReplyModel):
-    """One cited stretch of the corpus. Whether the file, the lines and the excerpt are
-    real is not checked here: that is cite-or-lose, decided by `verify`."""
-
-    file: Prose
-    line_start: int
-    line_end: int
-    excerpt: Prose
-
-
-FiledClaimReply = model(
-    "FiledClaim",
-    "One claim as a side files it.",
-    claim=Prose,
-    logic_chain=items(Prose, *CHAIN_STEPS),
-    evidence=items(EvidenceItem, *EVIDENCE_ITEMS),
-    vulnerability=Prose,
-    confidence=(float, Field(ge=0, le=1)),
-)
-
-
 @lru_cache(maxsize=MODELS_KEPT)
-def claims_model(count: int) -> type[ReplyModel]:
-    """A side's claims: exactly `count` of them, in the schema as minItems = maxItems."""
+def evidence_model(files: tuple[str, ...]) -> type[ReplyModel]:
+    """One cited stretch of the corpus, its file one of `files` (the files of the
+    passages the side was shown: an `enum`), or any text when it was shown none.
+    Whether the lines and the excerpt are real is not checked here: that is
+    cite-or-lose, decided by `verify`."""
     return model(
-        "CrucibleClaims",
-        f"Exactly {count} claims, each a 2-5 step logic chain, 1-3 evidence items and a "
-        "confidence from 0 to 1. Not in the schema, because no grammar can carry it: that "
-        "the evidence is in the corpus (cite-or-lose, decided by `verify` after the reply "
-        "is accepted, never a repair problem).",
-        claims=items(FiledClaimReply, count, count),
+        "EvidenceItem",
+        "One cited stretch of the corpus: a file the side was shown, lines, an excerpt.",
+        file=one_of(files, normal=corpus_path) if files else Prose,
+        line_start=int,
+        line_end=int,
+        excerpt=Prose,
     )
 
 
-def claims_schema(count: int) -> dict[str, Any]:
-    return reply_schema(claims_model(count))
+@lru_cache(maxsize=MODELS_KEPT)
+def claims_model(count: int, files: tuple[str, ...] = ()) -> type[ReplyModel]:
+    """A side's claims: exactly `count` of them, in the schema as minItems = maxItems,
+    each citing one of `files` (see `evidence_model`)."""
+    filed = model(
+        "FiledClaim",
+        "One claim as a side files it.",
+        claim=Prose,
+        logic_chain=items(Prose, *CHAIN_STEPS),
+        evidence=items(evidence_model(files), *EVIDENCE_ITEMS),
+        vulnerability=Prose,
+        confidence=(float, Field(ge=0, le=1)),
+    )
+    return model(
+        "CrucibleClaims",
+        f"Exactly {count} claims, each a 2-5 step logic chain, 1-3 evidence items from the "
+        "files shown and a confidence from 0 to 1. Not in the schema, because no grammar "
+        "can carry it: that the lines and the excerpt are in that file (cite-or-lose, "
+        "decided by `verify` after the reply is accepted, never a repair problem).",
+        claims=items(filed, count, count),
+    )
 
 
-def claims_shape() -> str:
+def claims_schema(count: int, files: tuple[str, ...] = ()) -> dict[str, Any]:
+    return reply_schema(claims_model(count, files))
+
+
+def shown_files(result: Search) -> tuple[str, ...]:
+    """The files of the passages a search showed, in the order shown."""
+    return tuple(dict.fromkeys(parse_window(i).file for ids in result.hits.values() for i in ids))
+
+
+def claims_shape(files: tuple[str, ...] = ()) -> str:
+    """The reply's shape for the prompt, its example citing a file the side was shown
+    (small models copy an example's placeholder path)."""
     example = {
         "claim": "...",
         "logic_chain": ["...", "..."],
         "evidence": [
-            {"file": "folder/file.md", "line_start": 12, "line_end": 13, "excerpt": "..."}
+            {"file": files[0] if files else "folder/file.md", "line_start": 12,
+             "line_end": 13, "excerpt": "..."}
         ],
         "vulnerability": "...",
         "confidence": 0.7,
-    }
+    }  # fmt: skip
     return json.dumps({"claims": [example, "..."]}, indent=2)
 
 
-def check_claims(reply: Any, count: int) -> tuple[list[FiledClaim] | None, list[str]]:
-    value, problems = parsed(claims_model(count), reply)
+def check_claims(
+    reply: Any, count: int, files: tuple[str, ...] = ()
+) -> tuple[list[FiledClaim] | None, list[str]]:
+    value, problems = parsed(claims_model(count, files), reply)
     if value is None:
         return None, problems
     return [_filed(item) for item in value["claims"]], []

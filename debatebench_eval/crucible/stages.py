@@ -108,19 +108,23 @@ class Session:
         asked = await self._queries(side) if self.options.queries else []
         queries = side_queries(self.run.question, self.positions()[side], asked)
         result = search(self.corpus, side, queries, self.options.hits)
+        files = claim_rules.shown_files(result)
         prompt = side_prompts().claims.format(
             hits=render(self.corpus, result),
             count=self.options.claims,
-            shape=claim_rules.claims_shape(),
+            shape=claim_rules.claims_shape(files),
         )
         count = self.options.claims
         filed = await self.caller.require(
             self.sides[side],
             self._side_messages(side, prompt),
             self._side_request(
-                "propose: claims", side, "crucible_claims", claim_rules.claims_schema(count)
+                "propose: claims",
+                side,
+                "crucible_claims",
+                claim_rules.claims_schema(count, files),
             ),
-            lambda reply: claim_rules.check_claims(reply, count),
+            lambda reply: claim_rules.check_claims(reply, count, files),
             side_prompts().repair,
         )
         model = str(self.sides[side])

@@ -431,3 +431,15 @@ def test_a_failed_review_fails_the_topic_and_keeps_the_work_unscored(run_crucibl
     assert [t.id for t in record.turns] == ["R1.1", "R1.2"]
     failed = record.calls[-1]
     assert failed.stage == "review of round 1" and failed.repairs == 1
+
+
+def test_each_side_may_cite_only_the_files_its_search_showed_it(run_crucible: Run) -> None:
+    script = CrucibleScript()
+    record = record_of(run_crucible(script, rounds=1))
+    for side in ("pro", "con"):
+        (call,) = script.calls(side, "crucible_claims")
+        sent = call.config.response_schema.json_schema.model_dump(exclude_none=True)
+        evidence = sent["properties"]["claims"]["items"]["properties"]["evidence"]["items"]
+        (search,) = [s for s in record.searches if s.side == side]
+        shown = {i.rsplit(":", 1)[0] for ids in search.hits.values() for i in ids}
+        assert shown and set(evidence["properties"]["file"]["enum"]) == shown

@@ -4,11 +4,12 @@ problem of a reply is reported at once."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from debatebench_eval.crucible.audit import check_audit
 from debatebench_eval.crucible.blindview import BlindView
-from debatebench_eval.crucible.claims import check_claims, check_queries
+from debatebench_eval.crucible.claims import check_claims, check_queries, claims_shape
 from debatebench_eval.crucible.conflicts import check_conflicts
 from debatebench_eval.crucible.convergence import check_review
 from debatebench_eval.crucible.neutralize import check_neutral
@@ -50,6 +51,21 @@ def test_a_well_formed_claim_passes_and_a_wrong_count_does_not() -> None:
     ]
     assert check_claims([], 1)[1] == ["the reply is an array of 0; expected an object"]
     assert check_claims({}, 1)[1] == ['"claims" is missing']
+
+
+def test_a_claim_cites_a_file_the_side_was_shown_written_as_the_corpus_writes_it() -> None:
+    shown = ("sources/f.md", "sources/g.md")
+    cited = {**CLAIM, "evidence": [{**CLAIM["evidence"][0], "file": "./sources\\g.md"}]}
+    filed, found = check_claims({"claims": [cited]}, 1, shown)
+    assert found == [] and filed is not None and filed[0].evidence[0].file == "sources/g.md"
+    assert check_claims({"claims": [CLAIM]}, 1, shown)[1] == [
+        "\"claims[0].evidence[0].file\" is 'f.md'; expected one of 'sources/f.md' or 'sources/g.md'"
+    ]
+
+
+def test_the_claims_example_cites_a_file_the_side_was_shown() -> None:
+    example = json.loads(claims_shape(("sources/f.md",)))["claims"][0]
+    assert example["evidence"][0]["file"] == "sources/f.md"
 
 
 def test_each_field_of_a_claim_is_checked() -> None:

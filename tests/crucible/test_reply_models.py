@@ -116,6 +116,16 @@ def test_the_claims_schema_carries_the_count_the_steps_the_evidence_and_the_conf
 
 
 @pytest.mark.parametrize("kind", KINDS)
+def test_the_claims_schema_names_the_files_the_side_was_shown(kind: ServerKind | None) -> None:
+    shown = ("sources/a.md", "analysis/b.md")
+    sent = server_schema(claims.claims_schema(2, shown), kind)
+    assert at(sent, "claims[]/evidence[]/file")["enum"] == list(shown)
+    # Shown no passage, a side may still cite: the file is then any text (cite-or-lose).
+    unshown = server_schema(claims.claims_schema(2), kind)
+    assert "enum" not in at(unshown, "claims[]/evidence[]/file")
+
+
+@pytest.mark.parametrize("kind", KINDS)
 def test_the_turn_schema_carries_the_ids_each_side_may_name(kind: ServerKind | None) -> None:
     own, targets = ["C-CON-01", "C-CON-02"], ["C-PRO-01"]
     push = server_schema(turn_schema(PUSH, TURN_SIDES), kind)
@@ -207,6 +217,8 @@ def test_llama_cpp_python_s_grammar_refuses_what_the_check_would_refuse() -> Non
     assert not grammar_accepts(claims_sent, {"claims": [{**one, "confidence": 5.0}] * 3})
     assert not grammar_accepts(claims_sent, {"claims": [{**one, "logic_chain": ["echo"]}] * 3})
     assert not grammar_accepts(claims_sent, {"claims": [{**one, "claim": "..."}] * 3})
+    example = {**one["evidence"][0], "file": "folder/file.md"}  # the prompt's placeholder
+    assert not grammar_accepts(claims_sent, {"claims": [{**one, "evidence": [example]}] * 3})
 
     turn_sent = llama_cpp_python("push with a steelman")
     move = first_instance(turn_sent)

@@ -46,10 +46,12 @@ def turn(plan: TurnPlan) -> tuple[dict[str, Any], Check]:
 PUSH, REBUTTAL = round_plan(2, steelman=True)
 FIRST_PUSH = round_plan(1, steelman=True)[0]
 SWAP = round_plan(3, steelman=False, swap=True)[0]
+# The files a side's search showed it (what its evidence may cite).
+SHOWN = ("sources/a.md", "analysis/b.md")
 # Every crucible reply model, as a stage builds it: (schema, check).
 CRUCIBLE_REPLIES: dict[str, tuple[dict[str, Any], Check]] = {
     "queries": (claims.queries_schema(3), lambda r: claims.check_queries(r, 3)),
-    "claims": (claims.claims_schema(3), lambda r: claims.check_claims(r, 3)),
+    "claims": (claims.claims_schema(3, SHOWN), lambda r: claims.check_claims(r, 3, SHOWN)),
     "push with a steelman": turn(PUSH),
     "first push": turn(FIRST_PUSH),
     "rebuttal": turn(REBUTTAL),
