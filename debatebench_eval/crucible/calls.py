@@ -18,11 +18,14 @@ from inspect_ai.model import ChatMessage, Model
 from debatebench_eval.core.errors import DebateError
 from debatebench_eval.crucible.record import CallRecord, CrucibleRecord
 from debatebench_eval.crucible.resume import ResumeCache
-from debatebench_eval.judging.structured import Check, Exchange, ask_judge
+from debatebench_eval.judging.structured import JUDGE_BUDGET_HINT, Check, Exchange, ask_judge
 from debatebench_eval.record.store import TurnUsage
 from debatebench_eval.servers.replies import check_budget
 
 T = TypeVar("T")
+
+# A side's request that does not fit its context: the side's options, not the judge's.
+_DEBATER_TOO_LONG = "lower -T budget (a side's reply), or -T hits (the passages it reads)"
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,8 @@ class Caller:
             check=check,
             repair_template=repair,
             generate=attempt.generate if attempt is not None else None,
+            who="debater" if request.enforce_budget else "judge",
+            too_long_hint=_DEBATER_TOO_LONG if request.enforce_budget else JUDGE_BUDGET_HINT,
         )
         failure = exchange.failure
         try:

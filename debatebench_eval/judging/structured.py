@@ -111,6 +111,7 @@ async def ask_json(
     repairs: int = 1,
     generate: Generator | None = None,
     too_long_hint: str = JUDGE_BUDGET_HINT,
+    who: str = "judge",
 ) -> Exchange[T]:
     """Generate, parse and check; on problems re-ask up to `repairs` times.
 
@@ -119,7 +120,8 @@ async def ask_json(
     in the sample is kept and can be re-judged later with `inspect score`.
     `generate` makes each call instead of `model.generate` (a caller that caches
     only what passed its check, say). `too_long_hint` says what to change when the
-    request does not fit the context: the options that size it differ per task.
+    request does not fit the context: the options that size it differ per task;
+    `who` is whose call it is, as that message names it (a judge, a debater).
     """
     exchange: Exchange[T] = Exchange(model=str(model))
     conversation = list(messages)
@@ -139,7 +141,7 @@ async def ask_json(
             # The server refused the request as too long (Inspect passes its words
             # on as the reply); a repair would be longer still.
             exchange.error = (
-                "the prompt and the judge budget do not fit the judge's context window "
+                f"the prompt and the {who} budget do not fit the {who}'s context window "
                 f"(the server said: {' '.join(text.split())[:240]}); {too_long_hint}"
             )
             return exchange
@@ -184,13 +186,14 @@ async def ask_judge(
     extra: GenerateConfig | None = None,
     generate: Generator | None = None,
     too_long_hint: str = JUDGE_BUDGET_HINT,
+    who: str = "judge",
 ) -> Exchange[T]:
     """One judge's structured request: its JSON mode settled for its server first
     (`auto` asks the server), then `ask_json`. The schema goes in the strongest form
     the judge's server enforces (`servers.schema_forms`). A mode the server is known
     to refuse ends the exchange before any call, with the reason. `extra` settings
-    (a cache policy, say) are merged over the judge's own; `generate` and
-    `too_long_hint`, as in `ask_json`."""
+    (a cache policy, say) are merged over the judge's own; `generate`,
+    `too_long_hint` and `who`, as in `ask_json`."""
     try:
         resolved = await resolve_json_mode(judge, mode)
     except JsonModeRefused as exc:
@@ -202,7 +205,7 @@ async def ask_judge(
         config = config.merge(extra)
     exchange = await ask_json(
         judge, messages, config, check, repair_template, generate=generate,
-        too_long_hint=too_long_hint,
+        too_long_hint=too_long_hint, who=who,
     )  # fmt: skip
     exchange.json_mode = resolved
     return exchange

@@ -25,6 +25,7 @@ from support.crucible_replies import (
     sides_of_labels,
     turn_reply,
 )
+from support.scripted import output
 
 Run = Callable[..., EvalLog]
 
@@ -443,3 +444,22 @@ def test_each_side_may_cite_only_the_files_its_search_showed_it(run_crucible: Ru
         (search,) = [s for s in record.searches if s.side == side]
         shown = {i.rsplit(":", 1)[0] for ids in search.hits.values() for i in ids}
         assert shown and set(evidence["properties"]["file"]["enum"]) == shown
+
+
+def test_a_side_s_prompt_too_long_for_its_context_names_the_side_s_options(
+    run_crucible: Run,
+) -> None:
+    script = CrucibleScript()
+    roles = script.roles()
+    refused = "This model's maximum context length is 4096 tokens."
+    script.scripts["con"].reply = lambda n, messages, config: output(
+        "con", refused, stop="model_length"
+    )
+    log = run_crucible(script, roles=roles)
+    error = (log.samples or [])[0].error
+    assert error is not None and "the prompt and the debater budget do not fit the " in (
+        error.message
+    )
+    assert "debater's context window" in error.message and "maximum context length" in error.message
+    assert "lower -T budget (a side's reply), or -T hits" in error.message
+    assert "judge_budget" not in error.message
