@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import Field
 
 from debatebench_eval.core.reply_model import Prose, ReplyModel, reply_schema
-from debatebench_eval.crucible.corpus import Corpus, parse_window
+from debatebench_eval.crucible.corpus import Corpus, Window, parse_window
 from debatebench_eval.crucible.record import Claim, Search
 from debatebench_eval.crucible.replies import MODELS_KEPT, items, model, one_of, parsed
 from debatebench_eval.crucible.verify import Evidence, corpus_path, verify
@@ -98,20 +98,25 @@ def claims_schema(count: int, files: tuple[str, ...] = ()) -> dict[str, Any]:
     return reply_schema(claims_model(count, files))
 
 
-def shown_files(result: Search) -> tuple[str, ...]:
-    """The files of the passages a search showed, in the order shown."""
-    return tuple(dict.fromkeys(parse_window(i).file for ids in result.hits.values() for i in ids))
+def shown(result: Search) -> list[Window]:
+    """The passages a search showed, in the order shown."""
+    return [parse_window(i) for ids in result.hits.values() for i in ids]
 
 
-def claims_shape(files: tuple[str, ...] = ()) -> str:
-    """The reply's shape for the prompt, its example citing a file the side was shown
-    (small models copy an example's placeholder path)."""
+def files_of(windows: list[Window]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(window.file for window in windows))
+
+
+def claims_shape(first: Window | None = None) -> str:
+    """The reply's shape for the prompt, its example citing the first passage the side
+    was shown (small models copy an example's placeholder path and lines)."""
+    cited = first or Window("folder/file.md", 12, 13)
     example = {
         "claim": "...",
         "logic_chain": ["...", "..."],
         "evidence": [
-            {"file": files[0] if files else "folder/file.md", "line_start": 12,
-             "line_end": 13, "excerpt": "..."}
+            {"file": cited.file, "line_start": cited.start, "line_end": cited.end,
+             "excerpt": "..."}
         ],
         "vulnerability": "...",
         "confidence": 0.7,

@@ -108,11 +108,12 @@ class Session:
         asked = await self._queries(side) if self.options.queries else []
         queries = side_queries(self.run.question, self.positions()[side], asked)
         result = search(self.corpus, side, queries, self.options.hits)
-        files = claim_rules.shown_files(result)
+        windows = claim_rules.shown(result)
+        files = claim_rules.files_of(windows)
         prompt = side_prompts().claims.format(
             hits=render(self.corpus, result),
             count=self.options.claims,
-            shape=claim_rules.claims_shape(files),
+            shape=claim_rules.claims_shape(windows[0] if windows else None),
         )
         count = self.options.claims
         filed = await self.caller.require(

@@ -12,6 +12,7 @@ from debatebench_eval.crucible.blindview import BlindView
 from debatebench_eval.crucible.claims import check_claims, check_queries, claims_shape
 from debatebench_eval.crucible.conflicts import check_conflicts
 from debatebench_eval.crucible.convergence import check_review
+from debatebench_eval.crucible.corpus import Window
 from debatebench_eval.crucible.neutralize import check_neutral
 from debatebench_eval.crucible.panel import check_scores
 from debatebench_eval.crucible.rounds import Sides, check_turn, round_plan
@@ -63,9 +64,14 @@ def test_a_claim_cites_a_file_the_side_was_shown_written_as_the_corpus_writes_it
     ]
 
 
-def test_the_claims_example_cites_a_file_the_side_was_shown() -> None:
-    example = json.loads(claims_shape(("sources/f.md",)))["claims"][0]
-    assert example["evidence"][0]["file"] == "sources/f.md"
+def test_the_claims_example_cites_the_first_passage_the_side_was_shown() -> None:
+    example = json.loads(claims_shape(Window("sources/f.md", 5, 7)))["claims"][0]
+    assert example["evidence"][0] == {
+        "file": "sources/f.md",
+        "line_start": 5,
+        "line_end": 7,
+        "excerpt": "...",
+    }
 
 
 def test_each_field_of_a_claim_is_checked() -> None:
