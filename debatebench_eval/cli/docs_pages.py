@@ -17,6 +17,7 @@ from pathlib import Path
 
 from debatebench_eval.cli import reference, surface
 from debatebench_eval.cli.benchmarks_page import benchmarks_page, load_figures
+from debatebench_eval.core.errors import ConfigError
 
 # The checkout this module sits in (the generator is a contributor's tool).
 CHECKOUT = Path(__file__).resolve().parents[2]
@@ -85,13 +86,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="compare, write nothing")
     parser.add_argument("--root", type=Path, default=CHECKOUT, help="the checkout")
     args = parser.parse_args(argv)
-    if args.check:
-        out_of_date = stale(args.root)
-        for name in out_of_date:
-            print(f"docs/{name} is out of date: run {COMMAND}", file=sys.stderr)
-        return 1 if out_of_date else 0
-    for name in write(args.root):
-        print(f"docs/{name}")
+    try:
+        if args.check:
+            out_of_date = stale(args.root)
+            for name in out_of_date:
+                print(f"docs/{name} is out of date: run {COMMAND}", file=sys.stderr)
+            return 1 if out_of_date else 0
+        for name in write(args.root):
+            print(f"docs/{name}")
+    except ConfigError as error:  # a bad results/figures.yaml: its one message
+        print(f"{COMMAND}: {error}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -47,6 +47,21 @@ def test_check_names_a_changed_page_and_the_command(
     assert docs_pages.stale(tmp_path) == ["reference/old.md"]  # left for a person to delete
 
 
+def test_the_docs_command_says_a_bad_figures_file_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "results").mkdir()
+    figures = (ROOT / "results" / "figures.yaml").read_text(encoding="utf-8")
+    (tmp_path / "results" / "figures.yaml").write_text(
+        figures.replace("  load: ", "  load: [", 1), encoding="utf-8"
+    )
+    assert docs_pages.main(["--root", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"{docs_pages.COMMAND}: ") and "figures.yaml" in err
+    assert "Traceback" not in err and len(err.splitlines()) == 1
+
+
 def test_every_task_option_and_group_key_is_on_its_parameters_page(
     pages: dict[str, str],
 ) -> None:
