@@ -72,10 +72,9 @@ def evidence_model(files: tuple[str, ...]) -> type[ReplyModel]:
 
 
 @lru_cache(maxsize=MODELS_KEPT)
-def claims_model(count: int, files: tuple[str, ...] = ()) -> type[ReplyModel]:
-    """A side's claims: exactly `count` of them, in the schema as minItems = maxItems,
-    each citing one of `files` (see `evidence_model`)."""
-    filed = model(
+def filed_claim_model(files: tuple[str, ...]) -> type[ReplyModel]:
+    """One claim as a side files it, its evidence citing one of `files`."""
+    return model(
         "FiledClaim",
         "One claim as a side files it.",
         claim=Prose,
@@ -84,13 +83,19 @@ def claims_model(count: int, files: tuple[str, ...] = ()) -> type[ReplyModel]:
         vulnerability=Prose,
         confidence=(float, Field(ge=0, le=1)),
     )
+
+
+@lru_cache(maxsize=MODELS_KEPT)
+def claims_model(count: int, files: tuple[str, ...] = ()) -> type[ReplyModel]:
+    """A side's claims: exactly `count` of them, in the schema as minItems = maxItems,
+    each citing one of `files` (see `evidence_model`)."""
     return model(
         "CrucibleClaims",
         f"Exactly {count} claims, each a 2-5 step logic chain, 1-3 evidence items from the "
         "files shown and a confidence from 0 to 1. Not in the schema, because no grammar "
         "can carry it: that the lines and the excerpt are in that file (cite-or-lose, "
         "decided by `verify` after the reply is accepted, never a repair problem).",
-        claims=items(filed, count, count),
+        claims=items(filed_claim_model(files), count, count),
     )
 
 

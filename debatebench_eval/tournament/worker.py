@@ -129,11 +129,11 @@ def check_socket_room() -> None:
     instead, naming the folder and the fix."""
     data = platformdirs.user_data_path("inspect_ai")
     socket = data / "acp" / f"{os.getpid()}.sock"
-    if len(os.fsencode(socket)) > SOCKET_PATH_MAX:
+    length = len(os.fsencode(socket))
+    if length > SOCKET_PATH_MAX:
         raise ConfigError(
             "Inspect's data folder",
-            f"{data}: a worker's socket there, {socket.name} in acp/, has a path of "
-            f"{len(os.fsencode(socket))} bytes",
+            f"{data}: a worker's socket there, {socket.name} in acp/, has a path of {length} bytes",
             f"a folder whose socket path fits in {SOCKET_PATH_MAX} bytes: set "
             "XDG_DATA_HOME to a shorter folder (Inspect keeps its sample buffer there too)",
         )

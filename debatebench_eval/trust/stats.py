@@ -323,19 +323,18 @@ def why_undefined(
     humans = sorted({row.human_mean for row in rows if row.score is not None})
     reasons: dict[str, str] = {}
     for name in undefined:
-        reasons[name] = _why(name, len(rows), scored, distinct, min_speeches)
-        if reasons[name] == _TOO_FEW and name in _JUDGE_FIGURES and len(humans) == 1:
-            reasons[name] = (
-                f"all {len(scored)} rated speeches have the same human mean ({humans[0]:g}): "
-                "nothing to rank the judge against"
-            )
+        reasons[name] = _why(name, len(rows), scored, distinct, humans, min_speeches)
     return reasons
 
 
-_TOO_FEW = "too few rated speeches"
-
-
-def _why(name: str, n: int, scored: list[float], distinct: list[float], min_speeches: int) -> str:
+def _why(
+    name: str,
+    n: int,
+    scored: list[float],
+    distinct: list[float],
+    humans: list[float],
+    min_speeches: int,
+) -> str:
     if not scored and (name in _JUDGE_FIGURES or name in _MEANS or name == "source_baseline_tau_c"):
         return f"none of the {n} speeches was rated (no reply held a score from 1 to 5)"
     if name in _JUDGE_FIGURES and len(distinct) == 1:
@@ -357,7 +356,12 @@ def _why(name: str, n: int, scored: list[float], distinct: list[float], min_spee
         return f"no annotator rated {min_speeches} or more of these {n} speeches"
     if name == "ceiling_by_position":
         return "no rating position has a defined tau-c (a speech with one rating has no others)"
-    return _TOO_FEW
+    if name in _JUDGE_FIGURES and len(humans) == 1:
+        return (
+            f"all {len(scored)} rated speeches have the same human mean ({humans[0]:g}): "
+            "nothing to rank the judge against"
+        )
+    return "too few rated speeches"
 
 
 def _ceilings(rows: Sequence[Row], min_speeches: int) -> tuple[float | None, int, float | None]:
