@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from debatebench_eval.core._inspect import registry_info
+from debatebench_eval.core._inspect import registry_info, registry_params
 from debatebench_eval.crucible.outcome import score_keys as crucible_keys
 from debatebench_eval.crucible.prompts import judge_prompts
 from debatebench_eval.debate.turn_stats import STAT_KEYS, STAT_LISTED
@@ -104,8 +104,16 @@ def metrics_of(scorer: Callable[..., Any]) -> list[MetricDoc]:
                 names = ", ".join(_factory_name(one) for one in metrics)
                 found.append(MetricDoc(names, "every key" if key == "*" else f"`{key}`", ""))
         else:
-            found.append(_metric_doc(entry, "(cross-sample)"))
+            found.append(_metric_doc(entry, _applies_to(entry)))
     return found
+
+
+def _applies_to(metric: Callable[..., Any]) -> str:
+    """The value keys a per-key metric (`value_stats`) reads; the rest read every sample."""
+    if _factory_name(metric) != "value_stats":
+        return "(cross-sample)"
+    keys = registry_params(metric).get("keys")
+    return ", ".join(f"`{key}`" for key in keys) if keys else "every key"
 
 
 def _factory_name(metric: Callable[..., Any]) -> str:

@@ -27,7 +27,13 @@ from inspect_ai._eval.eval_set_selection import (
 from inspect_ai._eval.evalset import TASK_IDENTIFIER_VERSION, task_identifier
 from inspect_ai._util.error import PrerequisiteError, SilentException
 from inspect_ai._util.file import file, filesystem
-from inspect_ai._util.registry import RegistryInfo, registry_add, registry_info, registry_lookup
+from inspect_ai._util.registry import (
+    RegistryInfo,
+    registry_add,
+    registry_info,
+    registry_lookup,
+    registry_params,
+)
 from inspect_ai.event import Event
 from inspect_ai.log import transcript
 from inspect_ai.log._samples import sample_active
@@ -58,6 +64,7 @@ __all__ = [
     "registry_add",
     "registry_info",
     "registry_lookup",
+    "registry_params",
     "resumable_run_id",
     "sample_active",
     "task_identifier",

@@ -15,8 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, Model
-from inspect_ai.scorer import SampleScore, Score, Scorer, Target, krippendorff_alpha, mean, scorer
-from inspect_ai.scorer import stderr as stderr_metric
+from inspect_ai.scorer import SampleScore, Score, Scorer, Target, krippendorff_alpha, scorer
 from inspect_ai.solver import TaskState
 from inspect_ai.util import span
 
@@ -32,6 +31,7 @@ from debatebench_eval.crucible.record import SIDES, CrucibleRecord
 from debatebench_eval.crucible.report_text import explanation
 from debatebench_eval.crucible.solver import meta_judge_model, scoring_models
 from debatebench_eval.judging.gate import guard_debaters, judge_trust
+from debatebench_eval.judging.metrics import value_stats
 from debatebench_eval.judging.options import judge_models
 from debatebench_eval.judging.structured import Exchange
 
@@ -70,7 +70,7 @@ class PanelReading:
         }
 
 
-@scorer(metrics=[{"*": [mean(), stderr_metric()]}])
+@scorer(metrics=[value_stats()])
 def crucible_score(judging: dict[str, Any] | None = None, **unknown: Any) -> Scorer:
     """Blind six-dimension scoring of every verified claim by a panel, with a meta-judge audit.
 

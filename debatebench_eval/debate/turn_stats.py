@@ -14,7 +14,7 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from debatebench_eval.judging.figures import FIGURES_KEY, split_figures
-from debatebench_eval.judging.metrics import figure_stats, listed_metrics
+from debatebench_eval.judging.metrics import figure_stats, value_stats
 from debatebench_eval.record.protocol import SIDES
 from debatebench_eval.record.store import DebateRecord
 
@@ -32,7 +32,7 @@ STAT_KEYS = (
 STAT_LISTED = ("hit_budget_rate",)
 
 
-@scorer(metrics=[figure_stats(with_stderr=False), listed_metrics(STAT_LISTED, with_stderr=False)])
+@scorer(metrics=[value_stats(STAT_LISTED, with_stderr=False), figure_stats(with_stderr=False)])
 def turn_stats() -> Scorer:
     """Per-debate token use, budget hits and latency from the recorded turns."""
 

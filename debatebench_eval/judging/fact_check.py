@@ -34,7 +34,7 @@ from debatebench_eval.judging.ledger import (
     fact_check_prompts,
     reply_schema,
 )
-from debatebench_eval.judging.metrics import figure_stats, listed_metrics
+from debatebench_eval.judging.metrics import figure_stats, value_stats
 from debatebench_eval.judging.options import JudgingOptions, judge_models
 from debatebench_eval.judging.score_schema import unscored_answer
 from debatebench_eval.judging.structured import Exchange, ask_judge
@@ -48,15 +48,12 @@ FACT_CHECK_KEYS = (
 )  # fmt: skip
 # The keys of the score's value, in the sample list's order; the rest are figures.
 FACT_CHECK_LISTED = ("pro_contradicted", "con_contradicted", "unverifiable_citation_pct")
-# Of those, the one that is NaN in a debate with no citation: its mean is a figure's
-# (left out of the results when no debate cited anything), not Inspect's `nan`.
-FACT_CHECK_NAN_ABLE = ("unverifiable_citation_pct",)
 
 
 @scorer(
     metrics=[
-        figure_stats(also=FACT_CHECK_NAN_ABLE),
-        listed_metrics([key for key in FACT_CHECK_LISTED if key not in FACT_CHECK_NAN_ABLE]),
+        value_stats(FACT_CHECK_LISTED),
+        figure_stats(),
     ]
 )
 def fact_check(judging: JudgingOptions | dict[str, Any] | None = None, **unknown: Any) -> Scorer:

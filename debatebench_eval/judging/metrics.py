@@ -1,10 +1,11 @@
 """Cross-sample metrics of the judging scorers that need more than a per-key mean.
 
 Per-key means and standard errors of the keys a score's value keeps (the
-ones the sample list shows) come from Inspect (`listed_metrics`); the
-metrics here read the score metadata for the rest: every other figure's mean
-and standard error (`figure_stats`, see `judging.figures`), each model's win
-rate with its sides pooled, and the panel's inter-judge agreement. With
+ones the sample list shows) are `value_stats`, Inspect's mean and stderr over
+the samples where the key is a number; the metrics here read the score
+metadata for the rest: every other figure's mean and standard error
+(`figure_stats`, see `judging.figures`), each model's win rate with its sides
+pooled, and the panel's inter-judge agreement. With
 several epochs Inspect reduces scores first and keeps the first epoch's
 metadata, so these then describe the first epoch.
 
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from inspect_ai.scorer import (
@@ -58,56 +59,72 @@ from debatebench_eval.record.protocol import SIDES
 PRO_SIDE_WIN_RATE = "pro_side_win_rate"
 
 
-def listed_metrics(keys: Sequence[str], with_stderr: bool = True) -> dict[str, list[Metric]]:
-    """Mean (and standard error) of each key of a score's value, named, not globbed:
-    before the first sample is scored, or when none is, Inspect expands `*` over no
-    keys at all, and the scorer's figures would vanish from the results instead of
-    showing NaN."""
-    return {key: [mean(), stderr()] if with_stderr else [mean()] for key in keys}
-
-
 @metric
-def figure_stats(with_stderr: bool = True, also: Sequence[str] = ()) -> Metric:
-    """Mean (as `KEY`) and standard error (as `KEY_stderr`) of every figure a score
-    keeps in its metadata, and of the value keys in `also`, over the samples where it
-    is a number (NaN: not applicable). A figure that is a number in no sample is left
-    out (None), so the terminal table shows no `nan` row; its NaN stays in each sample.
-    `also` is for value keys that can be NaN, whose mean Inspect would print as `nan`.
+def value_stats(keys: Sequence[str] = (), with_stderr: bool = True) -> Metric:
+    """Mean (as `KEY`) and standard error (as `KEY_stderr`) of each key of a score's
+    value (`keys`, in their order; none given: every key found, in the order first
+    found), over the samples where it is a number.
 
-    With no scored sample at all it reports `scored_samples: 0`, so a scorer that
-    failed on every sample says so in the results rather than showing nothing.
+    One metric, not Inspect's per-key form (`{KEY: [mean(), stderr()]}`): over zero
+    scored samples Inspect fills that form with `nan`, a row per key, while a key
+    here with no number in any sample is left out (None). With no key to report at
+    all it says `scored_samples: 0`, so the scorer's row still says what happened.
     """
-    average, spread = mean(), stderr()
 
     def compute(scores: list[SampleScore]) -> dict[str, float | None]:
-        found = [(s, _figures_and(s.score, also)) for s in scores]
-        kept = [(s, figures) for s, figures in found if figures is not None]
-        if not kept:
+        rows = [(s, s.score.value) for s in scores if isinstance(s.score.value, dict)]
+        names = list(keys) or list(dict.fromkeys(k for _, value in rows for k in value))
+        if not names:
             return {"scored_samples": 0.0}
-        names = list(dict.fromkeys(name for _, figures in kept for name in figures))
-        out: dict[str, float | None] = {}
-        for name in names:
-            values = [
-                SampleScore(score=Score(value=float(v)), sample_id=s.sample_id)
-                for s, figures in kept
-                if isinstance(v := figures.get(name), int | float) and not math.isnan(v)
-            ]
-            out[name] = float(average(values)) if values else None  # type: ignore[arg-type]
-            if with_stderr:
-                error = float(spread(values)) if values else None  # type: ignore[arg-type]
-                out[f"{name}_stderr"] = error
-        return out
+        return _stats(rows, names, with_stderr)
 
     return compute
 
 
-def _figures_and(score: Score, also: Sequence[str]) -> dict[str, Any] | None:
-    """A scored sample's figures and its value's keys in `also` (None when unscored)."""
+@metric
+def figure_stats(with_stderr: bool = True) -> Metric:
+    """Mean (as `KEY`) and standard error (as `KEY_stderr`) of every figure a score
+    keeps in its metadata, over the samples where it is a number (NaN: not
+    applicable). A figure that is a number in no sample is left out (None), so the
+    terminal table shows no `nan` row; its NaN stays in each sample.
+
+    With no scored sample at all it reports `scored_samples: 0`, so a scorer that
+    failed on every sample says so in the results rather than showing nothing.
+    """
+
+    def compute(scores: list[SampleScore]) -> dict[str, float | None]:
+        rows = [(s, figures) for s in scores if (figures := _figures(s.score)) is not None]
+        if not rows:
+            return {"scored_samples": 0.0}
+        names = list(dict.fromkeys(name for _, figures in rows for name in figures))
+        return _stats(rows, names, with_stderr)
+
+    return compute
+
+
+def _stats(
+    rows: Sequence[tuple[SampleScore, Mapping[str, Any]]], names: list[str], with_stderr: bool
+) -> dict[str, float | None]:
+    """Inspect's mean and stderr of each name over the rows where it is a number, None
+    where it is a number in none of them."""
+    average, spread = mean(), stderr()
+    out: dict[str, float | None] = {}
+    for name in names:
+        found = [
+            SampleScore(score=Score(value=float(v)), sample_id=s.sample_id)
+            for s, row in rows
+            if isinstance(v := row.get(name), int | float) and not math.isnan(v)
+        ]
+        out[name] = float(average(found)) if found else None  # type: ignore[arg-type]
+        if with_stderr:
+            out[f"{name}_stderr"] = float(spread(found)) if found else None  # type: ignore[arg-type]
+    return out
+
+
+def _figures(score: Score) -> Mapping[str, Any] | None:
+    """A scored sample's figures (None when unscored)."""
     figures = (score.metadata or {}).get(FIGURES_KEY)
-    if not isinstance(figures, dict):
-        return None
-    value = score.value if isinstance(score.value, dict) else {}
-    return {**figures, **{key: value[key] for key in also if key in value}}
+    return figures if isinstance(figures, dict) else None
 
 
 @metric

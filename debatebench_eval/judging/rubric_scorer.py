@@ -35,9 +35,9 @@ from debatebench_eval.judging.gate import (
 from debatebench_eval.judging.metrics import (
     figure_stats,
     judge_reliability,
-    listed_metrics,
     model_win_rate,
     panel_alpha,
+    value_stats,
 )
 from debatebench_eval.judging.options import JudgingOptions, judge_models
 from debatebench_eval.judging.repeats import REPEAT_KEY, combine_repeats, repeat_figures
@@ -69,10 +69,10 @@ Reading = Exchange[dict[str, SideJudgment]]
 @scorer(
     metrics=[
         model_win_rate(),
+        value_stats(schema.RUBRIC_LISTED),
         panel_alpha(),
         judge_reliability(),
         figure_stats(),
-        listed_metrics(schema.RUBRIC_LISTED),
     ]
 )
 def rubric(judging: JudgingOptions | dict[str, Any] | None = None, **unknown: Any) -> Scorer:

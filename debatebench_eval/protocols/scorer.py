@@ -20,9 +20,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
+from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
+from debatebench_eval.judging.metrics import value_stats
 from debatebench_eval.protocols.display import outcome_heading
 from debatebench_eval.protocols.record import DeliberationRecord, Outcome
 
@@ -37,7 +38,7 @@ _ESCAPED_BAR = "\\|"  # a bar inside a cell would end it
 _ANSWER_CHARS = 160  # the list shows the start; the whole answer is the output
 
 
-@scorer(metrics=[{"*": [mean(), stderr()]}])
+@scorer(metrics=[value_stats()])
 def outcome() -> Scorer:
     """How each deliberation ended: decided, rounds, convergence, the decision reached."""
 

@@ -175,6 +175,10 @@ def test_a_side_left_without_verified_claims_ends_the_debate_unscored(run_crucib
     score = (log.samples or [])[0].scores["crucible_score"]  # type: ignore[index]
     assert score.reason.startswith("the PRO side has no claim with verified evidence")
     assert not script.calls("judge", "crucible_scores")
+    # Nothing scored: the results say so, with no row of `nan` per key.
+    assert log.results is not None
+    (row,) = [s for s in log.results.scores if s.scorer == "crucible_score"]
+    assert {k: m.value for k, m in row.metrics.items()} == {"scored_samples": 0.0}
     # The crucible's own note is the user's (no model said it).
     assert stage_messages(log)[-1] == ("user", "crucible", None)
 

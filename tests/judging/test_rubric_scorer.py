@@ -162,7 +162,10 @@ def test_an_unusable_judge_leaves_the_sample_unscored_never_zero(run_debate: Any
     assert score.answer.startswith("UNSCORED: 0 of 1 judges gave a valid score, 1 needed")
     assert len(score.answer) <= len("UNSCORED: ") + 90
     assert results["rubric"].metrics["scored_samples"].value == 0
-    assert math.isnan(results["pro_total"].metrics["mean"].value)
+    # Nothing to average: the listed keys are left out, not a row of `nan` each.
+    assert "pro_total" not in results and "pro_total" not in results["rubric"].metrics
+    shown = [m.value for s in results.values() for m in s.metrics.values()]
+    assert shown and not any(math.isnan(v) for v in shown)
 
 
 def fails_when_a_is_con(good: Reply) -> Reply:

@@ -92,7 +92,8 @@ def test_every_score_key_the_viewer_draws_is_a_column_and_there_are_13_at_most(
     assert "pro_clarity_stderr" in results["rubric"] and "tier_resolved" in results["rubric"]
     assert results["fact_check"]["pro_claims"].value == 1
     assert results["turn_stats"]["turns"].value == 2
-    assert results["pro_total"]["mean"].value == 80
+    assert results["rubric"]["pro_total"].value == 80 and "pro_total_stderr" in results["rubric"]
+    assert results["turn_stats"]["hit_budget_rate"].value == 0 and "pro_total" not in results
 
 
 def test_the_log_listing_leads_with_the_pro_roles_models_win_rate_by_name(
