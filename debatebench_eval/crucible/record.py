@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspect_ai.util import StoreModel
 from pydantic import BaseModel, Field
 
+from debatebench_eval.core.store_record import StoreRecord
 from debatebench_eval.record.store import TurnUsage
 
 CRUCIBLE_SCHEMA_VERSION = 1
@@ -293,7 +293,7 @@ class CrucibleRun(BaseModel):
     analyzer: str = Field(description="How retrieval turns text into terms (`cjk-fold`).")
 
 
-class CrucibleRecord(StoreModel):
+class CrucibleRecord(StoreRecord):
     """One topic's debate, as the scorer, the report and `inspect score` read it."""
 
     schema_version: int = Field(

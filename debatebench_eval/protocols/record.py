@@ -10,9 +10,9 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from inspect_ai.util import StoreModel
 from pydantic import BaseModel, Field
 
+from debatebench_eval.core.store_record import StoreRecord
 from debatebench_eval.record.store import TurnUsage
 
 RECORD_SCHEMA_VERSION = 1
@@ -218,7 +218,7 @@ class Outcome(BaseModel):
     )
 
 
-class DeliberationRecord(StoreModel):
+class DeliberationRecord(StoreRecord):
     """One deliberation, as the scorer, the exports and `inspect score` read it."""
 
     schema_version: int = Field(

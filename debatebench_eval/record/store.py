@@ -11,8 +11,9 @@ import hashlib
 from typing import Any
 
 from inspect_ai.model import ModelOutput
-from inspect_ai.util import StoreModel
 from pydantic import BaseModel, Field, model_validator
+
+from debatebench_eval.core.store_record import StoreRecord
 
 RECORD_SCHEMA_VERSION = 1
 # Where a run's reasoning budgets are shown: the task's and each sample's metadata.
@@ -223,7 +224,7 @@ class RunSettings(BaseModel):
     sides: list[SideSettings] = Field(description="Each side's settings, one per side.")
 
 
-class DebateRecord(StoreModel):
+class DebateRecord(StoreRecord):
     """The debate of one sample, as scorers, `inspect score` and the exporter read it."""
 
     schema_version: int = Field(
