@@ -9,6 +9,8 @@ settings' old flat names (`-T judge_budget=...`) are still accepted.
 from __future__ import annotations
 
 import contextlib
+import functools
+import json
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal, Self
 
@@ -121,15 +123,34 @@ def judge_config(
     `response_format`, which Ollama turns into a grammar whole."""
     config = call_config(model, budget, seed)
     if mode == "true" and kind != "ollama":
-        format_ = ResponseSchema(
-            name=name, json_schema=JSONSchema.model_validate(schema), strict=True
-        )
-        return config.merge(GenerateConfig(response_schema=format_))
+        return config.merge(GenerateConfig(response_schema=shared_schema(name, schema)))
     if mode in ("true", "object"):
         reply_format = _response_format(schema, name, mode)
         body = {**(config.extra_body or {}), "response_format": reply_format}
         return config.merge(GenerateConfig(extra_body=body))
     return config
+
+
+class SharedSchema(ResponseSchema):
+    """A reply schema built once for every call of its shape, and never copied.
+
+    Inspect deep-copies a call's settings several times on the way to the server
+    (each `merge`, the model's own resolve): about 1.2 ms a copy for the rubric's
+    or the ledger's schema, several a judge call. Nothing changes a schema once it
+    is sent, so a copy of it is the schema itself."""
+
+    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> Self:
+        return self
+
+
+def shared_schema(name: str, schema: dict[str, Any]) -> SharedSchema:
+    """The response schema of this reply schema, validated once per content."""
+    return _shared_schema(name, json.dumps(schema))
+
+
+@functools.lru_cache(maxsize=256)  # a crucible's evidence enums make a schema per debate
+def _shared_schema(name: str, text: str) -> SharedSchema:
+    return SharedSchema(name=name, json_schema=JSONSchema.model_validate_json(text), strict=True)
 
 
 def _response_format(schema: dict[str, Any], name: str, mode: str) -> dict[str, Any]:

@@ -38,6 +38,8 @@ any case: a server that ignores one only costs a repair re-ask.
 
 from __future__ import annotations
 
+import functools
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,9 +54,15 @@ STRICT_REFUSED = frozenset({"minLength", "maxLength"})
 
 
 def server_schema(schema: dict[str, Any], kind: ServerKind | None) -> dict[str, Any]:
-    """`schema` rewritten for `kind` (None: a hosted provider)."""
-    rewritten: dict[str, Any] = _rewrite(schema, _form(kind))
+    """`schema` rewritten for `kind` (None: a hosted provider): a copy of its own."""
+    rewritten: dict[str, Any] = json.loads(_rewritten(json.dumps(schema), kind))
     return rewritten
+
+
+@functools.lru_cache(maxsize=256)  # a crucible's evidence enums make a schema per debate
+def _rewritten(text: str, kind: ServerKind | None) -> str:
+    # Rewritten once per content: a judge's schema is the same for every debate.
+    return json.dumps(_rewrite(json.loads(text), _form(kind)))
 
 
 def _form(kind: ServerKind | None) -> _Form:
