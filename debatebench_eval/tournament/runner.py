@@ -33,7 +33,6 @@ from debatebench_eval.judging.options import JUDGE_ARGS, JudgingOptions
 from debatebench_eval.record.motions import Motion, default_motions, load_motions
 from debatebench_eval.record.protocol import parse_phases
 from debatebench_eval.servers.probe import ensure_reachable
-from debatebench_eval.tournament.location import is_remote
 from debatebench_eval.tournament.schedule import (
     SLOT,
     Schedule,
@@ -246,7 +245,13 @@ def run_eval_set(
         # Live metrics recompute every score key of every finished debate for the
         # display: a third of the harness's CPU in a tournament. Logs are unchanged.
         score_display=False,
-        log_buffer=log_buffer(log_dir),
+        # Each finished debate is written into its pair's log at once, and running
+        # debates are not streamed to Inspect's live-view buffer, which re-serialised
+        # each model event three times, a judge's reply schema with it: a quarter
+        # of a worker's CPU. So a killed worker, resumed on any machine, finds every
+        # finished debate in the log (the buffer would recover them only on its own).
+        log_realtime=False,
+        log_buffer=1,
         **concurrency.eval_set_args(),
     )
     return bool(success)
@@ -258,21 +263,6 @@ def _quiet_display(display: str | None) -> str | None:
     lays out every finished pair's results table to throw it away: 0.3 s of CPU a
     pair at this project's 79 metrics, a fifth of a worker's CPU."""
     return "log" if display == "none" else display
-
-
-def log_buffer(log_dir: str) -> int | None:
-    """How many finished debates of a task Inspect may hold before it writes the
-    task's log: one on an object store, Inspect's own default on a disk.
-
-    A debate survives a killed worker only if it is in the log, or in the sample
-    buffer Inspect keeps in the worker's local data folder, from which a resume
-    recovers it only on that machine. A worker resumed elsewhere (another Slurm
-    node, a new Kubernetes pod) sees the log alone, and on an object store Inspect
-    holds up to 10 finished debates (a third of the task's, at most 10) before it
-    uploads, so those would run again. Uploading after every debate costs one
-    write of the task's whole log per debate.
-    """
-    return 1 if is_remote(log_dir) else None
 
 
 @contextmanager

@@ -135,7 +135,7 @@ def check_socket_room() -> None:
             "Inspect's data folder",
             f"{data}: a worker's socket there, {socket.name} in acp/, has a path of {length} bytes",
             f"a folder whose socket path fits in {SOCKET_PATH_MAX} bytes: set "
-            "XDG_DATA_HOME to a shorter folder (Inspect keeps its sample buffer there too)",
+            "XDG_DATA_HOME to a shorter folder on the worker's own disk",
         )
 
 

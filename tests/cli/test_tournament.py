@@ -93,7 +93,7 @@ def test_a_killed_tournament_resumes_without_running_a_debate_twice_and_grows(
     killed_at = datetime.now().astimezone()
     time.sleep(0.3)  # replies to requests in flight at the kill reach no one
     before = len(stub.behaviour.requests)
-    recovered = _recovered_uuids(tmp_path, log_dir)
+    logged = _logged_uuids(log_dir)
 
     again = tournament(stub, tmp_path, log_dir, "--models", MODELS)
     assert again.returncode == 0, again.stderr
@@ -106,9 +106,10 @@ def test_a_killed_tournament_resumes_without_running_a_debate_twice_and_grows(
     assert 0 < len(finished_before) < 12, "the kill must land mid-run"
     # No debate ran twice: the resume asked only for the debates not finished before the kill.
     assert len(stub.behaviour.requests) - before == PER_DEBATE * (12 - len(finished_before))
-    # Debates recovered from the crashed run are the same samples, not re-run copies.
+    # The debates the crashed run's logs held are the same samples, not re-run copies,
+    # and they are every debate it finished.
     kept = {s.uuid for s in after}
-    assert recovered and recovered <= kept
+    assert logged and logged <= kept and len(logged) == len(finished_before)
 
     # A fourth model: only its 3 new pairs run, the old debates are untouched.
     grown_before = len(stub.behaviour.requests)
@@ -127,20 +128,14 @@ def test_a_killed_tournament_resumes_without_running_a_debate_twice_and_grows(
     assert "# Tournament leaderboard" in (log_dir / "leaderboard.md").read_text()
 
 
-def _recovered_uuids(tmp_path: Path, log_dir: Path, xdg: str = "xdg") -> set[str]:
-    """The debates finished before the kill, as Inspect's crash recovery sees them
-    (recovered into a copy: the resume must still find the crashed logs as they were)."""
-    env = {**os.environ, "XDG_DATA_HOME": str(data_home(tmp_path, xdg))}
+def _logged_uuids(log_dir: Path) -> set[str]:
+    """The debates the killed run's logs hold, read before the resume: a worker writes
+    each finished debate into its log at once, so no other copy (Inspect's live-view
+    buffer, on the killed machine only) is needed to keep it."""
     uuids: set[str] = set()
-    copies = tmp_path / f"recovered-{xdg}"
-    copies.mkdir()
-    for i, info in enumerate(list_eval_logs(str(log_dir))):
-        output = copies / f"{i}.eval"
-        subprocess.run([str(Path(sys.executable).parent / "inspect"), "log", "recover",
-                        info.name, "--output", str(output), "--no-cleanup"],
-                       env=env, capture_output=True, text=True, timeout=120)  # fmt: skip
-        if output.exists():
-            uuids |= {s.uuid for s in samples_in(output) if s.error is None and s.uuid}
+    for info in list_eval_logs(str(log_dir)):
+        found = read_eval_log_samples(info.name, all_samples_required=False)
+        uuids |= {s.uuid for s in found if s.error is None and s.uuid}
     return uuids
 
 
@@ -206,6 +201,10 @@ def test_two_workers_at_once_fill_one_folder_without_duplicates(
     assert sorted(r.status for r in logs.results) == ["scored"] * 12
     assert not logs.duplicates and len(logs.logs) == 3
     assert len(stub.behaviour.requests) == 12 * PER_DEBATE  # each debate once
+    # Each finished debate is written into the log at once, nothing left to a
+    # machine's own live-view buffer (from which only that machine could recover it).
+    configs = [read_eval_log(log.location, header_only=True).eval.config for log in logs.logs]
+    assert all(c.log_buffer == 1 and c.log_realtime is False for c in configs)
     # A worker whose share is settled runs nothing and says so by its exit status.
     again = finish(worker(stub, tmp_path, log_dir, 1, 2, "xdg1"))
     assert "debates: 4 scored" in again and len(stub.behaviour.requests) == 12 * PER_DEBATE
@@ -230,7 +229,7 @@ def test_a_killed_worker_run_again_finishes_its_share_and_runs_no_debate_twice(
     finish(other)
     time.sleep(0.3)  # replies to requests in flight at the kill reach no one
     before = len(stub.behaviour.requests)
-    recovered = _recovered_uuids(tmp_path, log_dir, "xdg0")
+    logged = _logged_uuids(log_dir)
 
     finish(worker(stub, tmp_path, log_dir, 0, 2, "xdg0"))
     logs = read_tournament([str(log_dir)])
@@ -244,7 +243,9 @@ def test_a_killed_worker_run_again_finishes_its_share_and_runs_no_debate_twice(
     assert len(stub.behaviour.requests) - before == PER_DEBATE * (8 - len(finished_before))
     # Every debate the killed worker finished is kept as it was, not run again: the
     # count above alone would also hold if a finished debate were re-run.
-    assert recovered and recovered <= {s.uuid for s in samples(log_dir, share)}
+    share_uuids = {s.uuid for s in samples(log_dir, share)}
+    assert logged & share_uuids and logged <= {s.uuid for s in samples(log_dir)}
+    assert len(logged & share_uuids) == len(finished_before)
 
 
 def test_failed_debates_are_listed_and_a_rerun_runs_only_them(tmp_path: Path) -> None:
@@ -362,7 +363,7 @@ def test_a_worker_whose_data_folder_is_too_deep_for_its_socket_says_so_before_an
         f"debatebench-eval tournament worker: Inspect's data folder: {deep / 'inspect_ai'}: "
         f"a worker's socket there, {os.getpid()}.sock in acp/, has a path of "
         f"{len(socket)} bytes; expected a folder whose socket path fits in 107 bytes: set "
-        "XDG_DATA_HOME to a shorter folder (Inspect keeps its sample buffer there too)."
+        "XDG_DATA_HOME to a shorter folder on the worker's own disk."
     ), err
     assert not list_eval_logs(str(log_dir))
 
