@@ -9,6 +9,7 @@ maximum, so the true order is known.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -80,14 +81,24 @@ def samples(log_dir: Path, tasks: set[str] | None = None) -> list:  # type: igno
     return found
 
 
+def until_logged(log_dir: Path, tasks: set[str] | None = None) -> None:
+    """Wait until a finished debate (of these tasks) is in the folder's logs: a kill
+    after it lands mid-run with something kept, however fast the machine."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        with contextlib.suppress(Exception):  # a log being created reads as nothing yet
+            if any(s.error is None for s in samples(log_dir, tasks)):
+                return
+        time.sleep(0.05)
+    raise AssertionError("no debate reached the log within 120 s")
+
+
 def test_a_killed_tournament_resumes_without_running_a_debate_twice_and_grows(
     stub: StubServer, tmp_path: Path
 ) -> None:
     log_dir = tmp_path / "tourney"
     first = start(stub, tmp_path, log_dir, "--models", MODELS)
-    deadline = time.monotonic() + 120
-    while len(stub.behaviour.requests) < 40 and time.monotonic() < deadline:
-        time.sleep(0.01)
+    until_logged(log_dir)
     os.killpg(first.pid, signal.SIGKILL)  # the whole command, mid-run
     first.communicate(timeout=60)
     killed_at = datetime.now().astimezone()
@@ -220,9 +231,7 @@ def test_a_killed_worker_run_again_finishes_its_share_and_runs_no_debate_twice(
     # Two debates at once per pair: worker 0's first four finish well before its last four.
     first, other = (worker(stub, tmp_path, log_dir, k, 2, f"xdg{k}", "--max-samples", "2")
                     for k in (0, 1))  # fmt: skip
-    deadline = time.monotonic() + 120
-    while len(stub.behaviour.requests) < 60 and time.monotonic() < deadline:
-        time.sleep(0.01)
+    until_logged(log_dir, share)
     os.killpg(first.pid, signal.SIGKILL)  # worker 0, mid-run; worker 1 goes on
     first.communicate(timeout=60)
     killed_at = datetime.now().astimezone()
