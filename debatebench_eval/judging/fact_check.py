@@ -50,12 +50,7 @@ FACT_CHECK_KEYS = (
 FACT_CHECK_LISTED = ("pro_contradicted", "con_contradicted", "unverifiable_citation_pct")
 
 
-@scorer(
-    metrics=[
-        value_stats(FACT_CHECK_LISTED),
-        figure_stats(),
-    ]
-)
+@scorer(metrics=[value_stats(FACT_CHECK_LISTED), figure_stats()])
 def fact_check(judging: JudgingOptions | dict[str, Any] | None = None, **unknown: Any) -> Scorer:
     """Audit every claim against the debate's record (passages and turns) with the judge role.
 

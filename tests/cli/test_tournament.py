@@ -150,10 +150,6 @@ def _logged_uuids(log_dir: Path) -> set[str]:
     return uuids
 
 
-def samples_in(path: Path) -> list:  # type: ignore[type-arg]
-    return list(read_eval_log_samples(str(path), all_samples_required=False))
-
-
 def command(
     stub: StubServer, tmp_path: Path, *args: str, xdg: str = "xdg"
 ) -> subprocess.Popen[str]:
