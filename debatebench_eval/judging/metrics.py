@@ -57,13 +57,15 @@ from debatebench_eval.record.protocol import SIDES
 # Shown when one model argued every side: no model beat another, and what the
 # run measures is the side advantage.
 PRO_SIDE_WIN_RATE = "pro_side_win_rate"
+# The prefix of a value key's or figure's standard error: `stderr.pro_total`.
+STDERR = "stderr."
 
 
 @metric
 def value_stats(keys: Sequence[str] = (), with_stderr: bool = True) -> Metric:
-    """Mean (as `KEY`) and standard error (as `KEY_stderr`) of each key of a score's
+    """Mean (as `KEY`) and standard error (as `stderr.KEY`) of each key of a score's
     value (`keys`, in their order; none given: every key found, in the order first
-    found), over the samples where it is a number.
+    found), over the samples where it is a number; every mean, then every stderr.
 
     One metric, not Inspect's per-key form (`{KEY: [mean(), stderr()]}`): over zero
     scored samples Inspect fills that form with `nan`, a row per key, while a key
@@ -83,10 +85,11 @@ def value_stats(keys: Sequence[str] = (), with_stderr: bool = True) -> Metric:
 
 @metric
 def figure_stats(with_stderr: bool = True) -> Metric:
-    """Mean (as `KEY`) and standard error (as `KEY_stderr`) of every figure a score
+    """Mean (as `KEY`) and standard error (as `stderr.KEY`) of every figure a score
     keeps in its metadata, over the samples where it is a number (NaN: not
-    applicable). A figure that is a number in no sample is left out (None), so the
-    terminal table shows no `nan` row; its NaN stays in each sample.
+    applicable); every mean, then every stderr. A figure that is a number in no
+    sample is left out (None), so the terminal table shows no `nan` row; its NaN
+    stays in each sample.
 
     With no scored sample at all it reports `scored_samples: 0`, so a scorer that
     failed on every sample says so in the results rather than showing nothing.
@@ -105,19 +108,28 @@ def figure_stats(with_stderr: bool = True) -> Metric:
 def _stats(
     rows: Sequence[tuple[SampleScore, Mapping[str, Any]]], names: list[str], with_stderr: bool
 ) -> dict[str, float | None]:
-    """Inspect's mean and stderr of each name over the rows where it is a number, None
-    where it is a number in none of them."""
+    """Inspect's mean of each name over the rows where it is a number, then its stderr
+    as `stderr.NAME`; None where it is a number in none of them.
+
+    The means come first and the stderr's name leads with `stderr.` because the
+    viewer's header shows a scorer's first few metrics, each cut to about nine
+    characters: `pro_total_stderr` would read there as a second `pro_total`."""
     average, spread = mean(), stderr()
-    out: dict[str, float | None] = {}
-    for name in names:
-        found = [
+    found = {
+        name: [
             SampleScore(score=Score(value=float(v)), sample_id=s.sample_id)
             for s, row in rows
             if isinstance(v := row.get(name), int | float) and not math.isnan(v)
         ]
-        out[name] = float(average(found)) if found else None  # type: ignore[arg-type]
-        if with_stderr:
-            out[f"{name}_stderr"] = float(spread(found)) if found else None  # type: ignore[arg-type]
+        for name in names
+    }
+    out: dict[str, float | None] = {
+        name: float(average(each)) if each else None  # type: ignore[arg-type]
+        for name, each in found.items()
+    }
+    if with_stderr:
+        for name, each in found.items():
+            out[f"{STDERR}{name}"] = float(spread(each)) if each else None  # type: ignore[arg-type]
     return out
 
 

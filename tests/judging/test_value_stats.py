@@ -19,9 +19,11 @@ def test_each_named_key_is_inspects_mean_and_stderr_over_the_samples_that_have_a
     found = value_stats(["b", "a"])(
         scores({"a": 1.0, "b": 4.0}, {"a": 3.0, "b": math.nan}, math.nan, {"a": 8.0, "b": 6.0})
     )
-    assert list(found) == ["b", "b_stderr", "a", "a_stderr"]  # the order given
+    # The order given, every mean before every stderr: the viewer's header shows a
+    # row's first few metrics, cut to about nine characters.
+    assert list(found) == ["b", "a", "stderr.b", "stderr.a"]
     over = scores(1.0, 3.0, 8.0)
-    assert found["a"] == mean()(over) and found["a_stderr"] == pytest.approx(stderr()(over))
+    assert found["a"] == mean()(over) and found["stderr.a"] == pytest.approx(stderr()(over))
     assert found["b"] == 5.0  # the NaN and the unscored sample are left out
 
 
@@ -31,7 +33,7 @@ def test_a_key_with_no_number_in_any_sample_is_left_out_not_nan() -> None:
     )
     assert found == {"a": 2.0, "swap_flipped": None}
     # Over zero scored samples (what Inspect calls it with then) every key is left out.
-    assert value_stats(["a"])([]) == {"a": None, "a_stderr": None}
+    assert value_stats(["a"])([]) == {"a": None, "stderr.a": None}
 
 
 def test_with_no_keys_named_every_key_found_is_reported_and_none_found_says_so() -> None:

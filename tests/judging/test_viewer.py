@@ -89,10 +89,10 @@ def test_every_score_key_the_viewer_draws_is_a_column_and_there_are_13_at_most(
     assert "turns" in scores["turn_stats"].metadata["figures"]  # type: ignore[index]
     results = {s.name: s.metrics for s in (log.results.scores if log.results else [])}
     assert results["rubric"]["pro_clarity"].value == 8
-    assert "pro_clarity_stderr" in results["rubric"] and "tier_resolved" in results["rubric"]
+    assert "stderr.pro_clarity" in results["rubric"] and "tier_resolved" in results["rubric"]
     assert results["fact_check"]["pro_claims"].value == 1
     assert results["turn_stats"]["turns"].value == 2
-    assert results["rubric"]["pro_total"].value == 80 and "pro_total_stderr" in results["rubric"]
+    assert results["rubric"]["pro_total"].value == 80 and "stderr.pro_total" in results["rubric"]
     assert results["turn_stats"]["hit_budget_rate"].value == 0 and "pro_total" not in results
 
 
