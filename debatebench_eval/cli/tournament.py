@@ -254,10 +254,12 @@ def _local_workers(args: argparse.Namespace) -> list[int]:
     for flag, value in (("--max-connections", connections), ("--max-samples", args.max_samples)):
         if value:
             shared += [flag, str(value)]
-    command = [sys.executable, "-m", "debatebench_eval", "tournament", "worker", args.log_dir]
+    command = [*_this_package(), "tournament", "worker", args.log_dir]
     share = ["--workers", str(args.workers), *shared]
+    env = _package_path_env()
     processes = [
-        subprocess.Popen([*command, "--index", str(k), *share]) for k in range(args.workers)
+        subprocess.Popen([*command, "--index", str(k), *share], env=env)
+        for k in range(args.workers)
     ]
     try:
         return [process.wait() for process in processes]
@@ -265,6 +267,30 @@ def _local_workers(args: argparse.Namespace) -> list[int]:
         for process in processes:
             process.wait()
         raise
+
+
+def _this_package() -> list[str]:
+    """`python -m debatebench_eval` without the current folder on the path (-P): from
+    inside a checkout, `-m` would import the checkout's copy instead of the package
+    this command runs."""
+    return [sys.executable, "-P", "-m", "debatebench_eval"]
+
+
+def _package_path_env() -> dict[str, str] | None:
+    """The environment that makes a worker import the package from where this process
+    did: None (unchanged) when it is on the interpreter's path anyway (installed, or
+    editable), else its folder first on PYTHONPATH (run as `python -m` from a checkout)."""
+    import os
+    from pathlib import Path
+
+    import debatebench_eval
+
+    root = Path(debatebench_eval.__file__).resolve().parents[1]
+    on_path = {Path(entry).resolve() for entry in sys.path[1:] if entry}
+    if root in on_path:
+        return None
+    paths = [str(root), *filter(None, [os.environ.get("PYTHONPATH")])]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
 
 
 def _pair_of(manifest: Manifest, task: str) -> tuple[str, str]:
@@ -281,6 +307,7 @@ def _worker_step(args: argparse.Namespace) -> int:
 
     check_reachable(args.log_dir, f"LOG_DIR {args.log_dir}")
     manifest, plan = worker.planned(args.log_dir)
+    worker.check_same_packages(plan, args.log_dir)
     if args.tasks is not None:
         if args.index is not None or args.workers is not None:
             raise ConfigError("--tasks", "given with --index/--workers", "one way to choose")

@@ -6,8 +6,10 @@ on in silence (the message already printed), whether the display is set yet,
 the registry calls
 behind the `debatebench/` aliases, the eval-level generate config (which
 Inspect gives only to the main model), the file access Inspect uses for log
-folders (local or any fsspec URL), the identity eval_set gives a task
-(which decides what a tournament resumes), eval_set's capture and selection
+folders (local or any fsspec URL) and how it writes a task's name into a log's
+file name, the identity eval_set gives a task
+(which decides what a tournament resumes) and the source file it
+hashes into it, eval_set's capture and selection
 modes (the wire format a tournament's plan and its workers speak), and the
 generate cache's entries with the running eval's task id (the crucible stores
 a call only once its reply passed its checks, under the one id `inspect eval-retry` keeps).
@@ -16,6 +18,7 @@ tests/test_registry.py fails loudly if an Inspect release moves any of them.
 
 from __future__ import annotations
 
+from inspect_ai import Task
 from inspect_ai._control.eval_state import get_eval_state
 from inspect_ai._eval.eval_set_manifest import INSPECT_EVAL_SET_CAPTURE, EvalSetCapture
 from inspect_ai._eval.eval_set_selection import (
@@ -25,8 +28,9 @@ from inspect_ai._eval.eval_set_selection import (
     EvalSetSelectionTask,
 )
 from inspect_ai._eval.evalset import TASK_IDENTIFIER_VERSION, task_identifier
+from inspect_ai._eval.task.constants import TASK_FILE_ATTR, TASK_RUN_DIR_ATTR
 from inspect_ai._util.error import PrerequisiteError, SilentException
-from inspect_ai._util.file import file, filesystem
+from inspect_ai._util.file import clean_filename_component, file, filesystem
 from inspect_ai._util.registry import (
     RegistryInfo,
     registry_add,
@@ -56,6 +60,7 @@ __all__ = [
     "active_generate_config",
     "cache_fetch",
     "cache_store",
+    "clean_filename_component",
     "display_type_initialized",
     "file",
     "filesystem",
@@ -68,7 +73,19 @@ __all__ = [
     "resumable_run_id",
     "sample_active",
     "task_identifier",
+    "without_source_file",
 ]
+
+
+def without_source_file(task: Task) -> Task:
+    """The task as Inspect builds one from an installed package: without the source
+    file (and run folder) it records for a task imported from a plain folder. That
+    file is part of the task's eval-set identity, so the same task imported from a
+    checkout (`python -m` inside it) and from site-packages would be two tasks."""
+    for name in (TASK_FILE_ATTR, TASK_RUN_DIR_ATTR):
+        if hasattr(task, name):
+            delattr(task, name)
+    return task
 
 
 def resumable_run_id() -> str | None:

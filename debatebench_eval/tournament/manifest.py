@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
@@ -58,9 +58,13 @@ class Plan:
     time: str
     models: tuple[str, ...]
     tasks: tuple[PlannedTask, ...]
+    # The packages that computed the tasks' identifiers (none in a plan written before
+    # they were recorded): a worker running others would compute others.
+    versions: dict[str, str] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         return {"time": self.time, "models": list(self.models), "capture": CAPTURE,
+                "versions": self.versions,
                 "tasks": [task.as_dict() for task in self.tasks]}  # fmt: skip
 
 
@@ -194,4 +198,5 @@ def _plan(data: dict[str, Any] | None) -> Plan | None:
         PlannedTask(str(t["name"]), str(t["identifier"]), int(t["samples"]), int(t["todo"]))
         for t in data["tasks"]
     )
-    return Plan(str(data["time"]), tuple(data["models"]), tasks)
+    versions = {str(k): str(v) for k, v in (data.get("versions") or {}).items()}
+    return Plan(str(data["time"]), tuple(data["models"]), tasks, versions)

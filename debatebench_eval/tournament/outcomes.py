@@ -35,7 +35,8 @@ from debatebench_eval.record.store import DebateRecord
 from debatebench_eval.tournament.leaderboard_log import LEADERBOARD_KEY
 from debatebench_eval.tournament.manifest import Manifest, check_same_tournament, read_manifest
 from debatebench_eval.tournament.results import DebateResult, JudgeView, SideStats
-from debatebench_eval.tournament.schedule import Schedule
+from debatebench_eval.tournament.schedule import Schedule, pair_task_name
+from debatebench_eval.tournament.task_logs import log_file_task
 
 SCORER = "rubric"
 FACT_CHECK = "fact_check"
@@ -105,11 +106,16 @@ def read_tournament(
     manifest = read_manifests(folders)
     schedule = manifest.schedule
     wanted = set(schedule.pairs if pairs is None else pairs)
+    # Asked for some pairs (a worker's own), only their logs are opened, found by the
+    # task name in the file name: the other pairs' workers may be writing theirs.
+    names = None if pairs is None else {log_file_task(pair_task_name(*p)) for p in wanted}
     found: dict[tuple[Any, ...], list[tuple[float, DebateResult]]] = {}
     logs: list[UsedLog] = []
     skipped: list[dict[str, str]] = []
     for folder in folders:
         for info in list_eval_logs(folder):
+            if names is not None and info.task not in names:
+                continue
             used = _read_log(info, schedule.identity_hash, wanted, found, skipped)
             if used is not None:
                 logs.append(used)

@@ -20,7 +20,7 @@ from debatebench_eval.core._inspect import INSPECT_EVAL_SET_CAPTURE, EvalSetCapt
 from debatebench_eval.tournament import manifest as mf
 from debatebench_eval.tournament import runner
 from debatebench_eval.tournament.schedule import Schedule
-from debatebench_eval.tournament.task_logs import newest_logs, task_logs
+from debatebench_eval.tournament.task_logs import TaskLogReader
 
 
 def capture_path(log_dir: str) -> str:
@@ -41,8 +41,12 @@ def capture(schedule: Schedule, tasks: list[Task], log_dir: str) -> EvalSetCaptu
 
 
 def planned_tasks(captured: EvalSetCapture, log_dir: str) -> tuple[mf.PlannedTask, ...]:
-    """Each captured task with the debates its newest log in the folder lacks."""
-    newest = newest_logs(task_logs(log_dir))
+    """Each captured task with the debates its newest readable log in the folder lacks
+    (workers may be running: a log being written counts as holding nothing yet)."""
+    reader = TaskLogReader(log_dir)
+    newest = reader.newest(task.name for task in captured.tasks)
+    for note in reader.take_notes():
+        print(note)
     planned = []
     for task in captured.tasks:
         samples = task.samples * task.epochs
@@ -59,7 +63,9 @@ def plan(log_dir: str, requested: Schedule, existing: mf.Manifest | None) -> mf.
     tasks = runner.pair_tasks(schedule, requested.pairs)
     captured = capture(schedule, tasks, log_dir)
     now = datetime.now(UTC).isoformat(timespec="seconds")
-    the_plan = mf.Plan(now, requested.models, planned_tasks(captured, log_dir))
+    the_plan = mf.Plan(
+        now, requested.models, planned_tasks(captured, log_dir), mf.package_versions()
+    )
     runs: Sequence[dict[str, object]] = existing.runs if existing is not None else ()
     written = mf.Manifest(schedule, (*runs, mf.plan_entry(schedule, the_plan)), the_plan)
     mf.write_manifest(log_dir, written)

@@ -24,6 +24,7 @@ from inspect_ai import Task, eval_set, task_with
 from inspect_ai.model import Model, get_model
 
 from debatebench_eval.core import arguments as arg
+from debatebench_eval.core._inspect import without_source_file
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.options import Taker
 from debatebench_eval.core.run_options import RUN_KEYS, RunOptions
@@ -186,20 +187,24 @@ def pair_tasks(schedule: Schedule, pairs: Iterable[tuple[str, str]]) -> list[Tas
         # does not matter; neither enters Inspect's task identity.
         base = debate(**schedule.settings.debate_args())
         tasks.append(
-            task_with(
-                base,
-                name=pair_task_name(a, b),
-                dataset=debate_dataset(dataset_settings),
-                model_roles={
-                    "pro": model(a),
-                    "con": model(b),
-                    "judge": judges,
-                },
-                metadata={
-                    **(base.metadata or {}),
-                    "tournament": schedule.identity_hash,
-                    "pair": [a, b],
-                },
+            # A task's identity must not depend on where the package was imported from:
+            # the plan and each worker, on any machine, compute it.
+            without_source_file(
+                task_with(
+                    base,
+                    name=pair_task_name(a, b),
+                    dataset=debate_dataset(dataset_settings),
+                    model_roles={
+                        "pro": model(a),
+                        "con": model(b),
+                        "judge": judges,
+                    },
+                    metadata={
+                        **(base.metadata or {}),
+                        "tournament": schedule.identity_hash,
+                        "pair": [a, b],
+                    },
+                )
             )
         )
     return tasks

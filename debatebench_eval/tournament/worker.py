@@ -29,12 +29,18 @@ from debatebench_eval.core._inspect import (
 )
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.tournament import runner
-from debatebench_eval.tournament.manifest import Manifest, Plan, PlannedTask, read_manifest
+from debatebench_eval.tournament.manifest import (
+    Manifest,
+    Plan,
+    PlannedTask,
+    package_versions,
+    read_manifest,
+)
 from debatebench_eval.tournament.schedule import pair_task_name
 from debatebench_eval.tournament.task_logs import (
     TaskLog,
-    newest_logs,
-    task_logs,
+    TaskLogReader,
+    check_log_file_names,
     tidy_superseded,
 )
 
@@ -64,6 +70,26 @@ def planned(log_dir: str) -> tuple[Manifest, Plan]:
     return manifest, manifest.plan
 
 
+def check_same_packages(plan: Plan, log_dir: str) -> None:
+    """The worker runs the packages the plan ran. A task's identifier, by which the
+    worker finds its tasks and their logs, is computed from its code and settings: a
+    worker on other versions would not find them (Inspect stops it on the first
+    task), and would run debates the plan's code does not."""
+    here = package_versions()
+    differ = [
+        f"{name} {there} there, {here.get(name)} here"
+        for name, there in sorted(plan.versions.items())
+        if there != here.get(name)
+    ]
+    if differ:
+        raise ConfigError(
+            f"{log_dir}: its plan",
+            f"was made by other packages than this worker runs ({'; '.join(differ)})",
+            "the same versions on every worker as on the planning machine, or "
+            "`debatebench-eval tournament plan` again with these",
+        )
+
+
 def selection(
     manifest: Manifest, tasks: Sequence[PlannedTask], newest: dict[str, TaskLog]
 ) -> EvalSetSelection:
@@ -83,10 +109,13 @@ def selection(
 
 
 def unsettled(
-    log_dir: str, tasks: Sequence[PlannedTask]
+    reader: TaskLogReader, tasks: Sequence[PlannedTask]
 ) -> tuple[dict[str, TaskLog], list[PlannedTask]]:
-    """The folder's newest log of each task, and the tasks not settled by theirs."""
-    newest = newest_logs(task_logs(log_dir))
+    """The newest readable log of each task, and the tasks not settled by theirs. Only
+    these tasks' logs are opened: the others' workers may be writing theirs."""
+    newest = reader.newest(task.name for task in tasks)
+    for note in reader.take_notes():
+        print(note)
     left = [
         task for task in tasks
         if task.identifier not in newest or not newest[task.identifier].settled(task.samples)
@@ -103,9 +132,11 @@ def run_tasks(
 ) -> Outcome:
     """Run the tasks until each is settled or the retries are spent."""
     pairs = {pair_task_name(a, b): (a, b) for a, b in manifest.schedule.pairs}
+    check_log_file_names()
+    reader = TaskLogReader(log_dir)
     left: list[PlannedTask] = list(tasks)
     for attempt in range(concurrency.retry_attempts + 1):
-        newest, left = unsettled(log_dir, tasks)
+        newest, left = unsettled(reader, tasks)
         if not left:
             break
         if attempt:
@@ -116,9 +147,9 @@ def run_tasks(
             models = sorted({model for task in left for model in pairs[task.name]})
             runner.probe_servers(manifest.schedule, models)
         _run_selection(log_dir, manifest, left, newest, pairs, concurrency, display)
-        tidy_superseded(log_dir, [t.identifier for t in left])
+        tidy_superseded(reader, [t.name for t in left], [t.identifier for t in left])
     else:
-        _, left = unsettled(log_dir, tasks)
+        _, left = unsettled(reader, tasks)
     return Outcome(tuple(tasks), tuple(left))
 
 

@@ -253,6 +253,26 @@ def test_a_killed_worker_run_again_finishes_its_share_and_runs_no_debate_twice(
     assert len(logged & share_uuids) == len(finished_before)
 
 
+def test_a_worker_beside_other_tasks_half_written_logs_and_with_its_own_unreadable_finishes(
+    stub: StubServer, tmp_path: Path
+) -> None:
+    """What a shared folder holds while other workers write: their logs cut mid-file or
+    just created. None is opened; the worker's own unreadable log is passed over with a
+    note, and its task runs from the start."""
+    log_dir = tmp_path / "tourney"
+    plan(stub, tmp_path, log_dir)
+    mine, theirs = deal(planned_tasks(log_dir), 2)
+    stamp = "2026-01-01T00-00-00+00-00"
+    zip_start = b"PK\x03\x04" + bytes(200)  # a zip's first entry, no directory yet
+    for n, (task, content) in enumerate([(theirs[0], zip_start), (theirs[0], b""), (mine[1], b"")]):
+        (log_dir / f"{stamp}_{task.name.replace('_', '-')}_x{n}.eval").write_bytes(content)
+    out = finish(worker(stub, tmp_path, log_dir, 0, 2, "xdg0"))
+    [note] = [line for line in out.splitlines() if line.startswith("passed over")]
+    assert mine[1].name.replace("_", "-") in note and "not readable" in note
+    assert "debates: 8 scored" in out
+    assert len(stub.behaviour.requests) == 8 * PER_DEBATE  # each debate of the share once
+
+
 def test_failed_debates_are_listed_and_a_rerun_runs_only_them(tmp_path: Path) -> None:
     log_dir = tmp_path / "tourney"
     broken = StubBehaviour(tag_speech=True, script=ranked_judge, broken="json",

@@ -37,6 +37,7 @@ PLACES: dict[str, frozenset[str]] = {
     "tournament/test_outcomes.py": frozenset({"stub_runs"}),
     "tournament/test_leaderboard.py": frozenset({"stub_runs"}),
     "tournament/test_manifest.py": frozenset({"stub_runs"}),
+    "tournament/test_task_logs.py": frozenset({"stub_runs"}),
 }
 
 
