@@ -37,7 +37,7 @@ orientation-, repeat-mean totals), and for the panel's verdict (`PANEL`).
   percentile bootstrap over debates (2000 resamples, seed 0) gives the
   interval. Needs a judge of another family on the same debates.
 
-Rates use the Wilson score interval (scipy's `binomtest`). A figure is
+Rates use the Wilson score interval. A figure is
 flagged when its interval excludes the no-bias value (1/2, or 0).
 """
 
@@ -47,6 +47,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
+from statistics import NormalDist
 from typing import Any
 
 import numpy as np
@@ -91,13 +92,17 @@ class Estimate:
 
 
 def wilson(successes: int, n: int) -> Estimate | None:
-    """A share with its Wilson score interval, against 1/2 (None: no trial)."""
+    """A share with its Wilson score interval, against 1/2 (None: no trial). Written
+    out (scipy's `binomtest(...).proportion_ci(method="wilson")` gives the same): these
+    figures are computed at the end of every run, and importing scipy.stats costs each
+    process 1.5 s of CPU, a tournament worker's largest fixed cost after Inspect's own."""
     if n == 0:
         return None
-    from scipy import stats  # type: ignore[import-untyped]  # 1.2 s: not at every command's start
-
-    ci = stats.binomtest(successes, n).proportion_ci(LEVEL, method="wilson")
-    return Estimate(successes / n, float(ci.low), float(ci.high), n, 0.5)
+    z = NormalDist().inv_cdf((1 + LEVEL) / 2)
+    share = successes / n
+    centre = (share + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n))
+    return Estimate(share, max(0.0, centre - half), min(1.0, centre + half), n, 0.5)
 
 
 def judges_of(debates: Sequence[Judged]) -> list[str]:
@@ -179,18 +184,24 @@ def length_bias(debates: Sequence[Judged], judge: str) -> Estimate | None:
         return None
     margin, share = (np.array([r[i] for r in rows], dtype=np.float64) for i in (0, 1))
     # Equal shares can have a rounding-error spread (0.2 three times has std 3e-17),
-    # which linregress refuses: compare the values, not the spread.
+    # a slope over nothing: compare the values, not the spread.
     if share.max() == share.min():
         return None
-    spread = share.std()
-    from scipy import stats
+    slope, stderr = _least_squares(share / share.std(), margin)
+    # scipy.special, not scipy.stats: a third of the import (see `wilson`).
+    from scipy.special import stdtrit  # type: ignore[import-untyped]
 
-    fit = stats.linregress(share / spread, margin)
-    half = float(stats.t.ppf((1 + LEVEL) / 2, len(rows) - 2)) * float(fit.stderr)
-    slope = float(fit.slope)
-    if math.isnan(half):  # margins that never vary: no error to scale, the slope 0 is exact
-        half = 0.0
+    half = float(stdtrit(len(rows) - 2, (1 + LEVEL) / 2)) * stderr
     return Estimate(slope, slope - half, slope + half, len(rows), 0.0)
+
+
+def _least_squares(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """The slope of y on x and its standard error (n - 2 degrees of freedom)."""
+    dx, dy = x - x.mean(), y - y.mean()
+    spread = float((dx * dx).sum())
+    slope = float((dx * dy).sum()) / spread
+    residual = dy - slope * dx
+    return slope, math.sqrt(float((residual * residual).sum()) / (len(x) - 2) / spread)
 
 
 def length_share(words: dict[str, int]) -> float:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import itertools
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -157,6 +159,27 @@ def test_one_judge_has_no_effective_panel_size_and_intervals_are_wilsons() -> No
     found = wilson(7, 10)
     assert found is not None and (found.low, found.high) == pytest.approx((0.3968, 0.8922), 1e-3)
     assert wilson(0, 0) is None
+
+
+def test_the_written_out_wilson_interval_is_scipys() -> None:
+    for n in range(1, 41):
+        for successes in range(n + 1):
+            found = wilson(successes, n)
+            ci = stats.binomtest(successes, n).proportion_ci(0.95, method="wilson")
+            assert found is not None
+            assert (found.low, found.high) == pytest.approx((ci.low, ci.high), abs=1e-12)
+
+
+def test_computing_the_figures_does_not_import_scipy_stats() -> None:
+    """1.5 s of CPU in every process that ends a run (every tournament worker)."""
+    code = (
+        "import sys; from debatebench_eval.judging import reliability as r\n"
+        "d = [r.Judged({r.PANEL: ('pro', 3.0 * i)}, {}, words={'pro': 100 + i, 'con': 90})"
+        " for i in range(5)]\n"
+        "r.wilson(3, 5); r.length_bias(d, r.PANEL); r.side_bias(d, r.PANEL)\n"
+        "assert 'scipy.stats' not in sys.modules, 'scipy.stats was imported'"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
 
 
 def test_the_length_slope_is_in_margin_points_per_sd_of_the_length_share() -> None:
