@@ -53,8 +53,9 @@ def add_tournament_parser(commands: Any) -> None:
         "and only the new debates run.",
     )  # fmt: skip
     _tournament_flags(run)
-    run.add_argument("--workers", type=int, default=1,
-                     help="worker processes on this machine (default 1)")  # fmt: skip
+    run.add_argument("--workers", default="1",
+                     help="worker processes on this machine: a number (default 1), or auto: "
+                     "one per core, at most one per task")  # fmt: skip
     _concurrency_flags(run, "requests at once per server, shared out among the workers "
                        "(set it to the server's slots)")  # fmt: skip
     run.add_argument("--dry-run", action="store_true", help="print the schedule; run nothing")
@@ -227,20 +228,38 @@ def _plan_step(args: argparse.Namespace) -> int:
 
 
 def _run_step(args: argparse.Namespace) -> int:
-    from debatebench_eval.tournament.shares import check_share
+    from debatebench_eval.tournament.shares import auto_workers, check_share, parse_workers
 
-    check_share(0, args.workers)
-    _concurrency(args, args.workers)  # every flag checked before anything is written
+    asked = parse_workers(args.workers)
+    check_share(0, 1 if asked == "auto" else asked)
+    _concurrency(args, 1 if asked == "auto" else asked)  # every flag checked before any write
     manifest = _planned(args)
     if manifest is None:
         return 0
     assert manifest.plan is not None
+    if asked == "auto":
+        cores = _usable_cores()
+        args.workers = auto_workers(cores, len(manifest.plan.tasks))
+        print(f"workers: {args.workers} (auto: {cores} core(s), "
+              f"{len(manifest.plan.tasks)} task(s))")  # fmt: skip
+    else:
+        args.workers = asked
     codes = _local_workers(args)
     for index, code in enumerate(codes):
         if code not in (0, 1):
             print(f"worker {index} of {args.workers} exited with status {code}", file=sys.stderr)
     pairs = tuple(_pair_of(manifest, task.name) for task in manifest.plan.tasks)
     return _summary(args.log_dir, pairs)
+
+
+def _usable_cores() -> int:
+    """The cores this process may run on (its affinity, which a batch scheduler or a
+    container's cpuset narrows), else the machine's."""
+    import os
+
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 def _local_workers(args: argparse.Namespace) -> list[int]:

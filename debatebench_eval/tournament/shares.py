@@ -11,9 +11,12 @@ the work being the debates each task still had to run when it was planned
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.tournament.manifest import PlannedTask
+
+AUTO: Literal["auto"] = "auto"
 
 
 def check_share(index: int, workers: int) -> None:
@@ -24,6 +27,26 @@ def check_share(index: int, workers: int) -> None:
             "--index", f"got {index} with --workers {workers}",
             f"0 to {workers - 1} (0-based, as SLURM_ARRAY_TASK_ID and JOB_COMPLETION_INDEX are)",
         )  # fmt: skip
+
+
+def parse_workers(text: str) -> int | Literal["auto"]:
+    """`--workers` of `tournament run`: a number of worker processes, or `auto`."""
+    if text.strip().lower() == AUTO:
+        return AUTO
+    try:
+        count = int(text)
+    except ValueError:
+        count = 0
+    if count < 1:
+        raise ConfigError("--workers", f"got {text}", f"an integer of at least 1, or {AUTO}")
+    return count
+
+
+def auto_workers(cores: int, tasks: int) -> int:
+    """One worker per core, as a worker's calls are bound by its own process's CPU once
+    the server keeps up, and no more than there are tasks (a worker's share is whole
+    tasks): at least one."""
+    return max(1, min(cores, tasks))
 
 
 def deal(tasks: Sequence[PlannedTask], workers: int) -> list[list[PlannedTask]]:

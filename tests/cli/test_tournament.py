@@ -309,7 +309,9 @@ def run_main(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
          "--judges: ollama/b is also in --models: it would judge debates it argues; expected "
          "judges distinct from the debaters, or --allow-self-judging."),
         (["--models", "ollama/a,ollama/b", "--judges", "ollama/j", "--workers", "0"],
-         "--workers: got 0; expected an integer of at least 1."),
+         "--workers: got 0; expected an integer of at least 1, or auto."),
+        (["--models", "ollama/a,ollama/b", "--judges", "ollama/j", "--workers", "many"],
+         "--workers: got many; expected an integer of at least 1, or auto."),
         (["--models", "ollama/a,ollama/b", "--judges", "ollama/j", "--max-connections", "0"],
          "--max-connections: got 0; expected an integer of at least 1."),
         (["--models", "ollama/a,ollama/b", "--judges", "ollama/j", "--limit", "99"],

@@ -6,7 +6,13 @@ import pytest
 
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.tournament.manifest import PlannedTask
-from debatebench_eval.tournament.shares import check_share, deal, named_tasks
+from debatebench_eval.tournament.shares import (
+    auto_workers,
+    check_share,
+    deal,
+    named_tasks,
+    parse_workers,
+)
 
 
 def tasks(todo: list[int]) -> list[PlannedTask]:
@@ -62,3 +68,13 @@ def test_a_task_list_names_planned_tasks_once_each() -> None:
         named_tasks("nope\n", "list.txt", planned)
     with pytest.raises(ConfigError, match=r"list.txt: names no task"):
         named_tasks("# nothing\n", "list.txt", planned)
+
+
+def test_workers_are_a_number_or_auto_and_auto_is_a_core_each_up_to_the_tasks() -> None:
+    assert parse_workers("3") == 3 and parse_workers(" Auto ") == "auto"
+    for bad in ("0", "-2", "two", ""):
+        with pytest.raises(ConfigError, match="an integer of at least 1, or auto"):
+            parse_workers(bad)
+    assert auto_workers(cores=16, tasks=15) == 15
+    assert auto_workers(cores=2, tasks=15) == 2
+    assert auto_workers(cores=8, tasks=0) == 1
