@@ -82,6 +82,7 @@ def add_tournament_parser(commands: Any) -> None:
     worker.add_argument("--tasks", metavar="FILE",
                         help="instead of --index/--workers: task names, one a line")  # fmt: skip
     _concurrency_flags(worker, "requests at once per server from this worker")
+    _prices_flag(worker)
     worker.set_defaults(run=_worker)
     _rate_parser(sub)
 
@@ -105,6 +106,17 @@ def _tournament_flags(parser: Any) -> None:
                         help="let a judge also debate (it judges its own debates)")  # fmt: skip
     parser.add_argument("-T", dest="task_args", action="append", default=[], metavar="KEY=VALUE",
                         help="a debate task option for every debate (repeatable)")  # fmt: skip
+    parser.add_argument("--cost-limit", type=float, metavar="DOLLARS",
+                        help="the most a debate may spend (Inspect's, per sample); every "
+                        "model priced by --model-cost-config")  # fmt: skip
+    _prices_flag(parser)
+
+
+def _prices_flag(parser: Any) -> None:
+    parser.add_argument("--model-cost-config", metavar="FILE",
+                        help="model prices, as `inspect eval` takes them (YAML or JSON: per "
+                        "model, dollars per million input, output, input_cache_write and "
+                        "input_cache_read tokens)")  # fmt: skip
 
 
 def _concurrency_flags(parser: Any, connections: str) -> None:
@@ -114,6 +126,10 @@ def _concurrency_flags(parser: Any, connections: str) -> None:
     parser.add_argument("--max-tasks", type=int, default=2, help="pairs at once (default 2)")
     parser.add_argument("--retry-attempts", type=int, default=2,
                         help="times a pair with failed debates is retried (default 2)")  # fmt: skip
+    parser.add_argument("--batch", nargs="?", const="true", metavar="N",
+                        help="send the calls through the providers' batch APIs (Inspect's "
+                        "--batch; about half the price for hosted models), N requests a "
+                        "batch")  # fmt: skip
     parser.add_argument("--display",
                         choices=("full", "conversation", "rich", "plain", "log", "none"),
                         help="Inspect's display (default: Inspect's; plain with --workers "
@@ -141,6 +157,7 @@ def _rate_parser(sub: Any) -> None:
     rate.add_argument("--out", help="where the leaderboard goes (default: the first LOG_DIR, "
                       "or the outcomes file's folder)")  # fmt: skip
     rate.add_argument("--no-plots", action="store_true", help="write no PNG")
+    _prices_flag(rate)
     rate.set_defaults(run=_rate)
 
 
@@ -173,20 +190,39 @@ def _concurrency(args: argparse.Namespace, workers: int = 1) -> Concurrency:
     if args.retry_attempts < 0:
         raise ConfigError("--retry-attempts", f"got {args.retry_attempts}", "0 or more")
     connections = args.max_connections and max(1, args.max_connections // workers)
-    return Concurrency(connections, args.max_samples, args.max_tasks, args.retry_attempts)
+    return Concurrency(connections, args.max_samples, args.max_tasks, args.retry_attempts,
+                       _batch(args.batch))  # fmt: skip
+
+
+def _batch(value: str | None) -> bool | int | None:
+    """--batch: absent (None), given alone (on), or a number of requests a batch."""
+    if value is None:
+        return None
+    if value == "true":
+        return True
+    try:
+        size = int(value)
+    except ValueError:
+        size = 0
+    if size < 1:
+        raise ConfigError("--batch", f"got {value}", "nothing (on), or requests a batch, 1 or more")
+    return size
 
 
 def _requested(args: argparse.Namespace) -> tuple[Schedule, Schedule, Manifest | None]:
     """The requested schedule, the folder's grown by it, and the folder's manifest."""
     from debatebench_eval.tournament import manifest as mf
     from debatebench_eval.tournament import runner
+    from debatebench_eval.tournament.cost import check_cost_limit
     from debatebench_eval.tournament.location import check_reachable
 
     requested = runner.requested_schedule(
         models=args.models, judges=args.judges, motions=args.motions, limit=args.limit,
         format=args.format, seed=args.seed, allow_self_judging=args.allow_self_judging,
-        task_items=args.task_args,
+        task_items=args.task_args, cost_limit=args.cost_limit,
     )  # fmt: skip
+    prices = _prices(args)
+    check_cost_limit(args.cost_limit, (*requested.models, *requested.judges), prices)
     check_reachable(args.log_dir, f"--log-dir {args.log_dir}")
     existing = mf.read_manifest(args.log_dir)
     schedule = requested
@@ -196,6 +232,12 @@ def _requested(args: argparse.Namespace) -> tuple[Schedule, Schedule, Manifest |
     runner.pair_tasks(schedule, requested.pairs)  # checks every -T value
     _print_schedule(schedule, requested.pairs, existing is not None)
     return requested, schedule, existing
+
+
+def _prices(args: argparse.Namespace) -> dict[str, Any]:
+    from debatebench_eval.tournament.cost import read_prices
+
+    return read_prices(args.model_cost_config) if args.model_cost_config else {}
 
 
 def _planned(args: argparse.Namespace) -> Manifest | None:
@@ -213,7 +255,25 @@ def _planned(args: argparse.Namespace) -> Manifest | None:
     tasks = manifest.plan.tasks
     debates, todo = sum(t.samples for t in tasks), sum(t.todo for t in tasks)
     print(f"planned {len(tasks)} task(s) in {args.log_dir}: {debates} debates, {todo} to run")
+    for line in _cost_lines(manifest, _prices(args)):
+        print(line)
     return manifest
+
+
+def _cost_lines(manifest: Manifest, prices: dict[str, Any]) -> list[str]:
+    """The planned debates' calls, tokens and (where priced) cost, at their caps."""
+    from debatebench_eval.debate.call_shape import CALLS_KEY, CallBound
+    from debatebench_eval.tournament import runner
+    from debatebench_eval.tournament.cost import estimate, lines
+
+    assert manifest.plan is not None
+    todo = [(*_pair_of(manifest, t.name), t.todo) for t in manifest.plan.tasks if t.todo]
+    if not todo:
+        return []
+    [task] = runner.pair_tasks(manifest.schedule, [todo[0][:2]])
+    bounds = [CallBound.from_dict(b) for b in (task.metadata or {})[CALLS_KEY]]
+    found = estimate(bounds, todo, manifest.schedule.judges)
+    return lines(found, prices, sum(n for _, _, n in todo))
 
 
 def _plan_step(args: argparse.Namespace) -> int:
@@ -222,8 +282,9 @@ def _plan_step(args: argparse.Namespace) -> int:
         return 0
     assert manifest.plan is not None
     most = len(manifest.plan.tasks)
-    print(f"run it: debatebench-eval tournament worker {args.log_dir} --index K --workers N "
-          f"(K = 0 to N-1; N from 1 to {most})")  # fmt: skip
+    prices = f" --model-cost-config {args.model_cost_config}" if args.model_cost_config else ""
+    print(f"run it: debatebench-eval tournament worker {args.log_dir} --index K --workers N"
+          f"{prices} (K = 0 to N-1; N from 1 to {most})")  # fmt: skip
     return 0
 
 
@@ -270,7 +331,9 @@ def _local_workers(args: argparse.Namespace) -> list[int]:
     shared = ["--max-tasks", str(args.max_tasks), "--retry-attempts", str(args.retry_attempts),
               *(["--display", display] if display else [])]  # fmt: skip
     connections = args.max_connections and max(1, args.max_connections // args.workers)
-    for flag, value in (("--max-connections", connections), ("--max-samples", args.max_samples)):
+    passed = (("--max-connections", connections), ("--max-samples", args.max_samples),
+              ("--batch", args.batch), ("--model-cost-config", args.model_cost_config))  # fmt: skip
+    for flag, value in passed:
         if value:
             shared += [flag, str(value)]
     command = [*_this_package(), "tournament", "worker", args.log_dir]
@@ -344,7 +407,12 @@ def _worker_step(args: argparse.Namespace) -> int:
           "finished debates in the logs are kept")  # fmt: skip
     if not tasks:
         return 0
-    outcome = worker.run_tasks(args.log_dir, manifest, tasks, _concurrency(args), args.display)
+    from debatebench_eval.tournament.cost import known_to_inspect
+
+    prices = known_to_inspect(_prices(args))
+    outcome = worker.run_tasks(
+        args.log_dir, manifest, tasks, _concurrency(args), args.display, prices
+    )
     _counts(args.log_dir, tuple(_pair_of(manifest, t.name) for t in tasks), f"{where}: ")
     for task in outcome.unsettled:
         print(f"  unsettled: {task.name}")
@@ -415,7 +483,7 @@ def _rate(args: argparse.Namespace) -> int:
         written = write_leaderboard(
             args.folders, out=out, anchor=args.anchor, base=args.base,
             resamples=args.resamples, seed=args.seed, plots=not args.no_plots,
-            outcomes=args.outcomes,
+            outcomes=args.outcomes, prices=_prices(args),
         )  # fmt: skip
     except ConfigError as exc:
         print_error("tournament rate", exc)

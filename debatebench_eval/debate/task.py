@@ -16,6 +16,7 @@ from debatebench_eval.core.calls import DEFAULT_MAX_RETRIES
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.options import task_taker
 from debatebench_eval.core.run_options import RunOptions
+from debatebench_eval.debate.call_shape import CALLS_KEY, CallBound, settings_bounds
 from debatebench_eval.debate.config import (
     DEFAULT_BUDGET,
     DEFAULT_FORMAT,
@@ -34,7 +35,7 @@ from debatebench_eval.debate.solver import debate_solver
 from debatebench_eval.debate.turn_stats import STAT_LISTED, turn_stats
 from debatebench_eval.judging.options import JudgingOptions
 from debatebench_eval.judging.run_summary import report_problems_after_the_run
-from debatebench_eval.judging.scorer_set import HEADLINE_METRIC, judging_scorers
+from debatebench_eval.judging.scorer_set import HEADLINE_METRIC, Judging, judging_scorers
 from debatebench_eval.judging.viewer import debate_viewer
 from debatebench_eval.prep.pools import TOPIC_MATCHES, open_pools
 from debatebench_eval.record.protocol import parse_phases
@@ -173,6 +174,7 @@ def debate(
             "notes": list(settings.notes),
             **({PAIRING_KEY: pairing} if pairing else {}),
             **_reasoning_metadata(settings),
+            CALLS_KEY: [bound.as_dict() for bound in _call_bounds(settings, options, judging_set)],
         },
     )
 
@@ -256,6 +258,16 @@ def _reasoning_budgets(given: dict[str, Any]) -> dict[str, int | None]:
     if roles is None:
         return dict.fromkeys(DEFAULT_TEAMS, arg.as_int("reasoning_budget", value))
     return {role: arg.as_int(f"reasoning_budget.{role}", roles[role]) for role in DEFAULT_TEAMS}
+
+
+def _call_bounds(
+    settings: DebateSettings, options: JudgingOptions, judging_set: Judging
+) -> list[CallBound]:
+    """Each call of one debate at its caps (a run's cost estimate reads them)."""
+    readings = (2 if options.swap_judging else 1) * options.judge_repeats
+    judging = (options.rubric, options.judge_budget, readings, judging_set.fact_check)
+    return settings_bounds(settings.phases, settings.budgets, settings.prep_budgets,
+                           settings.reasoning_budgets, judging)  # fmt: skip
 
 
 def _reasoning_metadata(settings: DebateSettings) -> dict[str, dict[str, int | None]]:

@@ -30,6 +30,7 @@ from debatebench_eval.tournament.leaderboard_log import write_leaderboard_log
 from debatebench_eval.tournament.leaderboard_page import leaderboard_page
 from debatebench_eval.tournament.outcomes import TournamentLogs, read_tournament
 from debatebench_eval.tournament.schedule import motion_record
+from debatebench_eval.tournament.spend import spend_table
 from debatebench_eval.tournament.standings import TIE_CAVEAT_SHARE, Options, standings
 
 _LISTED = 50  # excluded debates listed in the Markdown; the JSON has them all
@@ -45,6 +46,7 @@ def write_leaderboard(
     seed: int = 0,
     plots: bool = True,
     outcomes: str | None = None,
+    prices: dict[str, Any] | None = None,
 ) -> list[str]:
     """Rate the debates of `folders` (a tournament's logs, or folders of debatebench
     score files) or of an `outcomes` file, and write the leaderboard to `out`."""
@@ -57,7 +59,7 @@ def write_leaderboard(
         raise ConfigError("--anchor", f"{anchor!r} is not in {where}",
                           f"'mean' or one of {', '.join(models)}")  # fmt: skip
     options = Options(None if anchor == "mean" else anchor, base, resamples, seed)
-    board = leaderboard(source, options)
+    board = leaderboard(source, options, prices)
     root = out.rstrip("/")
     text = markdown(board)
     written = [_write(f"{root}/leaderboard.json", json.dumps(board, indent=2) + "\n"),
@@ -94,7 +96,9 @@ def read_source(folders: Sequence[str], outcomes: str | None) -> TournamentLogs 
     return read_tournament(folders)
 
 
-def leaderboard(source: TournamentLogs | Imported, options: Options) -> dict[str, Any]:
+def leaderboard(
+    source: TournamentLogs | Imported, options: Options, prices: dict[str, Any] | None = None
+) -> dict[str, Any]:
     if isinstance(source, Imported):
         header = _imported_header(source)
         figures = standings(source.results, source.models, source.judges, options)
@@ -121,6 +125,8 @@ def leaderboard(source: TournamentLogs | Imported, options: Options) -> dict[str
             "points_per_logit": ELO_PER_LOGIT,
         },
         **figures,
+        # What the debates that ran spent (none for debates judged elsewhere).
+        "spend": spend_table([r.spend for r in source.results if r.spend], prices),
     }
     board["caveats"] = caveats(board, versions)
     finite: dict[str, Any] = _finite(board)
@@ -328,9 +334,41 @@ def markdown(board: dict[str, Any]) -> str:
     lines += _side_lines(board) + _fit_lines(board.get("fit"))
     lines += _judge_lines(judges) + _reliability_lines(board["reliability"])
     lines += _dimension_lines(board)
-    lines += _head_to_head_lines(board) + _excluded_lines(counts)
+    lines += _head_to_head_lines(board) + _spend_lines(board.get("spend"))
+    lines += _excluded_lines(counts)
     lines += ["", "## Caveats", "", *(f"- {note}" for note in board["caveats"])]
     return "\n".join(lines) + "\n"
+
+
+def _spend_lines(spend: dict[str, Any] | None) -> list[str]:
+    """Tokens and cost by model and role (nothing for debates judged elsewhere)."""
+    if not spend or not spend["models"]:
+        return []
+    cost = spend["cost"]
+    total = (
+        f"${cost:,.2f} in all, ${spend['cost_per_debate']:,.4f} a debate"
+        if cost is not None
+        else "cost unknown" + (" (some models unpriced)" if spend["priced_in_part"] else "")
+    )
+    lines = [
+        "",
+        "## Tokens and cost",
+        "",
+        f"{spend['debates']} debates ran: {spend['tokens']:,} tokens, "
+        f"{spend['tokens_per_debate']:,.0f} a debate; {total}. Prices: Inspect's where it "
+        "priced the calls, else `rate --model-cost-config`.",
+        "",
+        "| model | role | debates | input tokens | output tokens | tokens/debate | cost "
+        "| cost/debate |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for row in spend["models"]:
+        lines.append(
+            f"| {row['model']} | {row['role']} | {row['debates']} | {row['input_tokens']:,} "
+            f"| {row['output_tokens']:,} | {row['tokens_per_debate']:,.0f} "
+            f"| {_maybe(row['cost'], ',.2f')} | {_maybe(row['cost_per_debate'], ',.4f')} |"
+        )
+    return lines
 
 
 def _side_lines(board: dict[str, Any]) -> list[str]:

@@ -36,6 +36,7 @@ from debatebench_eval.tournament.leaderboard_log import LEADERBOARD_KEY
 from debatebench_eval.tournament.manifest import Manifest, check_same_tournament, read_manifest
 from debatebench_eval.tournament.results import DebateResult, JudgeView, SideStats
 from debatebench_eval.tournament.schedule import Schedule, pair_task_name
+from debatebench_eval.tournament.spend import debate_spend
 from debatebench_eval.tournament.task_logs import log_file_task
 
 SCORER = "rubric"
@@ -219,6 +220,7 @@ def debate_result(sample: EvalSample, pair: tuple[str, str], log: str) -> Debate
         "pair": pair, "motion": str(meta.get("motion_id", sample.id)), "swapped": swapped,
         "pro": pro, "con": con, "log": log, "sample_id": str(sample.id), "uuid": sample.uuid,
         "sides": side_stats(record), "opener": record.opener(),
+        "spend": debate_spend(sample.role_usage, sample.model_usage, pair),
     }  # fmt: skip
     if sample.error is not None:
         return DebateResult(**common, status="error", reason=_first(sample.error.message))

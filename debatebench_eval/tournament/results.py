@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from debatebench_eval.record.protocol import SIDES
+from debatebench_eval.tournament.spend import Spend
 
 STATUSES = ("scored", "unscored", "error", "missing")
 # Totals are compared as the verdict compares them (rounded at 9 places).
@@ -77,6 +78,8 @@ class DebateResult:
     log: str | None = None
     sample_id: str | None = None
     uuid: str | None = None
+    # Each model's calls in the debate (tokens, and cost where Inspect priced them).
+    spend: tuple[Spend, ...] = ()
 
     @property
     def key(self) -> tuple[tuple[str, str], str, bool]:

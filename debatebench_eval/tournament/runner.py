@@ -71,10 +71,16 @@ class Concurrency:
     max_samples: int | None = None
     max_tasks: int = DEFAULT_MAX_TASKS
     retry_attempts: int = DEFAULT_RETRY_ATTEMPTS
+    # Inspect's provider batch APIs (True, or the requests a batch holds); None: off.
+    batch: bool | int | None = None
 
     def eval_set_args(self) -> dict[str, Any]:
         samples = self.max_samples or self.max_connections or DEFAULT_SLOTS
-        extra = {"max_connections": self.max_connections} if self.max_connections else {}
+        extra: dict[str, Any] = (
+            {"max_connections": self.max_connections} if self.max_connections else {}
+        )
+        if self.batch is not None:
+            extra["batch"] = self.batch
         # In selection mode (a worker) Inspect makes no task retry: the worker's own
         # loop uses retry_attempts then.
         return {"max_samples": samples, "max_tasks": self.max_tasks,
@@ -91,6 +97,7 @@ def requested_schedule(
     seed: int,
     allow_self_judging: bool,
     task_items: Sequence[str],
+    cost_limit: float | None = None,
 ) -> Schedule:
     """The schedule the command line asks for, every input checked."""
     model_names = parse_names(models, "--models", minimum=2)
@@ -120,6 +127,7 @@ def requested_schedule(
         seed=seed,
         allow_self_judging=allow_self_judging,
         rubric_sha256=judging.rubric.sha256,
+        cost_limit=cost_limit,
     )
     chosen = _motions(motions, limit)
     return Schedule(model_names, judge_names, chosen, settings)
@@ -228,6 +236,7 @@ def run_eval_set(
     log_dir: str,
     concurrency: Concurrency,
     display: str | None = None,
+    prices: dict[str, Any] | None = None,
 ) -> bool:
     """The tournament's one eval_set call. The plan makes it in Inspect's capture mode
     and a worker in selection mode (INSPECT_EVAL_SET_CAPTURE / _SELECTION in the
@@ -257,6 +266,10 @@ def run_eval_set(
         # finished debate in the log (the buffer would recover them only on its own).
         log_realtime=False,
         log_buffer=1,
+        # Part of each task's identity: the plan's, in the capture and in every worker.
+        cost_limit=schedule.settings.cost_limit,
+        # Only the models Inspect can price (tournament.cost.known_to_inspect).
+        model_cost_config=prices or None,
         **concurrency.eval_set_args(),
     )
     return bool(success)

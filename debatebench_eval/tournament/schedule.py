@@ -54,6 +54,8 @@ class Settings:
     seed: int
     allow_self_judging: bool
     rubric_sha256: str
+    # Dollars a debate may spend before Inspect stops it (it enters each task's identity).
+    cost_limit: float | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -63,6 +65,8 @@ class Settings:
             "seed": self.seed,
             "allow_self_judging": self.allow_self_judging,
             "rubric_sha256": self.rubric_sha256,
+            # Only when set: a tournament without one keeps the identity it had.
+            **({"cost_limit": self.cost_limit} if self.cost_limit is not None else {}),
         }
 
     def debate_args(self) -> dict[str, Any]:

@@ -18,6 +18,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import platformdirs
 
@@ -129,8 +130,10 @@ def run_tasks(
     tasks: Sequence[PlannedTask],
     concurrency: runner.Concurrency,
     display: str | None = None,
+    prices: dict[str, Any] | None = None,
 ) -> Outcome:
-    """Run the tasks until each is settled or the retries are spent."""
+    """Run the tasks until each is settled or the retries are spent (`prices`: the
+    models Inspect prices, for its cost figures and the plan's cost limit)."""
     pairs = {pair_task_name(a, b): (a, b) for a, b in manifest.schedule.pairs}
     check_log_file_names()
     reader = TaskLogReader(log_dir)
@@ -146,7 +149,7 @@ def run_tasks(
         if attempt == 0 and dict(manifest.schedule.settings.task_args).get("probe", True):
             models = sorted({model for task in left for model in pairs[task.name]})
             runner.probe_servers(manifest.schedule, models)
-        _run_selection(log_dir, manifest, left, newest, pairs, concurrency, display)
+        _run_selection(log_dir, manifest, left, newest, pairs, concurrency, display, prices)
         tidy_superseded(reader, [t.name for t in left], [t.identifier for t in left])
     else:
         _, left = unsettled(reader, tasks)
@@ -178,6 +181,7 @@ def _run_selection(
     pairs: dict[str, tuple[str, str]],
     concurrency: runner.Concurrency,
     display: str | None,
+    prices: dict[str, Any] | None = None,
 ) -> None:
     document = selection(manifest, tasks, newest).model_dump_json(exclude_none=True)
     # The selection is this worker's alone: a local temporary file, whatever the folder.
@@ -187,6 +191,6 @@ def _run_selection(
             handle.write(document)
         built = runner.pair_tasks(manifest.schedule, [pairs[t.name] for t in tasks])
         with runner.eval_set_mode(INSPECT_EVAL_SET_SELECTION, path):
-            runner.run_eval_set(manifest.schedule, built, log_dir, concurrency, display)
+            runner.run_eval_set(manifest.schedule, built, log_dir, concurrency, display, prices)
     finally:
         os.unlink(path)

@@ -10,16 +10,23 @@
    chain x latency), the chain being a debate's dependent calls (4 speeches, the
    rubric calls at once, the fact-check: 6). Printed: wall time, the time from the
    first request to the last reply (after startup) against the ideal, the harness's
-   CPU per model call (the workers' user+sys time over the calls), where the first
-   worker's CPU goes (`--profile`: cProfile's own time by owner), and `rate` on the
-   logs.
+   CPU per model call (the workers' user+sys time over the calls) and how it grows
+   with the workers, a worker's fixed CPU (one started again on the finished folder:
+   start-up, reading its logs, the summary), where the first worker's CPU goes
+   (`--profile`: cProfile's own time by owner), and `rate` on the logs.
 2. The statistics of `rate` on 10,000 synthetic matchups (20,000 debates): the fit,
    the length-controlled fit, win rates, judge agreement, 1,000 bootstrap resamples;
    the plots timed apart.
 
     python tests/benchmarks/benchmark_tournament.py [--latency 0.1] [--slots 8]
                                                     [--workers 1 2 4] [--motions 10] [--profile]
-                                                    [--skip-run]
+                                                    [--skip-run] [--skip-rate]
+    python tests/benchmarks/benchmark_tournament.py --soak WORKERS DEBATES ROUNDS
+                                                    [--latency 0.1] [--slots 8]
+
+3. `--soak`: the workers' soak instead (tests/support/soak.py): every round a new
+   tournament, every worker started one second after the last, each round checked
+   for a worker that died and a debate run twice.
 """
 
 from __future__ import annotations
@@ -44,6 +51,7 @@ from debatebench_eval.tournament.leaderboard import markdown
 from debatebench_eval.tournament.plots import draw_plots
 from debatebench_eval.tournament.standings import Options, standings
 
+from support.soak import CALLS_PER_DEBATE, soak_round
 from support.stub_server import StubBehaviour, StubServer
 from support.tournaments import ranked_judge, synthetic_results
 
@@ -102,9 +110,21 @@ def profile_owners(path: Path) -> tuple[float, list[tuple[str, float]]]:
     return total, owners.most_common()
 
 
+def settled_worker_cpu(log_dir: Path, workers: int, env: dict[str, str]) -> float:
+    """A worker's fixed CPU: worker 0 of N again on the finished folder, which starts,
+    reads its own tasks' logs, finds them settled and prints the summary, calling no
+    model (what every worker spends beside its calls)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(worker_commands(log_dir, 8, workers)[0], env=env, check=True,
+                   capture_output=True, timeout=600)  # fmt: skip
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
 def run_tournament(
     latency: float, slots: int, workers: int, profile: bool, connections: int, motions: int
-) -> None:
+) -> float:
+    """Run one tournament with `workers` workers; the harness's CPU per model call."""
     behaviour = StubBehaviour(tag_speech=True, script=ranked_judge, fill_schemas=True,
                               latency_s=latency, slots=slots)  # fmt: skip
     with tempfile.TemporaryDirectory() as tmp, StubServer(behaviour) as stub:
@@ -123,6 +143,7 @@ def run_tournament(
         owners = profile_owners(stats) if stats else None
         stub_cpu -= stub_before  # this process is the stub's: it shares the cores
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        fixed = settled_worker_cpu(log_dir, workers, env)
         calls = len(behaviour.request_times)
         busy = max(e for _, e in behaviour.request_times) - min(
             b for b, _ in behaviour.request_times
@@ -155,6 +176,11 @@ def run_tournament(
         f"{stub_cpu:.1f} s"
     )
     print(
+        f"  a worker's fixed CPU (start, its logs, summary; no call): {fixed:.1f} s, "
+        f"{workers * fixed / cpu:.0%} of the workers' CPU; the rest "
+        f"{(cpu - workers * fixed) / calls * 1000:.1f} ms per model call"
+    )
+    print(
         f"  rate on these logs: {rated:.1f} s wall (command start, reading 15 logs, "
         "1,000 resamples, plots)"
     )
@@ -163,6 +189,7 @@ def run_tournament(
         print(f"  the first worker under cProfile: {total:.1f} s of own time, by owner:")
         for owner, seconds in shares[:8]:
             print(f"    {seconds / total:5.1%} {owner}")
+    return cpu / calls
 
 
 def rate_at_scale(models: int, motions: int) -> None:
@@ -202,18 +229,47 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true",
                         help="the first worker under cProfile (slower)")  # fmt: skip
     parser.add_argument("--skip-run", action="store_true")
+    parser.add_argument("--skip-rate", action="store_true", help="no `rate` at scale")
+    parser.add_argument("--soak", nargs=3, type=int, metavar=("WORKERS", "DEBATES", "ROUNDS"),
+                        help="instead: the workers' soak (tests/support/soak.py), e.g. "
+                        "--soak 8 600 5 on a machine with the cores")  # fmt: skip
     args = parser.parse_args()
     print(f"machine: {machine()}")
+    if args.soak:
+        run_soak(*args.soak, latency=args.latency, slots=args.slots)
+        return
     if not args.skip_run:
         connections = args.connections or args.slots
+        per_call = {}
         for workers in args.workers:
-            run_tournament(
+            per_call[workers] = run_tournament(
                 args.latency, args.slots, workers, args.profile, connections, args.motions
             )
             print(f"machine after {workers} worker(s): {machine()}")
-    rate_at_scale(20, 53)
-    rate_at_scale(10, 222)
+        first = min(per_call)
+        print("CPU per model call by workers: " + "; ".join(
+            f"{n}: {cpu * 1000:.1f} ms ({cpu / per_call[first]:.2f}x {first})"
+            for n, cpu in per_call.items()))  # fmt: skip
+    if not args.skip_rate:
+        rate_at_scale(20, 53)
+        rate_at_scale(10, 222)
     print(f"machine after: {machine()}")
+
+
+def run_soak(workers: int, debates: int, rounds: int, latency: float, slots: int) -> None:
+    print(f"soak: {workers} workers x {debates} debates x {rounds} rounds, the stub "
+          f"{latency * 1000:.0f} ms a call, {slots} slots")  # fmt: skip
+    clean = 0
+    for number in range(1, rounds + 1):
+        found = soak_round(workers, debates, latency, slots, stagger_s=1.0)
+        clean += found.clean
+        print(f"  round {number}: {'clean' if found.clean else 'FAILED'}; workers exited "
+              f"{found.workers_exit}; {found.scored} of {debates} scored; {found.duplicates} "
+              f"duplicates; {found.calls} calls ({debates * CALLS_PER_DEBATE} expected); "
+              f"{found.wall_s:.1f} s")  # fmt: skip
+        for failure in found.failures:
+            print(f"    {failure}")
+    print(f"soak: {clean} of {rounds} rounds clean")
 
 
 if __name__ == "__main__":

@@ -199,6 +199,8 @@ def test_two_workers_at_once_fill_one_folder_without_duplicates(
     log_dir = tmp_path / "tourney"
     out = plan(stub, tmp_path, log_dir)
     assert "planned 3 task(s)" in out and "--index K --workers N" in out
+    # Before paying: each debate's 8 calls (4 speeches, 2 judges x 2 readings) at the caps.
+    assert "cost of the 12 debate(s) to run: 96 model calls" in out
     assert not list_eval_logs(str(log_dir)), "the plan runs nothing"
     # Each in its own data folder, as on two machines.
     workers = [worker(stub, tmp_path, log_dir, k, 2, f"xdg{k}") for k in (0, 1)]

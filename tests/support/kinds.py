@@ -38,6 +38,7 @@ PLACES: dict[str, frozenset[str]] = {
     "tournament/test_leaderboard.py": frozenset({"stub_runs"}),
     "tournament/test_manifest.py": frozenset({"stub_runs"}),
     "tournament/test_task_logs.py": frozenset({"stub_runs"}),
+    "tournament/test_spend_logs.py": frozenset({"stub_runs"}),
 }
 
 

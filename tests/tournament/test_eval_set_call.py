@@ -63,3 +63,29 @@ def test_a_pair_tasks_identity_does_not_depend_on_where_the_package_was_imported
     assert [task_file(task) for task in from_folder] == [None]
     captured = capture(schedule, from_folder, str(tmp_path / "b"))
     assert [t.identifier for t in captured.tasks] == [t.identifier for t in installed.tasks]
+
+
+def test_batch_and_prices_and_the_plans_cost_limit_reach_inspect(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    called: dict[str, Any] = {}
+    monkeypatch.setattr(runner, "eval_set", lambda tasks, **kw: (called.update(kw), (True, []))[1])
+    schedule = requested_schedule(
+        models="ollama/a,ollama/b", judges="ollama/j", motions="default", limit=1,
+        format=None, seed=7, allow_self_judging=False, task_items=["probe=false"],
+        cost_limit=0.25,
+    )  # fmt: skip
+    prices = {"openai/gpt-4o": object()}
+    runner.run_eval_set(schedule, [], "logs", Concurrency(batch=100), None, prices)  # type: ignore[arg-type]
+    assert called["batch"] == 100 and called["cost_limit"] == 0.25
+    assert called["model_cost_config"] == prices
+    called.clear()
+    runner.run_eval_set(schedule, [], "logs", Concurrency(), None)
+    assert "batch" not in called and called["model_cost_config"] is None
+    # A cost limit is part of the tournament: another limit is another tournament.
+    assert schedule.identity()["settings"]["cost_limit"] == 0.25
+    plain = requested_schedule(
+        models="ollama/a,ollama/b", judges="ollama/j", motions="default", limit=1,
+        format=None, seed=7, allow_self_judging=False, task_items=["probe=false"],
+    )  # fmt: skip
+    assert "cost_limit" not in plain.identity()["settings"]
