@@ -22,14 +22,14 @@ WHOLE = {
     "core": "core", "servers": "rules", "record": "rules", "trust": "rules", "prep": "rules",
     "cli": "commands",
 }  # fmt: skip
-_DEBATE_RULES = ("config", "run_yaml", "prompts")
+_DEBATE_RULES = ("config", "run_yaml", "prompts", "call_shape")
 _JUDGING_RULES = (
     "rubric", "blind", "structured", "verdict", "score_schema", "options", "gate", "ledger",
     "viewer", "explain", "figures", "families", "repeats", "reliability",
 )  # fmt: skip
 _TOURNAMENT_RULES = (
     "schedule", "manifest", "results", "bradley_terry", "bootstrap", "agreement", "standings",
-    "figure_text", "calibration", "judge_reliability", "shares", "location",
+    "figure_text", "calibration", "judge_reliability", "shares", "location", "cost", "spend",
 )  # fmt: skip
 _TOURNAMENT_COMMANDS = (
     "runner", "outcomes", "judged_elsewhere", "leaderboard", "plots", "leaderboard_log",

@@ -62,16 +62,18 @@ def server_schema(schema: dict[str, Any], kind: ServerKind | None) -> dict[str, 
 @functools.lru_cache(maxsize=256)  # a crucible's evidence enums make a schema per debate
 def _rewritten(text: str, kind: ServerKind | None) -> str:
     # Rewritten once per content: a judge's schema is the same for every debate.
-    return json.dumps(_rewrite(json.loads(text), _form(kind)))
+    form = _form(kind)
+    rewritten = _rewrite(json.loads(text), form)
+    return json.dumps(factored(rewritten) if form.references else rewritten)
 
 
 def _form(kind: ServerKind | None) -> _Form:
     if kind == "llama-cpp-python":
-        return _Form(integers=True, numbers=True)
+        return _Form(integers=True, numbers=True, references=True)
     if kind in ("llama.cpp", "ollama"):
-        return _Form(integers=False, numbers=True)
+        return _Form(integers=False, numbers=True, references=True)
     # Number ranges stay bounds here: OpenAI enforces them, and an enum would
-    # round a confidence of 0.83 to a step.
+    # round a confidence of 0.83 to a step. Inspect's JSONSchema has no `$ref`.
     return _Form(integers=True, numbers=False, dropped=STRICT_REFUSED)
 
 
@@ -83,6 +85,14 @@ class _Form:
     integers: bool
     numbers: bool
     dropped: frozenset[str] = frozenset()
+    # A subschema used more than once is defined once (`$defs`) and referred to.
+    references: bool = False
+
+
+# Keywords a node's other keywords already carry: a text pattern its lengths (both
+# converters and OpenAI's strict mode let the pattern win), a range sent as an enum
+# its bounds.
+_CARRIED_BY = {"pattern": ("minLength", "maxLength"), "enum": ("minimum", "maximum")}
 
 
 def _rewrite(node: Any, form: _Form) -> Any:
@@ -97,7 +107,78 @@ def _rewrite(node: Any, form: _Form) -> Any:
     values = _range_values(node, form)
     if values is not None:
         out["enum"] = values
+    for carrier, carried in _CARRIED_BY.items():
+        if carrier in out and out.get("type") in ("string", "integer"):
+            for key in carried:
+                out.pop(key, None)
     return out
+
+
+# A subschema shorter than this (as JSON) is written out where it is used: a
+# reference and its definition would be about as long.
+_SHORTEST_DEFINED = 60
+
+
+def factored(schema: dict[str, Any]) -> dict[str, Any]:
+    """The schema with each subschema it holds more than once defined once in `$defs`
+    and referred to by `$ref` (both llama.cpp converters resolve local references, and
+    turn each definition into one grammar rule). The longest repeat goes first, so a
+    repeat inside a repeat is defined inside its definition."""
+    body = dict(schema)
+    definitions: dict[str, Any] = {}
+    while (repeated := _longest_repeat([body, *definitions.values()])) is not None:
+        text, first = repeated
+        name = f"d{len(definitions)}"
+        reference = {"$ref": f"#/$defs/{name}"}
+        body = _replaced(body, text, reference)
+        definitions = {key: _replaced(value, text, reference)
+                       for key, value in definitions.items()}  # fmt: skip
+        # As written (not as compared): a grammar writes properties in their order.
+        definitions[name] = first
+    return {**body, "$defs": definitions} if definitions else body
+
+
+def _longest_repeat(roots: list[Any]) -> tuple[str, Any] | None:
+    counts: dict[str, int] = {}
+    nodes: dict[str, Any] = {}
+    for root in roots:
+        for text, node in _subschemas(root, top=True):
+            counts[text] = counts.get(text, 0) + 1
+            nodes.setdefault(text, node)
+    repeats = [text for text, n in counts.items() if n > 1 and len(text) >= _SHORTEST_DEFINED]
+    longest = max(repeats, key=lambda text: (len(text), text), default=None)
+    return None if longest is None else (longest, nodes[longest])
+
+
+def _subschemas(node: Any, top: bool = False) -> list[tuple[str, Any]]:
+    """Every subschema under `node` (not `node` itself when `top`): its canonical JSON
+    (what two equal subschemas share whatever their keys' order) and itself."""
+    found: list[tuple[str, Any]] = []
+    if isinstance(node, list):
+        for item in node:
+            found += _subschemas(item)
+        return found
+    if not isinstance(node, dict):
+        return found
+    if not top:
+        found.append((json.dumps(node, sort_keys=True), node))
+    for key, value in node.items():
+        if key == "properties":  # a map of names to subschemas, not a subschema
+            for sub in value.values():
+                found += _subschemas(sub)
+        elif key in ("items", "anyOf", "additionalProperties"):
+            found += _subschemas(value)
+    return found
+
+
+def _replaced(node: Any, target: str, reference: dict[str, str]) -> Any:
+    if isinstance(node, list):
+        return [_replaced(item, target, reference) for item in node]
+    if not isinstance(node, dict):
+        return node
+    if json.dumps(node, sort_keys=True) == target:
+        return dict(reference)
+    return {key: _replaced(value, target, reference) for key, value in node.items()}
 
 
 def _range_values(node: dict[str, Any], form: _Form) -> list[Any] | None:

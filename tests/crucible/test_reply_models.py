@@ -38,6 +38,7 @@ from support.reply_models import (
     VIEW,
     WORDING,
 )
+from support.schemas import sent_resolved
 
 KINDS: list[ServerKind | None] = ["llama-cpp-python", "llama.cpp", "ollama", "other", None]
 REPLIES = CRUCIBLE_REPLIES
@@ -97,7 +98,7 @@ def test_every_schema_requires_each_property_and_admits_no_other() -> None:
 def test_the_claims_schema_carries_the_count_the_steps_the_evidence_and_the_confidence(
     kind: ServerKind | None,
 ) -> None:
-    sent = server_schema(claims.claims_schema(4), kind)
+    sent = sent_resolved(claims.claims_schema(4), kind)
     assert (at(sent, "claims")["minItems"], at(sent, "claims")["maxItems"]) == (4, 4)
     chain = at(sent, "claims[]/logic_chain")
     assert (chain["minItems"], chain["maxItems"]) == (2, 5)
@@ -112,32 +113,32 @@ def test_the_claims_schema_carries_the_count_the_steps_the_evidence_and_the_conf
     for text in ("claim", "vulnerability", "logic_chain[]", "evidence[]/excerpt"):
         assert at(sent, f"claims[]/{text}")["pattern"].startswith("^[0-9A-Za-z")
     assert at(sent, "claims[]/evidence[]/line_start")["type"] == "integer"
-    assert server_schema(claims.queries_schema(2), kind)["properties"]["queries"]["maxItems"] == 2
+    assert sent_resolved(claims.queries_schema(2), kind)["properties"]["queries"]["maxItems"] == 2
 
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_the_claims_schema_names_the_files_the_side_was_shown(kind: ServerKind | None) -> None:
     shown = ("sources/a.md", "analysis/b.md")
-    sent = server_schema(claims.claims_schema(2, shown), kind)
+    sent = sent_resolved(claims.claims_schema(2, shown), kind)
     assert at(sent, "claims[]/evidence[]/file")["enum"] == list(shown)
     # Shown no passage, a side may still cite: the file is then any text (cite-or-lose).
-    unshown = server_schema(claims.claims_schema(2), kind)
+    unshown = sent_resolved(claims.claims_schema(2), kind)
     assert "enum" not in at(unshown, "claims[]/evidence[]/file")
 
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_the_turn_schema_carries_the_ids_each_side_may_name(kind: ServerKind | None) -> None:
     own, targets = ["C-CON-01", "C-CON-02"], ["C-PRO-01"]
-    push = server_schema(turn_schema(PUSH, TURN_SIDES), kind)
+    push = sent_resolved(turn_schema(PUSH, TURN_SIDES), kind)
     assert at(push, "steelman/claim")["enum"] == targets
     assert at(push, "attacks[]/from")["enum"] == own
     assert at(push, "attacks[]/target")["enum"] == targets
     assert at(push, "defends[]/claim")["enum"] == own
     assert at(push, "attacks")["minItems"] == 1  # a push makes at least one attack
     assert at(push, "speech")["pattern"].startswith("^[0-9A-Za-z")
-    rebuttal = server_schema(turn_schema(REBUTTAL, TURN_SIDES), kind)
+    rebuttal = sent_resolved(turn_schema(REBUTTAL, TURN_SIDES), kind)
     assert "minItems" not in at(rebuttal, "attacks")  # an attack or a defence: checked
-    assert "steelman" not in server_schema(turn_schema(FIRST_PUSH, TURN_SIDES), kind)["properties"]
+    assert "steelman" not in sent_resolved(turn_schema(FIRST_PUSH, TURN_SIDES), kind)["properties"]
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -147,20 +148,22 @@ def test_the_judges_schemas_carry_the_labels_shown_and_their_ranges(
     labels = ["K2", "K1", "K3", "K4"]  # the view's labels, in its order of claims
     # llama.cpp and Ollama honour integer bounds; Inspect's hosted providers strip them.
     integer_enums = kind not in ("llama.cpp", "ollama")
-    conflict = server_schema(conflicts.conflicts_schema(VIEW, SIDES), kind)
+    conflict = sent_resolved(conflicts.conflicts_schema(VIEW, SIDES), kind)
     assert at(conflict, "conflicts[]/claims[]")["enum"] == labels
     assert at(conflict, "conflicts[]/claims")["minItems"] == 2
     assert at(conflict, "conflicts[]/nature")["enum"] == list(conflicts.NATURES)
 
-    scores = server_schema(panel.scores_schema(VIEW, DIMS), kind)
+    scores = sent_resolved(panel.scores_schema(VIEW, DIMS), kind)
     assert at(scores, "scores")["required"] == labels  # every shown claim, once
     for label in labels:
         assert at(scores, f"scores/{label}")["required"] == DIMS
     score = at(scores, "scores/K4/evidence/score")
-    assert (score["minimum"], score["maximum"]) == (1, 5)
+    # A range sent as an enum is not sent as bounds too.
+    bounds = (score.get("minimum"), score.get("maximum"))
+    assert bounds == ((None, None) if integer_enums else (1, 5))
     assert score.get("enum") == ([1, 2, 3, 4, 5] if integer_enums else None)
 
-    review = server_schema(convergence.review_schema(["R2.1", "R2.2"], VIEW), kind)
+    review = sent_resolved(convergence.review_schema(["R2.1", "R2.2"], VIEW), kind)
     assert at(review, "steelman")["required"] == ["R2.1", "R2.2"]
     fidelity = at(review, "steelman/R2.2/fidelity")
     assert fidelity.get("enum") == ([1, 2, 3, 4, 5] if integer_enums else None)
@@ -169,12 +172,12 @@ def test_the_judges_schemas_carry_the_labels_shown_and_their_ranges(
         CONFIDENCE_STEPS if kind in ("llama-cpp-python", "llama.cpp", "ollama") else None
     )
 
-    audited = server_schema(audit.audit_schema(VIEW, SPANS, 3), kind)
+    audited = sent_resolved(audit.audit_schema(VIEW, SPANS, 3), kind)
     assert at(audited, "rescore/judge")["enum"] == ["", "J1", "J2", "J3"]
     assert at(audited, "rescore/claims[]")["enum"] == ["K1", "K3"]  # only the flagged
     assert at(audited, "consistent")["type"] == "boolean"
 
-    neutral = server_schema(neutralize.neutral_schema(BIAS, WORDING), kind)
+    neutral = sent_resolved(neutralize.neutral_schema(BIAS, WORDING), kind)
     assert at(neutral, "dimensions")["required"] == BIAS
     bias = at(neutral, "dimensions/presupposition/score")
     assert bias.get("enum") == ([0, 1, 2, 3] if integer_enums else None)

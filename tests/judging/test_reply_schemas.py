@@ -32,12 +32,14 @@ from debatebench_eval.judging.rubric import (
     reply_schema,
 )
 from debatebench_eval.record.store import DebateRecord, Passage
+from debatebench_eval.servers import schema_forms
 from debatebench_eval.servers.kind import ServerKind
 from debatebench_eval.servers.schema_forms import server_schema
 
 from support.grammar import GrammarError, grammar_accepts
 from support.judge_replies import MAXIMA, NO_CLAIMS, changed_reply, rubric_reply, side_scores
 from support.reply_models import opening_turn
+from support.schemas import resolved, sent_resolved
 
 RUBRIC = default_rubric()
 KINDS: list[ServerKind | None] = ["llama-cpp-python", "llama.cpp", "ollama", "other", None]
@@ -86,16 +88,17 @@ def ledger_schema(budget: int | None = None) -> dict[str, Any]:
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_the_rubric_schema_sent_carries_each_range_and_enum(kind: ServerKind | None) -> None:
-    sent = server_schema(reply_schema(RUBRIC), kind)
+    sent = sent_resolved(reply_schema(RUBRIC), kind)
     for label in ("side_a", "side_b"):
         side = sent["properties"][label]
         for name, top in MAXIMA.items():
             score = side["properties"][name]["properties"]["score"]
-            assert (score["minimum"], score["maximum"]) == (0, top)
             if kind in BOUNDS_KEPT:
+                assert (score["minimum"], score["maximum"]) == (0, top)
                 assert "enum" not in score
-            else:
+            else:  # the enum carries the range, which is not sent twice
                 assert score["enum"] == list(range(top + 1)), (kind, name)
+                assert "minimum" not in score and "maximum" not in score
             justification = side["properties"][name]["properties"]["justification"]
             assert justification["pattern"] == JUDGE_TEXT
         assert side["properties"]["stance"]["enum"] == list(STANCES)
@@ -114,7 +117,7 @@ def test_the_rubric_schema_sent_carries_each_range_and_enum(kind: ServerKind | N
 def test_the_fact_check_schema_sent_carries_its_ids_verdicts_and_count(
     kind: ServerKind | None,
 ) -> None:
-    sent = server_schema(ledger_schema(), kind)
+    sent = sent_resolved(ledger_schema(), kind)
     assert sent["required"] == ["side_a", "side_b"]
     for label, own in (("a", "t00000001"), ("b", "t00000002")):
         # A side lists its claims or says why it made none: one form, never both.
@@ -156,18 +159,51 @@ def test_one_turn_a_side_is_still_an_enum_which_inspects_schema_keeps() -> None:
 @pytest.mark.parametrize("kind", ["other", None])
 def test_hosted_and_other_servers_get_nothing_openai_strict_refuses(kind: str | None) -> None:
     for schema in (reply_schema(RUBRIC), ledger_schema()):
-        sent = server_schema(schema, kind)  # type: ignore[arg-type]
+        sent = sent_resolved(schema, kind)  # type: ignore[arg-type]
         assert not [n for n in nodes(sent) if {"minLength", "maxLength"} & set(n)]
         assert any(n.get("pattern", "").endswith("}$") for n in nodes(sent))  # lengths kept in it
 
 
-def test_grammar_servers_keep_lengths_and_number_ranges_go_as_enums_there() -> None:
+def test_grammar_servers_get_lengths_in_the_pattern_and_number_ranges_as_enums() -> None:
     confidence = {"type": "number", "minimum": 0, "maximum": 1}
+    bare = {"type": "string", "minLength": 3, "maxLength": 9}
     for kind in ("llama-cpp-python", "llama.cpp", "ollama"):
         assert server_schema(confidence, kind)["enum"][:3] == [0, 0.05, 0.1]  # type: ignore[arg-type]
-        sent = server_schema(reply_schema(RUBRIC), kind)  # type: ignore[arg-type]
-        assert any(n.get("minLength") == 3 for n in nodes(sent))
+        sent = sent_resolved(reply_schema(RUBRIC), kind)  # type: ignore[arg-type]
+        texts = [n for n in nodes(sent) if "pattern" in n]
+        # Both converters let a pattern win over lengths: the pattern carries them alone.
+        assert texts and not [n for n in texts if {"minLength", "maxLength"} & set(n)]
+        assert all(n["pattern"].endswith("}$") for n in texts)
+        assert server_schema(bare, kind) == bare  # type: ignore[arg-type]
     assert "enum" not in server_schema(confidence, None)  # OpenAI enforces number bounds
+
+
+@pytest.mark.parametrize("kind", ["llama-cpp-python", "llama.cpp", "ollama"])
+def test_grammar_servers_get_each_repeated_subschema_defined_once(kind: ServerKind) -> None:
+    for schema in (reply_schema(RUBRIC), ledger_schema()):
+        sent = server_schema(schema, kind)
+        inline = _rewritten_inline(schema, kind)
+        assert resolved(sent) == inline, "the same rules, each written once"
+        assert len(json.dumps(sent)) < 0.7 * len(json.dumps(inline))
+        body = {k: v for k, v in sent.items() if k != "$defs"}
+        assert schema_forms._longest_repeat([body, *sent["$defs"].values()]) is None
+        assert set(sent["$defs"]) == {f"d{i}" for i in range(len(sent["$defs"]))}
+    rubric_sent = server_schema(reply_schema(RUBRIC), kind)
+    # Each side's reading is one definition, and every justification one more.
+    assert rubric_sent["properties"]["side_a"] == rubric_sent["properties"]["side_b"]
+    assert list(resolved(rubric_sent)["properties"]["side_a"]["properties"]) == [
+        *MAXIMA, "stance"
+    ], "properties keep their order: a grammar writes them in it"  # fmt: skip
+
+
+def _rewritten_inline(schema: dict[str, Any], kind: ServerKind) -> dict[str, Any]:
+    rewritten: dict[str, Any] = schema_forms._rewrite(schema, schema_forms._form(kind))
+    return rewritten
+
+
+def test_hosted_schemas_are_written_out_whole() -> None:
+    for kind in (None, "other"):
+        assert "$defs" not in json.dumps(server_schema(reply_schema(RUBRIC), kind))  # type: ignore[arg-type]
 
 
 # --------------------------------------------------------- how the schema is sent, per kind

@@ -31,6 +31,7 @@ from debatebench_eval.servers.schema_forms import server_schema
 
 from support.deliberation import last_user_text
 from support.grammar import gbnf, grammar_accepts
+from support.schemas import resolved, sent_resolved
 from support.scripted import Script, output
 
 ALLOWED = ("accept", "revise", "escalate")
@@ -44,7 +45,8 @@ STEPS = [round(i / 20, 6) for i in range(21)]
 
 
 def sent(kind: str | None, allowed: tuple[str, ...] = ALLOWED) -> dict[str, Any]:
-    return server_schema(decision_schema(allowed), kind)  # type: ignore[arg-type]
+    """The schema a server is sent, references written out as the server resolves them."""
+    return sent_resolved(decision_schema(allowed), kind)  # type: ignore[arg-type]
 
 
 def text_rules(node: dict[str, Any]) -> tuple[Any, ...]:
@@ -61,7 +63,9 @@ def test_every_server_is_sent_the_keys_the_decisions_and_the_text_rules(
     props = schema["properties"]
     assert list(props) == list(decision_model(ALLOWED).model_fields)
     assert schema["required"] == list(props) and schema["additionalProperties"] is False
-    assert "$defs" not in json.dumps(schema) and "$ref" not in json.dumps(schema)
+    # Inspect's JSONSchema has no references: hosted providers get the schema written out.
+    as_sent = json.dumps(server_schema(decision_schema(ALLOWED), kind))  # type: ignore[arg-type]
+    assert ("$ref" in as_sent) == (kind in ("llama-cpp-python", "llama.cpp", "ollama"))
     assert props["final_decision"] == {"type": "string", "enum": ["accept", "escalate"]}
     prose = ("string", TEXT_PATTERN)
     assert all(text_rules(props[key]) == prose for key in TEXT_KEYS)
@@ -149,7 +153,8 @@ def test_the_decision_call_sends_the_schema_in_its_servers_form(
         body = config.extra_body or {}
         if "response_format" not in body:
             return output("m", f"Position {n}.")
-        return output("m", json.dumps(schema_instance(body["response_format"]["schema"])))
+        schema = resolved(body["response_format"]["schema"])
+        return output("m", json.dumps(schema_instance(schema)))
 
     script = Script("m", reply=reply)
     log = eval(
@@ -162,7 +167,7 @@ def test_the_decision_call_sends_the_schema_in_its_servers_form(
     assert len(judged) == 1 and '"final_decision"' in last_user_text(judged[0].messages)
     format_ = judged[0].config.extra_body["response_format"]  # type: ignore[index]
     assert format_["type"] == "json_object"
-    assert format_["schema"] == sent("llama-cpp-python")
+    assert format_["schema"] == server_schema(decision_schema(ALLOWED), "llama-cpp-python")
     record = (log.samples or [])[0].store_as(DeliberationRecord)
     assert record.outcome is not None and record.outcome.status == "decided"
     assert record.outcome.answer == "accept" and record.outcome.decision is not None

@@ -7,10 +7,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from support.schemas import resolved
+
 
 def first_instance(schema: dict[str, Any]) -> Any:
     """The first enum value, the least value of a range, the fewest items allowed, a
-    short word for text (protocols.echo.schema_instance, honouring minItems)."""
+    short word for text (protocols.echo.schema_instance, honouring minItems); a
+    schema's `$defs` are written out first, as a server resolves them."""
+    if "$defs" in schema:
+        schema = resolved(schema)
     if "enum" in schema:
         return schema["enum"][0]
     kind = schema.get("type")

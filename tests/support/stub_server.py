@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from support.schemas import resolved
+
 WORDS_PER_REPLY = 40
 
 
@@ -236,7 +238,7 @@ def _completion(request: dict[str, Any], number: int, behaviour: StubBehaviour) 
     if scripted is not None:
         return _reply(request, number, scripted, "stop")
     if behaviour.fill_schemas and schema:
-        return _reply(request, number, json.dumps(schema_instance(schema)), "stop")
+        return _reply(request, number, json.dumps(schema_instance(resolved(schema))), "stop")
     prompt = str((request.get("messages") or [{}])[-1].get("content", ""))
     if behaviour.rate_speeches and "<speech>" in prompt:
         return _reply(request, number, f"<score>{number % 5 + 1}</score>", "stop")
