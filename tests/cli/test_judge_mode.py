@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from support.commands import only_log, run
+from support.schemas import resolved
 from support.stub_server import StubBehaviour, StubServer
 
 DEBATE = ["eval", "debatebench/debate", "--model", "ollama/stub", "--limit", "1",
@@ -40,7 +41,7 @@ def test_auto_keeps_json_schema_for_other_servers(tmp_path: Path) -> None:
     # Ollama gets the schema itself (Inspect's provider would strip patterns and
     # bounds), in llama.cpp's form: integer bounds, which its converter enforces.
     sent = judged[0]["response_format"]["json_schema"]  # type: ignore[index]
-    side = sent["schema"]["properties"]["side_a"]["properties"]
+    side = resolved(sent["schema"])["properties"]["side_a"]["properties"]
     assert side["clarity"]["properties"]["score"] == {
         "type": "integer",
         "minimum": 0,
