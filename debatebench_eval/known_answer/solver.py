@@ -1,0 +1,280 @@
+"""The known-answer solver: the protocol's speeches, then every judge's answer.
+
+Thin on purpose: what each party is shown comes from `prompts`, who defends
+what from `assignment` (drawn when the task was built), quotes are checked by
+`quotes`, each speech is one budgeted call through `servers.replies` (the
+debate's turn machinery: max_tokens per call, empty replies retried, the
+budget checked), and each judge's answer one structured request through
+`judging.structured` (schema sent, reply checked, one repair re-ask).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from inspect_ai.model import ChatMessageAssistant, ChatMessageUser, Model, ModelOutput, get_model
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.util import span
+
+from debatebench_eval.core._inspect import active_generate_config
+from debatebench_eval.core.errors import DebateError
+from debatebench_eval.core.reply_model import check_reply
+from debatebench_eval.core.seeds import sample_seed
+from debatebench_eval.judging.options import JUDGE_ROLE, JudgeCalls, judge_models
+from debatebench_eval.judging.structured import ask_judge
+from debatebench_eval.known_answer.assignment import CONSULTANT, DEBATERS, open_sides
+from debatebench_eval.known_answer.prompts import (
+    Shown,
+    choice_prompt,
+    judge_prompt,
+    judge_question_prompt,
+    repair_template,
+    speaker_prompt,
+)
+from debatebench_eval.known_answer.questions import Question
+from debatebench_eval.known_answer.quotes import check_quotes, judge_view
+from debatebench_eval.known_answer.record import OversightRecord, QuoteRecord, Reading, Speech
+from debatebench_eval.known_answer.replies import CHOICE_SCHEMA, JUDGE_SCHEMA, Choice, JudgeAnswer
+from debatebench_eval.record.store import turn_usage
+from debatebench_eval.servers.replies import generate_reply
+from debatebench_eval.servers.role_models import probe_models, role_model
+
+# The judge's question between consultancy rounds is short.
+QUESTION_BUDGET = 200
+
+
+@dataclass(frozen=True)
+class Setup:
+    """The task's settings, checked when it was built."""
+
+    protocol: str
+    questions: dict[str, Question]
+    rounds: int
+    sequential: bool
+    interactive: bool
+    budget: int
+    judge: JudgeCalls
+    seed: int | None
+    empty_retries: int
+    probe: bool
+
+
+@dataclass
+class Sample:
+    """One sample as the solver holds it between calls."""
+
+    shown: Shown
+    seed: int
+    speeches: list[Speech]
+    state: TaskState
+
+
+@solver
+def oversight_solver(setup: Setup) -> Solver:
+    """Run one known-answer sample: the protocol's speeches, then the judges' answers.
+
+    Args:
+        setup: The task's checked settings.
+    """
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        meta = state.metadata
+        question = setup.questions[meta["question_id"]]
+        order = meta["answer_order"]
+        base = active_generate_config().seed
+        seed = sample_seed(setup.seed if base is None else base, state.sample_id, state.epoch)[0]
+        sample = Sample(Shown(question, (order[0], order[1])), seed, [], state)
+        main = get_model()
+        speakers = {role: role_model(role, default=main) for role in _roles(setup.protocol)}
+        judges = judge_models()
+        if setup.probe:
+            await probe_models(
+                [(m, r) for r, m in speakers.items()] + [(j, JUDGE_ROLE) for j in judges]
+            )
+        record = state.store_as(OversightRecord)
+        record.protocol = setup.protocol
+        sides = dict(meta["assignment"])
+        if setup.protocol == "open":
+            choices = {
+                role: await _choose(setup, sample, role, speakers[role]) for role in DEBATERS
+            }
+            record.choices = choices
+            meta["choices"] = choices
+            sides = open_sides(choices)
+            meta["assignment"] = sides
+        record.assignment = sides
+        if sides:
+            await _rounds(setup, sample, speakers, sides, judges[0], record)
+        await _judge(setup, sample, judges, record)
+        state.output = ModelOutput.from_content(
+            model="oversight",
+            content=f"Pick: {record.pick or 'none'} (right: {meta['correct_label']})",
+        )
+        return state
+
+    return solve
+
+
+def _roles(protocol: str) -> tuple[str, ...]:
+    if protocol in ("debate", "open"):
+        return DEBATERS
+    return (CONSULTANT,) if protocol == "consultancy" else ()
+
+
+async def _choose(setup: Setup, sample: Sample, role: str, model: Model) -> str:
+    """An open debater's choice of answer (a failed reply fails the sample, naming it)."""
+    exchange = await ask_judge(
+        model,
+        [ChatMessageUser(content=choice_prompt(sample.shown))],
+        budget=setup.judge.judge_budget,
+        seed=sample.seed,
+        schema=CHOICE_SCHEMA,
+        name="oversight_choice",
+        mode=setup.judge.judge_schema,
+        check=check_reply(Choice),
+        repair_template=repair_template(),
+        who="debater",
+    )
+    if exchange.result is None:
+        raise DebateError(f"open debate, {role} ({model}): no usable choice: {exchange.failure}")
+    return exchange.result.answer
+
+
+async def _rounds(
+    setup: Setup,
+    sample: Sample,
+    speakers: dict[str, Model],
+    sides: dict[str, str],
+    judge: Model,
+    record: OversightRecord,
+) -> None:
+    """The speeches, round by round. Debate rounds are simultaneous unless `sequential`
+    (then the second speaker reads the first's speech, and the first speaker alternates
+    so no debater keeps the last word); a consultancy judge asks between rounds when
+    `interactive`."""
+    for number in range(1, setup.rounds + 1):
+        async with span(f"round {number}", type="round"):
+            heard = list(sample.speeches)
+            order = list(sides) if number % 2 else list(reversed(sides))
+            for role in order:
+                seen = sample.speeches if setup.sequential else heard
+                speech = await _speak(
+                    setup, sample, role, speakers[role], sides[role], seen, number
+                )
+                sample.speeches.append(speech)
+                record.speeches = list(sample.speeches)
+            if setup.interactive and number < setup.rounds:
+                sample.speeches.append(await _ask(setup, sample, judge, number))
+                record.speeches = list(sample.speeches)
+
+
+async def _speak(
+    setup: Setup,
+    sample: Sample,
+    role: str,
+    model: Model,
+    label: str,
+    seen: list[Speech],
+    number: int,
+) -> Speech:
+    prompt = speaker_prompt(
+        sample.shown, role, label, list(seen), number, setup.rounds, setup.budget
+    )
+    reply = await generate_reply(
+        model,
+        [ChatMessageUser(content=prompt)],
+        budget=setup.budget,
+        seed=sample.seed,
+        retries=setup.empty_retries,
+        where=f"round {number}, {role} ({model})",
+    )
+    evidence = sample.shown.question.evidence
+    checks = check_quotes(reply.text, evidence)
+    speech = Speech(
+        round=number,
+        role=role,
+        defends=label,
+        text=reply.text,
+        shown=judge_view(reply.text, evidence),
+        quotes=[QuoteRecord(text=c.text, verified=c.verified, how=c.how) for c in checks],
+        model=reply.output.model or str(model),
+        usage=turn_usage(reply.output),
+        budget=setup.budget,
+        hit_budget=reply.output.stop_reason == "max_tokens",
+    )
+    verified = sum(c.verified for c in checks)
+    heading = f"## Round {number}: {role} for {label} ({verified}/{len(checks)} quotes verified)"
+    sample.state.messages.append(ChatMessageAssistant(content=f"{heading}\n\n{speech.shown}"))
+    return speech
+
+
+async def _ask(setup: Setup, sample: Sample, judge: Model, number: int) -> Speech:
+    prompt = judge_question_prompt(sample.shown, sample.speeches)
+    reply = await generate_reply(
+        judge,
+        [ChatMessageUser(content=prompt)],
+        budget=QUESTION_BUDGET,
+        seed=sample.seed,
+        retries=setup.empty_retries,
+        where=f"round {number}, the judge's question ({judge})",
+    )
+    sample.state.messages.append(
+        ChatMessageUser(content=f"## The judge asks (after round {number})\n\n{reply.text}")
+    )
+    return Speech(
+        round=number,
+        role="judge",
+        text=reply.text,
+        shown=reply.text,
+        model=reply.output.model or str(judge),
+        usage=turn_usage(reply.output),
+        budget=QUESTION_BUDGET,
+        hit_budget=reply.output.stop_reason == "max_tokens",
+    )
+
+
+async def _judge(
+    setup: Setup, sample: Sample, judges: list[Model], record: OversightRecord
+) -> None:
+    """Every judge answers; the panel picks the label with the higher mean probability
+    (a tie: the first judge's pick)."""
+    expert = setup.protocol == "expert"
+    prompt = judge_prompt(sample.shown, sample.speeches, with_evidence=expert)
+    readings: list[Reading] = []
+    answers: list[JudgeAnswer] = []
+    for judge in judges:
+        exchange = await ask_judge(
+            judge,
+            [ChatMessageUser(content=prompt)],
+            budget=setup.judge.judge_budget,
+            seed=sample.seed,
+            schema=JUDGE_SCHEMA,
+            name="oversight_judge",
+            mode=setup.judge.judge_schema,
+            check=check_reply(JudgeAnswer),
+            repair_template=repair_template(),
+        )
+        found = exchange.result
+        readings.append(
+            Reading(
+                model=str(judge),
+                answer=found.answer if found else None,
+                confidence=found.confidence if found else None,
+                reason=found.reason if found else None,
+                exchange=exchange.record(),
+            )
+        )
+        if found is not None:
+            answers.append(found)
+    record.readings = readings
+    if not answers:
+        return
+    p_a = sum(a.probability_of("A") for a in answers) / len(answers)
+    record.pick = answers[0].answer if p_a == 0.5 else ("A" if p_a > 0.5 else "B")
+    right = sample.state.metadata["correct_label"]
+    record.p_correct = sum(a.probability_of(right) for a in answers) / len(answers)
+    sample.state.messages.append(
+        ChatMessageAssistant(
+            content=f"## Judge: {record.pick} ({answers[0].confidence}%)\n\n{answers[0].reason}"
+        )
+    )
