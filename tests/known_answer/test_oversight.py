@@ -209,3 +209,27 @@ def test_interactive_needs_consultancy(tmp_path: Path) -> None:
 
     with pytest.raises(ConfigError, match="interactive"):
         oversight(protocol="debate", interactive=True, questions=str(question_file(tmp_path)))
+
+
+def test_protocols_compared_on_the_same_questions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from debatebench_eval.cli.main import main
+    from debatebench_eval.known_answer.log_reader import compare_logs
+
+    debate_log, _ = run(tmp_path / "debate", "quotes", "debate")
+    naive_log, _ = run(tmp_path / "naive", "first", "naive")
+    consult_log, _ = run(tmp_path / "consult", "wrong", "consultancy")
+    paths = [debate_log.location, naive_log.location, consult_log.location]
+    found = compare_logs(paths)
+    assert {p: a.value for p, a in found.accuracy.items()} == {
+        "debate": 1.0, "naive": 0.5, "consultancy": 0.0
+    }  # fmt: skip
+    naive = found.differences[("debate", "naive")]
+    assert naive.value == 0.5 and naive.questions == N and 0.0 < naive.low < 0.5 < naive.high <= 1
+    consult = found.differences[("debate", "consultancy")]
+    assert (consult.value, consult.low, consult.high) == (1.0, 1.0, 1.0)
+    assert main(["oversight", "compare", *paths]) == 0
+    table = capsys.readouterr().out
+    assert "| debate - naive | +0.500 |" in table and "| debate | 1.000 |" in table
+    assert main(["oversight", "compare", str(tmp_path / "missing.eval")]) == 2
