@@ -109,6 +109,7 @@ MODULES = {
     "debatebench_eval.protocols.export": "commands",
     **{f"debatebench_eval.known_answer.{name}": "rules" for name in _KNOWN_ANSWER_RULES},
     "debatebench_eval.known_answer.solver": "solvers",
+    "debatebench_eval.known_answer.verdict": "solvers",
     "debatebench_eval.known_answer.scorer": "solvers",
     "debatebench_eval.known_answer.task": "tasks",
     "debatebench_eval.known_answer.log_reader": "commands",

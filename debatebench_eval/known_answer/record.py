@@ -47,14 +47,19 @@ class Reading(BaseModel):
 
 
 class OversightRecord(StoreRecord):
-    """A known-answer sample, kept in the store as the run goes."""
+    """A known-answer sample, kept in the store as the run goes. What the judge reads
+    is here whole (the question, the answers in the order shown, the speeches as
+    marked), so `inspect score` can judge it again; the evidence only for `expert`."""
 
     protocol: str | None = None
+    question: str | None = None
+    answers: list[str] = Field(default_factory=list)
+    correct_label: str | None = None
+    judge_evidence: str | None = None
+    seed: int | None = None
+    # (role, model, server URL) of each speaker, for the judge-is-a-debater guard.
+    speakers: list[tuple[str, str, str | None]] = Field(default_factory=list)
+    complete: bool = False
     assignment: dict[str, str] = Field(default_factory=dict)
     choices: dict[str, str] = Field(default_factory=dict)
     speeches: list[Speech] = Field(default_factory=list)
-    readings: list[Reading] = Field(default_factory=list)
-    # The panel's pick (the label with the higher mean probability) and the
-    # probability it gives the right answer; None when no judge answered.
-    pick: str | None = None
-    p_correct: float | None = None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from debatebench_eval.core.reply_model import ReplyModel, prose, reply_schema, whole_number
+from debatebench_eval.core.reply_model import ReplyModel, prose, whole_number
 
 Label = Literal["A", "B"]
 REASON_CHARS = 600
@@ -34,7 +34,3 @@ class Choice(ReplyModel):
     """An open debater's choice of the answer it will defend."""
 
     answer: Label
-
-
-JUDGE_SCHEMA = reply_schema(JudgeAnswer)
-CHOICE_SCHEMA = reply_schema(Choice)

@@ -1,11 +1,11 @@
-"""The known-answer solver: the protocol's speeches, then every judge's answer.
+"""The known-answer solver: the protocol's speeches, recorded for the judge.
 
 Thin on purpose: what each party is shown comes from `prompts`, who defends
 what from `assignment` (drawn when the task was built), quotes are checked by
-`quotes`, each speech is one budgeted call through `servers.replies` (the
+`quotes`, and each speech is one budgeted call through `servers.replies` (the
 debate's turn machinery: max_tokens per call, empty replies retried, the
-budget checked), and each judge's answer one structured request through
-`judging.structured` (schema sent, reply checked, one repair re-ask).
+budget checked). The judge answers in the scorer (`verdict`), as the rubric
+judges a debate, so a saved log can be judged again by another judge.
 """
 
 from __future__ import annotations
@@ -18,24 +18,22 @@ from inspect_ai.util import span
 
 from debatebench_eval.core._inspect import active_generate_config
 from debatebench_eval.core.errors import DebateError
-from debatebench_eval.core.reply_model import check_reply
 from debatebench_eval.core.seeds import sample_seed
 from debatebench_eval.judging.options import JUDGE_ROLE, JudgeCalls, judge_models
-from debatebench_eval.judging.structured import ask_judge
 from debatebench_eval.known_answer.assignment import CONSULTANT, DEBATERS, open_sides
 from debatebench_eval.known_answer.prompts import (
     Shown,
     choice_prompt,
-    judge_prompt,
     judge_question_prompt,
-    repair_template,
     speaker_prompt,
 )
 from debatebench_eval.known_answer.questions import Question
 from debatebench_eval.known_answer.quotes import check_quotes, judge_view
-from debatebench_eval.known_answer.record import OversightRecord, QuoteRecord, Reading, Speech
-from debatebench_eval.known_answer.replies import CHOICE_SCHEMA, JUDGE_SCHEMA, Choice, JudgeAnswer
+from debatebench_eval.known_answer.record import OversightRecord, QuoteRecord, Speech
+from debatebench_eval.known_answer.replies import Choice
+from debatebench_eval.known_answer.verdict import ask_structured
 from debatebench_eval.record.store import turn_usage
+from debatebench_eval.servers.probe import model_base_url
 from debatebench_eval.servers.replies import generate_reply
 from debatebench_eval.servers.role_models import probe_models, role_model
 
@@ -71,7 +69,7 @@ class Sample:
 
 @solver
 def oversight_solver(setup: Setup) -> Solver:
-    """Run one known-answer sample: the protocol's speeches, then the judges' answers.
+    """Run one known-answer sample: the protocol's speeches (the judge answers in the scorer).
 
     Args:
         setup: The task's checked settings.
@@ -92,7 +90,8 @@ def oversight_solver(setup: Setup) -> Solver:
                 [(m, r) for r, m in speakers.items()] + [(j, JUDGE_ROLE) for j in judges]
             )
         record = state.store_as(OversightRecord)
-        record.protocol = setup.protocol
+        _record_question(record, setup, sample, meta["correct_label"])
+        record.speakers = [(r, str(m), model_base_url(m)) for r, m in speakers.items()]
         sides = dict(meta["assignment"])
         if setup.protocol == "open":
             choices = {
@@ -105,14 +104,27 @@ def oversight_solver(setup: Setup) -> Solver:
         record.assignment = sides
         if sides:
             await _rounds(setup, sample, speakers, sides, judges[0], record)
-        await _judge(setup, sample, judges, record)
+        record.complete = True
         state.output = ModelOutput.from_content(
-            model="oversight",
-            content=f"Pick: {record.pick or 'none'} (right: {meta['correct_label']})",
+            model="oversight", content=f"{len(sample.speeches)} speech(es); the judge answers next"
         )
         return state
 
     return solve
+
+
+def _record_question(
+    record: OversightRecord, setup: Setup, sample: Sample, correct_label: str
+) -> None:
+    """What the judge will read, kept whole: the evidence only for `expert`."""
+    shown = sample.shown
+    record.protocol = setup.protocol
+    record.question = shown.question.question
+    record.answers = [shown.answer("A"), shown.answer("B")]
+    record.correct_label = correct_label
+    record.seed = sample.seed
+    if setup.protocol == "expert":
+        record.judge_evidence = shown.question.evidence
 
 
 def _roles(protocol: str) -> tuple[str, ...]:
@@ -123,18 +135,8 @@ def _roles(protocol: str) -> tuple[str, ...]:
 
 async def _choose(setup: Setup, sample: Sample, role: str, model: Model) -> str:
     """An open debater's choice of answer (a failed reply fails the sample, naming it)."""
-    exchange = await ask_judge(
-        model,
-        [ChatMessageUser(content=choice_prompt(sample.shown))],
-        budget=setup.judge.judge_budget,
-        seed=sample.seed,
-        schema=CHOICE_SCHEMA,
-        name="oversight_choice",
-        mode=setup.judge.judge_schema,
-        check=check_reply(Choice),
-        repair_template=repair_template(),
-        who="debater",
-    )
+    prompt = choice_prompt(sample.shown)
+    exchange = await ask_structured(model, prompt, Choice, setup.judge, sample.seed, "debater")
     if exchange.result is None:
         raise DebateError(f"open debate, {role} ({model}): no usable choice: {exchange.failure}")
     return exchange.result.answer
@@ -230,51 +232,4 @@ async def _ask(setup: Setup, sample: Sample, judge: Model, number: int) -> Speec
         usage=turn_usage(reply.output),
         budget=QUESTION_BUDGET,
         hit_budget=reply.output.stop_reason == "max_tokens",
-    )
-
-
-async def _judge(
-    setup: Setup, sample: Sample, judges: list[Model], record: OversightRecord
-) -> None:
-    """Every judge answers; the panel picks the label with the higher mean probability
-    (a tie: the first judge's pick)."""
-    expert = setup.protocol == "expert"
-    prompt = judge_prompt(sample.shown, sample.speeches, with_evidence=expert)
-    readings: list[Reading] = []
-    answers: list[JudgeAnswer] = []
-    for judge in judges:
-        exchange = await ask_judge(
-            judge,
-            [ChatMessageUser(content=prompt)],
-            budget=setup.judge.judge_budget,
-            seed=sample.seed,
-            schema=JUDGE_SCHEMA,
-            name="oversight_judge",
-            mode=setup.judge.judge_schema,
-            check=check_reply(JudgeAnswer),
-            repair_template=repair_template(),
-        )
-        found = exchange.result
-        readings.append(
-            Reading(
-                model=str(judge),
-                answer=found.answer if found else None,
-                confidence=found.confidence if found else None,
-                reason=found.reason if found else None,
-                exchange=exchange.record(),
-            )
-        )
-        if found is not None:
-            answers.append(found)
-    record.readings = readings
-    if not answers:
-        return
-    p_a = sum(a.probability_of("A") for a in answers) / len(answers)
-    record.pick = answers[0].answer if p_a == 0.5 else ("A" if p_a > 0.5 else "B")
-    right = sample.state.metadata["correct_label"]
-    record.p_correct = sum(a.probability_of(right) for a in answers) / len(answers)
-    sample.state.messages.append(
-        ChatMessageAssistant(
-            content=f"## Judge: {record.pick} ({answers[0].confidence}%)\n\n{answers[0].reason}"
-        )
     )

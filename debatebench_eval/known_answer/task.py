@@ -35,7 +35,6 @@ OWN_ARGS = (
     "judging",
 )
 ARGS = (*OWN_ARGS, "seed", "timeout", "empty_retries", "probe")
-JUDGE_KEYS = ("judge_budget", "judge_schema")
 
 
 @task
@@ -69,12 +68,13 @@ def oversight(
         interactive: In consultancy, the judge asks the consultant a question between
             rounds (default false).
         budget: Completion-token cap of each speech (default 300).
-        judging: The judge's settings: judging="{judge_budget: 512, judge_schema: object}"
-            (judge_budget default 6000; judge_schema auto, true, object or false).
+        judging: The judge's settings as one mapping, e.g. judging="{judge_budget: 512,
+            judge_schema: object}" (keys: `debatebench-eval list`); the judge answers in
+            the scorer, so `inspect score --model-role judge=...` judges a log again.
     """
     taker = task_taker("oversight", ARGS)
     run = run_options(unknown, taker)
-    judged = JudgeCalls.parse(judging, unknown, task_taker("oversight", ARGS, JUDGE_KEYS))
+    judged = JudgeCalls.parse(judging, unknown, task_taker("oversight", ARGS))
     chosen = arg.as_choice("protocol", protocol, PROTOCOLS)
     found = _questions(questions, quality, arg.as_bool("quality_hard", quality_hard))
     n_rounds = arg.as_int("rounds", rounds) or DEFAULT_ROUNDS
@@ -101,7 +101,7 @@ def oversight(
     return Task(
         dataset=MemoryDataset(samples, name=f"oversight-{chosen}"),
         solver=oversight_solver(setup),
-        scorer=judge_accuracy(),
+        scorer=judge_accuracy(judging=judged),
         config=GenerateConfig(max_retries=DEFAULT_MAX_RETRIES, timeout=run.timeout),
         # One failed sample must not stop the others.
         fail_on_error=False,

@@ -233,3 +233,23 @@ def test_protocols_compared_on_the_same_questions(
     table = capsys.readouterr().out
     assert "| debate - naive | +0.500 |" in table and "| debate | 1.000 |" in table
     assert main(["oversight", "compare", str(tmp_path / "missing.eval")]) == 2
+
+
+def test_a_saved_run_is_judged_again_by_another_judge(tmp_path: Path) -> None:
+    """The judge answers in the scorer, so `inspect score --model-role judge=...` re-judges
+    a saved log without a speech being made again; the new judge sees no evidence either."""
+    from inspect_ai import score
+
+    from debatebench_eval.known_answer.scorer import judge_accuracy
+
+    log, _ = run(tmp_path, "wrong", "debate", quote=False)
+    assert metrics(log)["accuracy"] == 0.0
+    judge = scripted("right")
+    rescored = score(
+        log, [judge_accuracy()], model_roles={"judge": judge.model()}, action="overwrite",
+        display="none",
+    )  # fmt: skip
+    assert metrics(rescored)["accuracy"] == 1.0
+    prompts = [_text(c.messages) for c in judge.calls]
+    assert len(prompts) == N and all(p.startswith("You are the judge") for p in prompts)
+    assert not any(EVIDENCE.format(i=i) in p for p in prompts for i in range(N))
