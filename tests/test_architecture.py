@@ -30,6 +30,7 @@ _JUDGING_RULES = (
 _TOURNAMENT_RULES = (
     "schedule", "manifest", "results", "bradley_terry", "bootstrap", "agreement", "standings",
     "figure_text", "calibration", "judge_reliability", "shares", "location", "cost", "spend",
+    "persuasion",
 )  # fmt: skip
 _TOURNAMENT_COMMANDS = (
     "runner", "outcomes", "judged_elsewhere", "leaderboard", "plots", "leaderboard_log",
@@ -137,7 +138,7 @@ ALLOWED: dict[str, frozenset[str]] = {
         "protocols": (*_BELOW_JUDGING, "judging"),
         # Known-answer debates reuse the judge's machinery, not the rubric debate's task.
         "known_answer": (*_BELOW_JUDGING, "judging"),
-        "tournament": (*_BELOW_JUDGING, "judging", "interop", "debate"),
+        "tournament": (*_BELOW_JUDGING, "judging", "interop", "debate", "known_answer"),
         # cli's generated reference reads every task's own constants, debate's too.
         "cli": (
             *_BELOW_JUDGING, "trust", "prep", "judging", "validation", "interop", "crucible",

@@ -108,7 +108,7 @@ def _parser() -> argparse.ArgumentParser:
     from debatebench_eval.crucible.commands import add_commands as add_crucible_commands
 
     add_crucible_commands(commands)
-    from debatebench_eval.known_answer.log_reader import add_commands as add_oversight_commands
+    from debatebench_eval.cli.oversight import add_commands as add_oversight_commands
 
     add_oversight_commands(commands)
     deliberation.register(commands)

@@ -1,4 +1,4 @@
-"""Read oversight logs, and the `debatebench-eval oversight compare LOGS...` command.
+"""Read oversight logs: each protocol's judged samples, and the judged debates.
 
 Each log is one protocol's run (`inspect eval debatebench/oversight -T protocol=...`,
 or one task of an eval set); several runs of one protocol are pooled. A sample
@@ -7,8 +7,6 @@ whose judge gave no usable reply is left out, as the scorer's metrics leave it.
 
 from __future__ import annotations
 
-import argparse
-import json
 import math
 from collections.abc import Sequence
 from pathlib import Path
@@ -16,9 +14,10 @@ from typing import Any
 
 from inspect_ai.log import list_eval_logs, read_eval_log
 
-from debatebench_eval.core.errors import ConfigError, print_error
-from debatebench_eval.known_answer.comparison import Comparison, compare, comparison_table
-from debatebench_eval.known_answer.stats import Outcome
+from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.known_answer.comparison import Comparison, compare
+from debatebench_eval.known_answer.record import OversightRecord
+from debatebench_eval.known_answer.stats import JudgedDebate, Outcome
 
 SCORER = "judge_accuracy"
 
@@ -31,9 +30,7 @@ def log_outcomes(path: str) -> tuple[str, list[Outcome]]:
         raise ConfigError(path, "not an oversight log with samples", "a debatebench/oversight log")
     found: list[Outcome] = []
     for sample in log.samples:
-        score = (sample.scores or {}).get(SCORER) or (sample.scores or {}).get(
-            f"debatebench/{SCORER}"
-        )
+        score = _score(sample.scores or {})
         value = score.value if score is not None else None
         if not isinstance(value, dict) or math.isnan(value.get("accuracy", math.nan)):
             continue
@@ -52,6 +49,29 @@ def compare_logs(paths: Sequence[str]) -> Comparison:
     return compare(runs)
 
 
+def judged_debates(paths: Sequence[str]) -> list[JudgedDebate]:
+    """Every judged two-debater sample (debate or open) of the logs, for the
+    persuasiveness rating: each debater's model, and whom the judge sided with."""
+    found: list[JudgedDebate] = []
+    for path in _log_files(paths):
+        for sample in read_eval_log(path).samples or []:
+            score = _score(sample.scores or {})
+            record = sample.store_as(OversightRecord)
+            models = {role: model for role, model, _ in record.speakers}
+            pick = None if score is None else (score.metadata or {}).get("pick")
+            if pick is None or not {"pro", "con"} <= set(models):
+                continue
+            found.append(JudgedDebate(
+                question=sample.metadata["question_id"], pro=models["pro"], con=models["con"],
+                pro_won=pick == record.assignment["pro"], correct=pick == record.correct_label,
+            ))  # fmt: skip
+    return found
+
+
+def _score(scores: dict[str, Any]) -> Any:
+    return scores.get(SCORER) or scores.get(f"debatebench/{SCORER}")
+
+
 def _log_files(paths: Sequence[str]) -> list[str]:
     files: list[str] = []
     for path in paths:
@@ -60,39 +80,3 @@ def _log_files(paths: Sequence[str]) -> list[str]:
         else:
             files.append(path)
     return files
-
-
-def add_commands(commands: Any) -> None:
-    """Add `oversight compare` to the command line's subcommands."""
-    oversight = commands.add_parser(
-        "oversight", help="known-answer runs: compare protocols on the same questions"
-    )
-    actions = oversight.add_subparsers(dest="action", metavar="ACTION", required=True)
-    comparing = actions.add_parser(
-        "compare",
-        help="each protocol's accuracy and the paired differences (debate - consultancy, "
-        "debate - naive, ...) with 95%% intervals over questions",
-    )
-    comparing.add_argument("logs", nargs="+", help="oversight logs (.eval/.json) or folders")
-    comparing.add_argument("--json", action="store_true", help="print JSON, not Markdown")
-    comparing.set_defaults(run=_run_compare)
-
-
-def _run_compare(args: argparse.Namespace) -> int:
-    try:
-        comparison = compare_logs(args.logs)
-    except (ConfigError, FileNotFoundError) as exc:
-        print_error("oversight compare", exc)
-        return 2
-    if args.json:
-        print(json.dumps(_as_json(comparison), indent=2))
-    else:
-        print(comparison_table(comparison), end="")
-    return 0
-
-
-def _as_json(comparison: Comparison) -> dict[str, Any]:
-    return {
-        "accuracy": {p: vars(a) for p, a in comparison.accuracy.items()},
-        "differences": {f"{a} - {b}": vars(d) for (a, b), d in comparison.differences.items()},
-    }

@@ -37,6 +37,18 @@ class Outcome:
 
 
 @dataclass(frozen=True)
+class JudgedDebate:
+    """One judged debate as the persuasiveness rating reads it: the question, each
+    debater's model, whether the judge sided with `pro`, and whether it was right."""
+
+    question: str
+    pro: str
+    con: str
+    pro_won: bool
+    correct: bool
+
+
+@dataclass(frozen=True)
 class Interval:
     value: float
     low: float

@@ -16,33 +16,9 @@ from inspect_ai.model import GenerateConfig, ModelOutput
 from debatebench_eval.known_answer.record import OversightRecord
 from debatebench_eval.known_answer.task import oversight
 
+from support.oversight_questions import EVIDENCE, N, question_file
+from support.oversight_questions import text_of as _text
 from support.scripted import Script, output
-
-N = 8
-EVIDENCE = "The hidden record {i} says the sky over harbour town {i} was green on Tuesday."
-
-
-def question_file(tmp_path: Path, n: int = N) -> Path:
-    rows = [
-        {
-            "id": f"q{i}",
-            "question": f"What colour was the sky over harbour town {i}?",
-            "answers": [f"TRUE green {i}", f"FALSE blue {i}"]
-            if i % 3
-            else [f"FALSE blue {i}", f"TRUE green {i}"],
-            "correct": 0 if i % 3 else 1,
-            "evidence": EVIDENCE.format(i=i),
-        }
-        for i in range(n)
-    ]
-    tmp_path.mkdir(parents=True, exist_ok=True)
-    path = tmp_path / "q.jsonl"
-    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    return path
-
-
-def _text(messages: list[Any]) -> str:
-    return "\n".join(m.text for m in messages)
 
 
 def _labels(prompt: str) -> dict[str, str]:
