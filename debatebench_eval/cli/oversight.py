@@ -5,10 +5,16 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from debatebench_eval.core.errors import ConfigError, print_error
+
+if TYPE_CHECKING:
+    from debatebench_eval.tournament.persuasion import PairAccuracy, Rating
+
+T = TypeVar("T")
 
 
 def add_commands(commands: Any) -> None:
@@ -35,14 +41,21 @@ def add_commands(commands: Any) -> None:
     rating.set_defaults(run=_run_persuasion)
 
 
+def _read(command: str, reader: Callable[[list[str]], T], logs: list[str]) -> T | None:
+    """The logs read by `reader`, or None after one message naming what was wrong."""
+    try:
+        return reader(logs)
+    except (ConfigError, FileNotFoundError) as exc:
+        print_error(f"oversight {command}", exc)
+        return None
+
+
 def _run_compare(args: argparse.Namespace) -> int:
     from debatebench_eval.known_answer.comparison import comparison_table
     from debatebench_eval.known_answer.log_reader import compare_logs
 
-    try:
-        comparison = compare_logs(args.logs)
-    except (ConfigError, FileNotFoundError) as exc:
-        print_error("oversight compare", exc)
+    comparison = _read("compare", compare_logs, args.logs)
+    if comparison is None:
         return 2
     if args.json:
         print(json.dumps({
@@ -56,19 +69,30 @@ def _run_compare(args: argparse.Namespace) -> int:
 
 def _run_persuasion(args: argparse.Namespace) -> int:
     from debatebench_eval.known_answer.log_reader import judged_debates
-    from debatebench_eval.tournament.persuasion import accuracy_slope, pair_accuracy, ratings
+    from debatebench_eval.tournament.persuasion import pair_accuracy, ratings
     from debatebench_eval.tournament.plots import accuracy_against_rating
 
-    try:
-        debates = judged_debates(args.logs)
-    except (ConfigError, FileNotFoundError) as exc:
-        print_error("oversight persuasion", exc)
+    debates = _read("persuasion", judged_debates, args.logs)
+    if debates is None:
         return 2
     if len({d.pro for d in debates} | {d.con for d in debates}) < 2:
         print_error("oversight persuasion", "the logs hold debates of fewer than two models")
         return 2
     rated = ratings(debates)
     pairs = pair_accuracy(debates, rated)
+    text = _persuasion_text(rated, pairs)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "persuasion.md").write_text(text, encoding="utf-8")
+    print(text, end="")
+    print(out / "persuasion.md")
+    print(accuracy_against_rating(pairs, str(out / "accuracy_vs_rating.png")))
+    return 0
+
+
+def _persuasion_text(rated: list[Rating], pairs: list[PairAccuracy]) -> str:
+    from debatebench_eval.tournament.persuasion import accuracy_slope
+
     lines = ["| model | rating | 95% interval | debates |", "|---|---|---|---|"]
     lines += [f"| {r.model} | {r.rating:.0f} | {r.low:.0f} to {r.high:.0f} | {r.debates} |"
               for r in rated]  # fmt: skip
@@ -78,10 +102,4 @@ def _run_persuasion(args: argparse.Namespace) -> int:
     slope = accuracy_slope(pairs)
     if slope is not None:
         lines.append(f"\naccuracy per 100 rating points (least squares): {slope:+.3f}")
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "persuasion.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    print("\n".join(lines))
-    print(out / "persuasion.md")
-    print(accuracy_against_rating(pairs, str(out / "accuracy_vs_rating.png")))
-    return 0
+    return "\n".join(lines) + "\n"
