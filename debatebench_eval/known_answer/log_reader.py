@@ -73,10 +73,15 @@ def _score(scores: dict[str, Any]) -> Any:
 
 
 def _log_files(paths: Sequence[str]) -> list[str]:
+    """The log files named, and in each folder named the finished oversight logs (one
+    still being written, or of another task, is passed over, not an error)."""
     files: list[str] = []
     for path in paths:
-        if Path(path).is_dir():
-            files += [info.name for info in list_eval_logs(path)]
-        else:
+        if not Path(path).is_dir():
             files.append(path)
+            continue
+        for info in list_eval_logs(path):
+            header = read_eval_log(info.name, header_only=True)
+            if header.status != "started" and (header.eval.metadata or {}).get("protocol"):
+                files.append(info.name)
     return files

@@ -229,3 +229,24 @@ def test_a_saved_run_is_judged_again_by_another_judge(tmp_path: Path) -> None:
     prompts = [_text(c.messages) for c in judge.calls]
     assert len(prompts) == N and all(p.startswith("You are the judge") for p in prompts)
     assert not any(EVIDENCE.format(i=i) in p for p in prompts for i in range(N))
+
+
+def test_a_folder_passes_over_logs_in_progress_and_of_other_tasks(tmp_path: Path) -> None:
+    from inspect_ai.log import write_eval_log
+
+    from debatebench_eval.core.errors import ConfigError
+    from debatebench_eval.known_answer.log_reader import compare_logs
+
+    log, _ = run(tmp_path / "run", "right", "naive")
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    write_eval_log(log, str(folder / "2026-01-01T00-00-00-00-00_oversight_done.eval"))
+    started = log.model_copy(update={"status": "started"})
+    write_eval_log(started, str(folder / "2026-01-01T00-00-01-00-00_oversight_busy.eval"))
+    other = log.model_copy(deep=True)
+    other.eval.metadata = {}
+    write_eval_log(other, str(folder / "2026-01-01T00-00-02-00-00_debate_other.eval"))
+    found = compare_logs([str(folder)])
+    assert found.accuracy["naive"].n == N  # the finished oversight log alone
+    with pytest.raises(ConfigError, match="not an oversight log"):
+        compare_logs([str(folder / "2026-01-01T00-00-02-00-00_debate_other.eval")])
