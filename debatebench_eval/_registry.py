@@ -29,6 +29,8 @@ from debatebench_eval.debate.turn_stats import turn_stats
 from debatebench_eval.interop.judge_task import judge
 from debatebench_eval.judging.fact_check import fact_check
 from debatebench_eval.judging.rubric_scorer import rubric
+from debatebench_eval.known_answer.scorer import judge_accuracy
+from debatebench_eval.known_answer.task import oversight
 from debatebench_eval.protocols import echo  # noqa: F401  (registers the debatebench-echo provider)
 from debatebench_eval.protocols.scorer import outcome
 from debatebench_eval.protocols.solver import deliberate
@@ -43,11 +45,11 @@ from debatebench_eval.validation.speech_task import judge_validation
 ALIAS_PREFIX = "debatebench"
 TASKS: tuple[Callable[..., Any], ...] = (
     debate, judge, judge_validation, fact_check_validation, judge_sensitivity, crucible,
-    panel, adjudicate,
+    panel, adjudicate, oversight,
 )  # fmt: skip
 SCORERS: tuple[Callable[..., Any], ...] = (
     rubric, fact_check, turn_stats, speech_rating, planted_claims, rubric_sensitivity,
-    crucible_score, outcome,
+    crucible_score, outcome, judge_accuracy,
 )  # fmt: skip
 SOLVERS: tuple[Callable[..., Any], ...] = (deliberate,)
 

@@ -30,6 +30,7 @@ _JUDGING_RULES = (
 _TOURNAMENT_RULES = (
     "schedule", "manifest", "results", "bradley_terry", "bootstrap", "agreement", "standings",
     "figure_text", "calibration", "judge_reliability", "shares", "location", "cost", "spend",
+    "persuasion",
 )  # fmt: skip
 _TOURNAMENT_COMMANDS = (
     "runner", "outcomes", "judged_elsewhere", "leaderboard", "plots", "leaderboard_log",
@@ -47,6 +48,10 @@ _PROTOCOL_RULES = (
     "options",
 )  # fmt: skip
 _PROTOCOL_SOLVERS = ("seats", "turns", "engine", "solver", "scorer")
+_KNOWN_ANSWER_RULES = (
+    "questions", "quality", "assignment", "quotes", "replies", "record", "prompts", "stats",
+    "comparison",
+)  # fmt: skip
 MODULES = {
     "debatebench_eval": "commands",  # the public face: tasks, scorers, tournament steps
     "debatebench_eval.__main__": "commands",
@@ -103,6 +108,12 @@ MODULES = {
     **{f"debatebench_eval.protocols.{name}": "solvers" for name in _PROTOCOL_SOLVERS},
     "debatebench_eval.protocols.tasks": "tasks",
     "debatebench_eval.protocols.export": "commands",
+    **{f"debatebench_eval.known_answer.{name}": "rules" for name in _KNOWN_ANSWER_RULES},
+    "debatebench_eval.known_answer.solver": "solvers",
+    "debatebench_eval.known_answer.verdict": "solvers",
+    "debatebench_eval.known_answer.scorer": "solvers",
+    "debatebench_eval.known_answer.task": "tasks",
+    "debatebench_eval.known_answer.log_reader": "commands",
 }
 
 
@@ -125,11 +136,13 @@ ALLOWED: dict[str, frozenset[str]] = {
         "debate": (*_BELOW_JUDGING, "prep", "judging"),
         "crucible": (*_BELOW_JUDGING, "prep", "judging"),
         "protocols": (*_BELOW_JUDGING, "judging"),
-        "tournament": (*_BELOW_JUDGING, "judging", "interop", "debate"),
+        # Known-answer debates reuse the judge's machinery, not the rubric debate's task.
+        "known_answer": (*_BELOW_JUDGING, "judging"),
+        "tournament": (*_BELOW_JUDGING, "judging", "interop", "debate", "known_answer"),
         # cli's generated reference reads every task's own constants, debate's too.
         "cli": (
             *_BELOW_JUDGING, "trust", "prep", "judging", "validation", "interop", "crucible",
-            "protocols", "tournament", "debate",
+            "protocols", "tournament", "debate", "known_answer",
         ),
     }.items()
 }  # fmt: skip

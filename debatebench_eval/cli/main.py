@@ -108,6 +108,9 @@ def _parser() -> argparse.ArgumentParser:
     from debatebench_eval.crucible.commands import add_commands as add_crucible_commands
 
     add_crucible_commands(commands)
+    from debatebench_eval.cli.oversight import add_commands as add_oversight_commands
+
+    add_oversight_commands(commands)
     deliberation.register(commands)
     return parser
 

@@ -21,6 +21,7 @@ from debatebench_eval.debate.turn_stats import STAT_KEYS, STAT_LISTED
 from debatebench_eval.judging.fact_check import FACT_CHECK_KEYS, FACT_CHECK_LISTED
 from debatebench_eval.judging.rubric import default_rubric
 from debatebench_eval.judging.score_schema import RUBRIC_LISTED, SPEECH_FIGURES, rubric_keys
+from debatebench_eval.known_answer.scorer import VALUE_KEYS as ANSWER_KEYS
 from debatebench_eval.protocols.scorer import DECISION_KEYS, OUTCOME_KEYS, PANEL_KEYS
 from debatebench_eval.trust.speech_rows import RATING_KEY
 from debatebench_eval.validation.fact_check_scorer import VALUE_KEYS
@@ -62,6 +63,9 @@ def scorer_keys() -> dict[str, ScoreKeys]:
             note=f"with {_words(PANEL_KEYS)} for a panel, or {_words(DECISION_KEYS)} for an "
             "adjudication",
         ),
+        "judge_accuracy": ScoreKeys(
+            ANSWER_KEYS, note="NaN (unscored) when no judge's reply could be used"
+        ),
     }
 
 
@@ -83,6 +87,7 @@ TASK_SCORERS: Mapping[str, tuple[str, ...]] = {
     "crucible": ("crucible_score",),
     "panel": ("outcome",),
     "adjudicate": ("outcome",),
+    "oversight": ("judge_accuracy",),
 }
 
 

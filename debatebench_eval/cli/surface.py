@@ -28,6 +28,7 @@ from debatebench_eval.crucible.options import DEBATE_ARGS as CRUCIBLE_ARGS
 from debatebench_eval.debate.task import DEBATE_ARGS
 from debatebench_eval.interop.judge_task import JUDGE_TASK_ARGS
 from debatebench_eval.judging.options import JudgeCalls, JudgingOptions
+from debatebench_eval.known_answer.task import ARGS as OVERSIGHT_ARGS
 from debatebench_eval.protocols.options import DELIBERATION_KEYS, DeliberationOptions
 from debatebench_eval.protocols.solver import DELIBERATE_ARGS
 from debatebench_eval.protocols.tasks import ADJUDICATE_ARGS, PANEL_ARGS
@@ -76,6 +77,8 @@ _ACCEPTS: dict[str, Accepts] = {
     ),
     "panel": Accepts(extra=PANEL_ARGS, flat=_DELIBERATION),
     "adjudicate": Accepts(JudgeCalls, ("judge_schema",), ADJUDICATE_ARGS, flat=_DELIBERATION),
+    "oversight": Accepts(JudgeCalls, extra=OVERSIGHT_ARGS, flat=_RUN),
+    "judge_accuracy": Accepts(JudgeCalls),
     "rubric": Accepts(JudgingOptions),
     "fact_check": Accepts(JudgingOptions),
     "planted_claims": Accepts(JudgingOptions),

@@ -222,11 +222,11 @@ def self_preference(debates: Sequence[Judged], judge: str) -> Estimate | None:
     if not rows:
         return None
     diffs = np.array([a - b for a, b in rows])
-    low, high = np.quantile(_resampled_means(diffs), [(1 - LEVEL) / 2, (1 + LEVEL) / 2])
+    low, high = np.quantile(resampled_means(diffs), [(1 - LEVEL) / 2, (1 + LEVEL) / 2])
     return Estimate(float(diffs.mean()), float(low), float(high), len(rows), 0.0)
 
 
-def _resampled_means(values: np.ndarray) -> np.ndarray:
+def resampled_means(values: np.ndarray) -> np.ndarray:
     """RESAMPLES bootstrap means, drawn in blocks so a tournament's tens of thousands of
     debates never make one (resamples x debates) array."""
     rng = np.random.default_rng(0)

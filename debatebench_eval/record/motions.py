@@ -11,9 +11,7 @@ object a line) or CSV (a header row). Columns:
 
 from __future__ import annotations
 
-import csv
 import hashlib
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +20,7 @@ from typing import Annotated, Any
 from debatebench_eval.core.config_file import ConfigFile, checked, matching, parse_file, text
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.resources import data_file
-from debatebench_eval.core.yamlio import load_yaml
+from debatebench_eval.core.row_files import read_rows
 
 MOTION_COLUMNS = ("id", "motion", "topic", "category")
 Text = Annotated[str, text()]
@@ -73,59 +71,12 @@ def load_motions(path: Path) -> tuple[Motion, ...]:
     """Load and validate a motion file (YAML, JSONL or CSV)."""
     if not path.is_file():
         raise ConfigError(str(path), "file not found", "a motion file (.yaml, .jsonl or .csv)")
-    suffix = path.suffix.lower()
-    if suffix in (".yaml", ".yml"):
-        rows = _yaml_rows(path)
-    elif suffix in (".jsonl", ".ndjson"):
-        rows = _jsonl_rows(path)
-    elif suffix == ".csv":
-        rows = _csv_rows(path)
-    else:
-        raise ConfigError(str(path), f"unknown extension {suffix!r}", ".yaml, .yml, .jsonl or .csv")
+    rows = read_rows(path, "motions", MOTION_COLUMNS)
     motions = tuple(_motion_from_row(row, f"{path}: {where}") for where, row in rows)
     if not motions:
         raise ConfigError(str(path), "no motions found", "at least one row with a 'motion'")
     _check_unique_ids(motions, path)
     return motions
-
-
-def _yaml_rows(path: Path) -> list[tuple[str, Any]]:
-    data = load_yaml(path, "a YAML list of motions")
-    if isinstance(data, dict) and set(data) == {"motions"}:
-        data = data["motions"]
-    if not isinstance(data, list):
-        raise ConfigError(
-            str(path), f"top level is {type(data).__name__}", "a list, or a mapping with 'motions'"
-        )
-    return [(f"motions[{i}]", row) for i, row in enumerate(data)]
-
-
-def _jsonl_rows(path: Path) -> list[tuple[str, Any]]:
-    rows: list[tuple[str, Any]] = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            rows.append((f"line {number}", json.loads(line)))
-        except json.JSONDecodeError as exc:
-            raise ConfigError(
-                f"{path}: line {number}", f"invalid JSON ({exc.msg})", "one JSON object"
-            ) from None
-    return rows
-
-
-def _csv_rows(path: Path) -> list[tuple[str, Any]]:
-    with path.open(newline="", encoding="utf-8") as handle:
-        reader = csv.DictReader(handle)
-        unknown = [name for name in reader.fieldnames or [] if name not in MOTION_COLUMNS]
-        if unknown:
-            raise ConfigError(
-                str(path), f"unknown column(s) {unknown}", f"columns from {MOTION_COLUMNS}"
-            )
-        # Line 1 is the header, so data rows start at line 2.
-        return [
-            (f"line {i}", {k: v for k, v in row.items() if v}) for i, row in enumerate(reader, 2)
-        ]
 
 
 def _motion_from_row(row: Any, where: str) -> Motion:

@@ -1,13 +1,16 @@
 """The leaderboard's plots (matplotlib): ratings with their intervals, the
-head-to-head win shares, and the judges' agreement.
+head-to-head win shares, the judges' agreement, and (known-answer debates) the
+judge's accuracy against the debaters' persuasiveness.
 """
 
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from typing import Any
 
 from debatebench_eval.core._inspect import file
+from debatebench_eval.tournament.persuasion import PairAccuracy
 
 _GREY = "#d0d0d0"
 
@@ -141,3 +144,23 @@ def _judges(judges: dict[str, Any]) -> Any:
                    f"Krippendorff's alpha (scores, interval) = {shown}", fontsize=10)  # fmt: skip
     figure.colorbar(image, ax=axis, fraction=0.046, pad=0.04, label="same winner")
     return figure
+
+
+def accuracy_against_rating(pairs: Sequence[PairAccuracy], path: str) -> str:
+    """Khan et al.'s Figure 1: the judge's accuracy in each pair's debates against the
+    pair's mean persuasiveness rating (marker area by the pair's debates)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axis = plt.subplots(figsize=(6, 4))
+    x = [p.mean_rating for p in pairs]
+    axis.scatter(x, [p.accuracy for p in pairs], s=[20 + 4 * p.debates for p in pairs])
+    for p in pairs:
+        axis.annotate(" vs ".join(p.models), (p.mean_rating, p.accuracy), fontsize=7)
+    axis.axhline(0.5, linestyle=":", color="grey")
+    axis.set_xlabel("mean persuasiveness rating of the pair (Elo scale)")
+    axis.set_ylabel("judge accuracy")
+    axis.set_ylim(-0.05, 1.05)
+    return _save(figure, path)

@@ -21,13 +21,13 @@ from scipy import stats  # type: ignore[import-untyped]
 from debatebench_eval.judging.reliability import (
     PANEL,
     Judged,
-    _resampled_means,
     diagnostics,
     effective_judges,
     flagged,
     length_bias,
     position_bias,
     repeat_consistency,
+    resampled_means,
     self_preference,
     side_bias,
     wilson,
@@ -323,7 +323,7 @@ def test_self_preferences_interval_is_the_percentile_bootstrap_written_out() -> 
 def test_the_bootstrap_draws_exactly_its_resamples_whatever_the_block() -> None:
     # 3,000 debates: blocks of 666 resamples, the last one 2.
     values = np.arange(3000, dtype=np.float64)
-    means = _resampled_means(values)
+    means = resampled_means(values)
     assert means.shape == (2000,)
     draws = np.random.default_rng(0).integers(0, 3000, (2000, 3000))
     assert np.array_equal(means, values[draws].mean(1))

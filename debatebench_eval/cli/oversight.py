@@ -1,0 +1,105 @@
+"""`debatebench-eval oversight compare` and `oversight persuasion`: known-answer runs read
+back, protocols compared on the same questions and debaters rated by persuasiveness."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from debatebench_eval.core.errors import ConfigError, print_error
+
+if TYPE_CHECKING:
+    from debatebench_eval.tournament.persuasion import PairAccuracy, Rating
+
+T = TypeVar("T")
+
+
+def add_commands(commands: Any) -> None:
+    """Add `oversight compare` and `oversight persuasion` to the subcommands."""
+    oversight = commands.add_parser(
+        "oversight", help="known-answer runs: compare protocols, rate debaters' persuasiveness"
+    )
+    actions = oversight.add_subparsers(dest="action", metavar="ACTION", required=True)
+    comparing = actions.add_parser(
+        "compare",
+        help="each protocol's accuracy and the paired differences (debate - consultancy, "
+        "debate - naive, ...) with 95%% intervals over questions",
+    )
+    comparing.add_argument("logs", nargs="+", help="oversight logs (.eval/.json) or folders")
+    comparing.add_argument("--json", action="store_true", help="print JSON, not Markdown")
+    comparing.set_defaults(run=_run_compare)
+    rating = actions.add_parser(
+        "persuasion",
+        help="rate debater models by how often the judge sides with them (Bradley-Terry) "
+        "and plot the judge's accuracy per pair against the pair's mean rating",
+    )
+    rating.add_argument("logs", nargs="+", help="debate or open oversight logs, or folders")
+    rating.add_argument("-o", "--out", default="persuasion", help="folder (default ./persuasion)")
+    rating.set_defaults(run=_run_persuasion)
+
+
+def _read(command: str, reader: Callable[[list[str]], T], logs: list[str]) -> T | None:
+    """The logs read by `reader`, or None after one message naming what was wrong."""
+    try:
+        return reader(logs)
+    except (ConfigError, FileNotFoundError) as exc:
+        print_error(f"oversight {command}", exc)
+        return None
+
+
+def _run_compare(args: argparse.Namespace) -> int:
+    from debatebench_eval.known_answer.comparison import comparison_table
+    from debatebench_eval.known_answer.log_reader import compare_logs
+
+    comparison = _read("compare", compare_logs, args.logs)
+    if comparison is None:
+        return 2
+    if args.json:
+        print(json.dumps({
+            "accuracy": {p: vars(a) for p, a in comparison.accuracy.items()},
+            "differences": {f"{a} - {b}": vars(d) for (a, b), d in comparison.differences.items()},
+        }, indent=2))  # fmt: skip
+    else:
+        print(comparison_table(comparison), end="")
+    return 0
+
+
+def _run_persuasion(args: argparse.Namespace) -> int:
+    from debatebench_eval.known_answer.log_reader import judged_debates
+    from debatebench_eval.tournament.persuasion import pair_accuracy, ratings
+    from debatebench_eval.tournament.plots import accuracy_against_rating
+
+    debates = _read("persuasion", judged_debates, args.logs)
+    if debates is None:
+        return 2
+    if len({d.pro for d in debates} | {d.con for d in debates}) < 2:
+        print_error("oversight persuasion", "the logs hold debates of fewer than two models")
+        return 2
+    rated = ratings(debates)
+    pairs = pair_accuracy(debates, rated)
+    text = _persuasion_text(rated, pairs)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "persuasion.md").write_text(text, encoding="utf-8")
+    print(text, end="")
+    print(out / "persuasion.md")
+    print(accuracy_against_rating(pairs, str(out / "accuracy_vs_rating.png")))
+    return 0
+
+
+def _persuasion_text(rated: list[Rating], pairs: list[PairAccuracy]) -> str:
+    from debatebench_eval.tournament.persuasion import accuracy_slope
+
+    lines = ["| model | rating | 95% interval | debates |", "|---|---|---|---|"]
+    lines += [f"| {r.model} | {r.rating:.0f} | {r.low:.0f} to {r.high:.0f} | {r.debates} |"
+              for r in rated]  # fmt: skip
+    lines += ["", "| pair | mean rating | judge accuracy | debates |", "|---|---|---|---|"]
+    lines += [f"| {a} vs {b} | {p.mean_rating:.0f} | {p.accuracy:.3f} | {p.debates} |"
+              for p in pairs for a, b in [p.models]]  # fmt: skip
+    slope = accuracy_slope(pairs)
+    if slope is not None:
+        lines.append(f"\naccuracy per 100 rating points (least squares): {slope:+.3f}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,235 @@
+"""The known-answer solver: the protocol's speeches, recorded for the judge.
+
+Thin on purpose: what each party is shown comes from `prompts`, who defends
+what from `assignment` (drawn when the task was built), quotes are checked by
+`quotes`, and each speech is one budgeted call through `servers.replies` (the
+debate's turn machinery: max_tokens per call, empty replies retried, the
+budget checked). The judge answers in the scorer (`verdict`), as the rubric
+judges a debate, so a saved log can be judged again by another judge.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from inspect_ai.model import ChatMessageAssistant, ChatMessageUser, Model, ModelOutput, get_model
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.util import span
+
+from debatebench_eval.core._inspect import active_generate_config
+from debatebench_eval.core.errors import DebateError
+from debatebench_eval.core.seeds import sample_seed
+from debatebench_eval.judging.options import JUDGE_ROLE, JudgeCalls, judge_models
+from debatebench_eval.known_answer.assignment import CONSULTANT, DEBATERS, open_sides
+from debatebench_eval.known_answer.prompts import (
+    Shown,
+    choice_prompt,
+    judge_question_prompt,
+    speaker_prompt,
+)
+from debatebench_eval.known_answer.questions import Question
+from debatebench_eval.known_answer.quotes import check_quotes, judge_view
+from debatebench_eval.known_answer.record import OversightRecord, QuoteRecord, Speech
+from debatebench_eval.known_answer.replies import Choice
+from debatebench_eval.known_answer.verdict import ask_structured
+from debatebench_eval.record.store import turn_usage
+from debatebench_eval.servers.probe import model_base_url
+from debatebench_eval.servers.replies import generate_reply
+from debatebench_eval.servers.role_models import probe_models, role_model
+
+# The judge's question between consultancy rounds is short.
+QUESTION_BUDGET = 200
+
+
+@dataclass(frozen=True)
+class Setup:
+    """The task's settings, checked when it was built."""
+
+    protocol: str
+    questions: dict[str, Question]
+    rounds: int
+    sequential: bool
+    interactive: bool
+    budget: int
+    judge: JudgeCalls
+    seed: int | None
+    empty_retries: int
+    probe: bool
+
+
+@dataclass
+class Sample:
+    """One sample as the solver holds it between calls."""
+
+    shown: Shown
+    seed: int
+    speeches: list[Speech]
+    state: TaskState
+
+
+@solver
+def oversight_solver(setup: Setup) -> Solver:
+    """Run one known-answer sample: the protocol's speeches (the judge answers in the scorer).
+
+    Args:
+        setup: The task's checked settings.
+    """
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        meta = state.metadata
+        question = setup.questions[meta["question_id"]]
+        order = meta["answer_order"]
+        base = active_generate_config().seed
+        seed = sample_seed(setup.seed if base is None else base, state.sample_id, state.epoch)[0]
+        sample = Sample(Shown(question, (order[0], order[1])), seed, [], state)
+        main = get_model()
+        speakers = {role: role_model(role, default=main) for role in _roles(setup.protocol)}
+        judges = judge_models()
+        if setup.probe:
+            await probe_models(
+                [(m, r) for r, m in speakers.items()] + [(j, JUDGE_ROLE) for j in judges]
+            )
+        record = state.store_as(OversightRecord)
+        _record_question(record, setup, sample, meta["correct_label"])
+        record.speakers = [(r, str(m), model_base_url(m)) for r, m in speakers.items()]
+        sides = dict(meta["assignment"])
+        if setup.protocol == "open":
+            choices = {
+                role: await _choose(setup, sample, role, speakers[role]) for role in DEBATERS
+            }
+            record.choices = choices
+            meta["choices"] = choices
+            sides = open_sides(choices)
+            meta["assignment"] = sides
+        record.assignment = sides
+        if sides:
+            await _rounds(setup, sample, speakers, sides, judges[0], record)
+        record.complete = True
+        state.output = ModelOutput.from_content(
+            model="oversight", content=f"{len(sample.speeches)} speech(es); the judge answers next"
+        )
+        return state
+
+    return solve
+
+
+def _record_question(
+    record: OversightRecord, setup: Setup, sample: Sample, correct_label: str
+) -> None:
+    """What the judge will read, kept whole: the evidence only for `expert`."""
+    shown = sample.shown
+    record.protocol = setup.protocol
+    record.question = shown.question.question
+    record.answers = [shown.answer("A"), shown.answer("B")]
+    record.correct_label = correct_label
+    record.seed = sample.seed
+    if setup.protocol == "expert":
+        record.judge_evidence = shown.question.evidence
+
+
+def _roles(protocol: str) -> tuple[str, ...]:
+    if protocol in ("debate", "open"):
+        return DEBATERS
+    return (CONSULTANT,) if protocol == "consultancy" else ()
+
+
+async def _choose(setup: Setup, sample: Sample, role: str, model: Model) -> str:
+    """An open debater's choice of answer (a failed reply fails the sample, naming it)."""
+    prompt = choice_prompt(sample.shown)
+    exchange = await ask_structured(model, prompt, Choice, setup.judge, sample.seed, "debater")
+    if exchange.result is None:
+        raise DebateError(f"open debate, {role} ({model}): no usable choice: {exchange.failure}")
+    return exchange.result.answer
+
+
+async def _rounds(
+    setup: Setup,
+    sample: Sample,
+    speakers: dict[str, Model],
+    sides: dict[str, str],
+    judge: Model,
+    record: OversightRecord,
+) -> None:
+    """The speeches, round by round. Debate rounds are simultaneous unless `sequential`
+    (then the second speaker reads the first's speech, and the first speaker alternates
+    so no debater keeps the last word); a consultancy judge asks between rounds when
+    `interactive`."""
+    for number in range(1, setup.rounds + 1):
+        async with span(f"round {number}", type="round"):
+            heard = list(sample.speeches)
+            order = list(sides) if number % 2 else list(reversed(sides))
+            for role in order:
+                seen = sample.speeches if setup.sequential else heard
+                speech = await _speak(
+                    setup, sample, role, speakers[role], sides[role], seen, number
+                )
+                sample.speeches.append(speech)
+                record.speeches = list(sample.speeches)
+            if setup.interactive and number < setup.rounds:
+                sample.speeches.append(await _ask(setup, sample, judge, number))
+                record.speeches = list(sample.speeches)
+
+
+async def _speak(
+    setup: Setup,
+    sample: Sample,
+    role: str,
+    model: Model,
+    label: str,
+    seen: list[Speech],
+    number: int,
+) -> Speech:
+    prompt = speaker_prompt(
+        sample.shown, role, label, list(seen), number, setup.rounds, setup.budget
+    )
+    reply = await generate_reply(
+        model,
+        [ChatMessageUser(content=prompt)],
+        budget=setup.budget,
+        seed=sample.seed,
+        retries=setup.empty_retries,
+        where=f"round {number}, {role} ({model})",
+    )
+    evidence = sample.shown.question.evidence
+    checks = check_quotes(reply.text, evidence)
+    speech = Speech(
+        round=number,
+        role=role,
+        defends=label,
+        text=reply.text,
+        shown=judge_view(reply.text, evidence),
+        quotes=[QuoteRecord(text=c.text, verified=c.verified, how=c.how) for c in checks],
+        model=reply.output.model or str(model),
+        usage=turn_usage(reply.output),
+        budget=setup.budget,
+        hit_budget=reply.output.stop_reason == "max_tokens",
+    )
+    verified = sum(c.verified for c in checks)
+    heading = f"## Round {number}: {role} for {label} ({verified}/{len(checks)} quotes verified)"
+    sample.state.messages.append(ChatMessageAssistant(content=f"{heading}\n\n{speech.shown}"))
+    return speech
+
+
+async def _ask(setup: Setup, sample: Sample, judge: Model, number: int) -> Speech:
+    prompt = judge_question_prompt(sample.shown, sample.speeches)
+    reply = await generate_reply(
+        judge,
+        [ChatMessageUser(content=prompt)],
+        budget=QUESTION_BUDGET,
+        seed=sample.seed,
+        retries=setup.empty_retries,
+        where=f"round {number}, the judge's question ({judge})",
+    )
+    sample.state.messages.append(
+        ChatMessageUser(content=f"## The judge asks (after round {number})\n\n{reply.text}")
+    )
+    return Speech(
+        round=number,
+        role="judge",
+        text=reply.text,
+        shown=reply.text,
+        model=reply.output.model or str(judge),
+        usage=turn_usage(reply.output),
+        budget=QUESTION_BUDGET,
+        hit_budget=reply.output.stop_reason == "max_tokens",
+    )

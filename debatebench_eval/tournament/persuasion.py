@@ -1,0 +1,103 @@
+"""Persuasiveness and truth (Khan et al. 2024): debaters rated by how often the judge
+sides with them whatever answer they were assigned, and the judge's accuracy in
+the debates between each pair against the pair's mean rating.
+
+Each known-answer debate is a game between its two debaters' models: the one
+whose answer the judge picked wins, right or wrong (assignment is random, so a
+rating is persuasiveness, not knowledge). The ratings are the tournament's
+Bradley-Terry fit (`bradley_terry.fit`, with the side advantage of arguing as
+`pro`), on its Elo-like scale, with the tournament's bootstrap over questions
+(each question a cluster, as motions are in a tournament) and its widened
+percentile interval. Khan et al.'s Figure 1 is the judge's accuracy per pair
+of debaters against the pair's mean rating: if more persuasive debaters make
+the judge more accurate, the points rise to the right.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from debatebench_eval.known_answer.stats import JudgedDebate
+from debatebench_eval.tournament.bootstrap import (
+    DEFAULT_RESAMPLES,
+    interval,
+    motion_weights,
+    widening,
+)
+from debatebench_eval.tournament.bradley_terry import Games, elo, fit
+
+
+@dataclass(frozen=True)
+class Rating:
+    model: str
+    rating: float
+    low: float
+    high: float
+    debates: int
+
+
+@dataclass(frozen=True)
+class PairAccuracy:
+    models: tuple[str, str]
+    mean_rating: float
+    accuracy: float
+    debates: int
+
+
+def ratings(debates: Sequence[JudgedDebate], resamples: int = DEFAULT_RESAMPLES
+            ) -> list[Rating]:  # fmt: skip
+    """Each model's persuasiveness rating with its 95% interval, best first."""
+    models = tuple(sorted({d.pro for d in debates} | {d.con for d in debates}))
+    questions = tuple(sorted({d.question for d in debates}))
+    index, where = {m: i for i, m in enumerate(models)}, {q: i for i, q in enumerate(questions)}
+    games = Games(
+        models=models,
+        motions=questions,
+        pro=np.array([index[d.pro] for d in debates], dtype=np.int64),
+        con=np.array([index[d.con] for d in debates], dtype=np.int64),
+        motion=np.array([where[d.question] for d in debates], dtype=np.int64),
+        y=np.array([1.0 if d.pro_won else 0.0 for d in debates]),
+    )
+    point = elo(fit(games).strengths)[0]
+    draws = elo(fit(games, motion_weights(len(questions), resamples)).strengths)
+    factor = widening(len(questions))
+    low, high = interval(point, draws, factor) if not math.isnan(factor) else (point, point)
+    played: dict[str, int] = defaultdict(int)
+    for d in debates:
+        played[d.pro] += 1
+        played[d.con] += 1
+    found = [
+        Rating(m, float(point[i]), float(low[i]), float(high[i]), played[m])
+        for i, m in enumerate(models)
+    ]
+    return sorted(found, key=lambda r: -r.rating)
+
+
+def pair_accuracy(debates: Sequence[JudgedDebate], rated: Sequence[Rating]
+                  ) -> list[PairAccuracy]:  # fmt: skip
+    """The judge's accuracy in the debates between each pair of models (either side),
+    with the pair's mean rating: Khan et al.'s Figure 1."""
+    by_model = {r.model: r.rating for r in rated}
+    pairs: dict[tuple[str, str], list[bool]] = defaultdict(list)
+    for d in debates:
+        key = (d.pro, d.con) if d.pro <= d.con else (d.con, d.pro)
+        pairs[key].append(d.correct)
+    return [
+        PairAccuracy(key, (by_model[key[0]] + by_model[key[1]]) / 2, sum(v) / len(v), len(v))
+        for key, v in sorted(pairs.items())
+    ]
+
+
+def accuracy_slope(pairs: Sequence[PairAccuracy]) -> float | None:
+    """Least-squares slope of accuracy on mean rating, per 100 rating points (None
+    with fewer than two distinct mean ratings)."""
+    x = np.array([p.mean_rating for p in pairs])
+    if len(pairs) < 2 or np.ptp(x) == 0:
+        return None
+    y = np.array([p.accuracy for p in pairs])
+    return float(np.polyfit(x, y, 1)[0] * 100)

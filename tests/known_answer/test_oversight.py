@@ -1,0 +1,252 @@
+"""The oversight task end to end on scripted models: each judging strategy gives the
+accuracy it must, the judge never reads the evidence, assignments are balanced."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from inspect_ai import eval
+from inspect_ai.log import EvalLog
+from inspect_ai.model import GenerateConfig, ModelOutput
+
+from debatebench_eval.known_answer.record import OversightRecord
+from debatebench_eval.known_answer.task import oversight
+
+from support.oversight_questions import EVIDENCE, N, question_file
+from support.oversight_questions import text_of as _text
+from support.scripted import Script, output
+
+
+def _labels(prompt: str) -> dict[str, str]:
+    """Which label holds the TRUE answer and which the FALSE one, as the prompt shows them."""
+    found = dict(re.findall(r"^([AB]): (TRUE|FALSE)", prompt, re.MULTILINE))
+    return {kind: label for label, kind in found.items()}
+
+
+def _verified_by_label(prompt: str) -> dict[str, int]:
+    counts = {"A": 0, "B": 0}
+    for label, body in re.findall(
+        r"\[Round \d+, the \w+ for ([AB])\]\n(.*?)(?=\n\n)", prompt, re.DOTALL
+    ):
+        counts[label] += body.count("<quote verified>")
+    return counts
+
+
+def _judge_pick(strategy: str, prompt: str) -> str:
+    labels = _labels(prompt)
+    if strategy == "right":
+        return labels["TRUE"]
+    if strategy == "wrong":
+        return labels["FALSE"]
+    if strategy == "first":
+        return "A"
+    counts = _verified_by_label(prompt)  # "quotes": the side with more verified quotes
+    if counts["A"] == counts["B"]:
+        defended = re.search(r"the consultant for ([AB])", prompt)
+        return "B" if defended and defended.group(1) == "A" else "A"
+    return "A" if counts["A"] > counts["B"] else "B"
+
+
+def scripted(strategy: str, quote: bool = True) -> Script:
+    """One model for every role: speakers quote the evidence exactly when they defend the
+    right answer and invent a quote otherwise (with `quote`, else never quote); the judge
+    answers by `strategy`."""
+
+    def reply(n: int, messages: list[Any], config: GenerateConfig) -> ModelOutput:
+        prompt = _text(messages)
+        if prompt.startswith("You are the judge of a consultancy"):
+            return output("s", "What does the evidence say about the colour?")
+        if prompt.startswith("You are the judge"):
+            pick = _judge_pick(strategy, prompt)
+            body = {"answer": pick, "confidence": 80, "reason": "Reasoned from what was said."}
+            return output("s", json.dumps(body))
+        if "choose which answer" in prompt:
+            return output("s", json.dumps({"answer": _labels(prompt)["TRUE"]}))
+        defended = re.search(r'You argue that answer [AB] is correct \("(TRUE|FALSE)', prompt)
+        assert defended is not None, prompt
+        evidence = re.search(r"<evidence>\n(.*?)\n</evidence>", prompt, re.DOTALL)
+        assert evidence is not None
+        if not quote:
+            return output("s", "Reason alone settles it, whatever the record says.")
+        if defended.group(1) == "TRUE":
+            return output("s", f"The record settles it: <quote>{evidence.group(1)}</quote>")
+        return output("s", "The record says: <quote>the sky was plainly blue all week</quote>")
+
+    return Script("s", reply)
+
+
+def run(
+    tmp_path: Path, strategy: str, protocol: str, quote: bool = True, **args: Any
+) -> tuple[EvalLog, Script]:
+    script = scripted(strategy, quote)
+    task = oversight(
+        protocol=protocol, questions=str(question_file(tmp_path)), probe=False, rounds=2, **args
+    )
+    log = eval(task, model=script.model(), log_dir=str(tmp_path / "logs"), display="none")[0]
+    assert log.status == "success", log.error
+    return log, script
+
+
+def metrics(log: EvalLog) -> dict[str, float]:
+    assert log.results is not None
+    return {k: m.value for s in log.results.scores for k, m in s.metrics.items()}
+
+
+@pytest.mark.parametrize(
+    ("strategy", "expected"), [("right", 1.0), ("wrong", 0.0), ("first", 0.5), ("quotes", 1.0)]
+)
+@pytest.mark.parametrize("protocol", ["debate", "consultancy"])
+def test_each_strategy_gives_its_accuracy(
+    tmp_path: Path, strategy: str, expected: float, protocol: str
+) -> None:
+    found = metrics(run(tmp_path, strategy, protocol)[0])
+    assert found["accuracy"] == expected
+    assert found["accuracy_low"] <= expected <= found["accuracy_high"]
+    if strategy == "first":  # the position split shows the bias whole
+        assert found["accuracy_right_first"] == 1.0 and found["accuracy_right_second"] == 0.0
+    # A judge 80% sure: the Brier score is 0.04 when right, 0.64 when wrong.
+    assert found["brier"] == pytest.approx(0.04 * expected + 0.64 * (1 - expected))
+    assert found["reliability.80.n"] == N and found["reliability.50.n"] == 0
+
+
+def test_the_judge_never_reads_the_evidence(tmp_path: Path) -> None:
+    secrets = [EVIDENCE.format(i=i) for i in range(N)]
+    for protocol, args in (
+        ("debate", {}),
+        ("consultancy", {"interactive": True}),
+        ("naive", {}),
+        ("open", {}),
+    ):
+        # The speakers read the evidence but do not quote it: nothing of it may reach a judge.
+        _, script = run(tmp_path / protocol, "first", protocol, quote=False, **args)
+        judged = [c for c in script.calls if _text(c.messages).startswith("You are the judge")]
+        assert len(judged) >= N
+        for call in judged:
+            for secret in secrets:
+                assert secret not in _text(call.messages)
+        speakers = [
+            c for c in script.calls if c not in judged and "<evidence>" in _text(c.messages)
+        ]
+        assert speakers or protocol == "naive"
+    # The check can fail: the expert judge does read it.
+    _, script = run(tmp_path / "expert", "right", "expert")
+    assert all(any(s in _text(c.messages) for s in secrets) for c in script.calls)
+
+
+def test_quotes_are_marked_for_the_judge(tmp_path: Path) -> None:
+    log, script = run(tmp_path, "quotes", "debate")
+    judged = [
+        _text(c.messages) for c in script.calls if _text(c.messages).startswith("You are the judge")
+    ]
+    assert all("<quote verified>" in p and "<quote unverified>" in p for p in judged)
+    assert log.samples is not None
+    record = log.samples[0].store_as(OversightRecord)
+    assert {s.verified_quotes for s in record.speeches} == {0, 1}
+
+
+def test_assignments_are_balanced_and_recorded(tmp_path: Path) -> None:
+    log, _ = run(tmp_path, "right", "consultancy")
+    assert log.samples is not None
+    rights = [s.metadata["consultant_right"] for s in log.samples]
+    assert rights.count(True) == N // 2
+    found = metrics(log)
+    assert found["accuracy_consultant_right"] == 1.0 and found["accuracy_consultant_wrong"] == 1.0
+    debate_log, _ = run(tmp_path / "d", "right", "debate")
+    assert debate_log.samples is not None
+    firsts = [s.metadata["correct_label"] == "A" for s in debate_log.samples]
+    sides = [s.scores["judge_accuracy"].metadata["right_side"] for s in debate_log.samples]
+    assert firsts.count(True) == N // 2 and sides.count("pro") == N // 2
+
+
+def test_open_debaters_choices_are_recorded(tmp_path: Path) -> None:
+    log, _ = run(tmp_path, "right", "open")
+    found = metrics(log)
+    # Both chose the right answer: pro defends it, con is given the other.
+    assert found["pro_chose_right"] == 1.0 and found["con_chose_right"] == 1.0
+    assert log.samples is not None
+    for sample in log.samples:
+        right = sample.metadata["correct_label"]
+        assert sample.metadata["choices"] == {"pro": right, "con": right}
+        assert sample.metadata["assignment"]["pro"] == right
+        assert sample.metadata["assignment"]["con"] != right
+
+
+def test_naive_makes_no_speech(tmp_path: Path) -> None:
+    _, script = run(tmp_path, "right", "naive")
+    assert len(script.calls) == N
+
+
+def test_interactive_needs_consultancy(tmp_path: Path) -> None:
+    from debatebench_eval.core.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="interactive"):
+        oversight(protocol="debate", interactive=True, questions=str(question_file(tmp_path)))
+
+
+def test_protocols_compared_on_the_same_questions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from debatebench_eval.cli.main import main
+    from debatebench_eval.known_answer.log_reader import compare_logs
+
+    debate_log, _ = run(tmp_path / "debate", "quotes", "debate")
+    naive_log, _ = run(tmp_path / "naive", "first", "naive")
+    consult_log, _ = run(tmp_path / "consult", "wrong", "consultancy")
+    paths = [debate_log.location, naive_log.location, consult_log.location]
+    found = compare_logs(paths)
+    assert {p: a.value for p, a in found.accuracy.items()} == {
+        "debate": 1.0, "naive": 0.5, "consultancy": 0.0
+    }  # fmt: skip
+    naive = found.differences[("debate", "naive")]
+    assert naive.value == 0.5 and naive.questions == N and 0.0 < naive.low < 0.5 < naive.high <= 1
+    consult = found.differences[("debate", "consultancy")]
+    assert (consult.value, consult.low, consult.high) == (1.0, 1.0, 1.0)
+    assert main(["oversight", "compare", *paths]) == 0
+    table = capsys.readouterr().out
+    assert "| debate - naive | +0.500 |" in table and "| debate | 1.000 |" in table
+    assert main(["oversight", "compare", str(tmp_path / "missing.eval")]) == 2
+
+
+def test_a_saved_run_is_judged_again_by_another_judge(tmp_path: Path) -> None:
+    """The judge answers in the scorer, so `inspect score --model-role judge=...` re-judges
+    a saved log without a speech being made again; the new judge sees no evidence either."""
+    from inspect_ai import score
+
+    from debatebench_eval.known_answer.scorer import judge_accuracy
+
+    log, _ = run(tmp_path, "wrong", "debate", quote=False)
+    assert metrics(log)["accuracy"] == 0.0
+    judge = scripted("right")
+    rescored = score(
+        log, [judge_accuracy()], model_roles={"judge": judge.model()}, action="overwrite",
+        display="none",
+    )  # fmt: skip
+    assert metrics(rescored)["accuracy"] == 1.0
+    prompts = [_text(c.messages) for c in judge.calls]
+    assert len(prompts) == N and all(p.startswith("You are the judge") for p in prompts)
+    assert not any(EVIDENCE.format(i=i) in p for p in prompts for i in range(N))
+
+
+def test_a_folder_passes_over_logs_in_progress_and_of_other_tasks(tmp_path: Path) -> None:
+    from inspect_ai.log import write_eval_log
+
+    from debatebench_eval.core.errors import ConfigError
+    from debatebench_eval.known_answer.log_reader import compare_logs
+
+    log, _ = run(tmp_path / "run", "right", "naive")
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    write_eval_log(log, str(folder / "2026-01-01T00-00-00-00-00_oversight_done.eval"))
+    started = log.model_copy(update={"status": "started"})
+    write_eval_log(started, str(folder / "2026-01-01T00-00-01-00-00_oversight_busy.eval"))
+    other = log.model_copy(deep=True)
+    other.eval.metadata = {}
+    write_eval_log(other, str(folder / "2026-01-01T00-00-02-00-00_debate_other.eval"))
+    found = compare_logs([str(folder)])
+    assert found.accuracy["naive"].n == N  # the finished oversight log alone
+    with pytest.raises(ConfigError, match="not an oversight log"):
+        compare_logs([str(folder / "2026-01-01T00-00-02-00-00_debate_other.eval")])
