@@ -134,7 +134,7 @@ def _run_list(args: argparse.Namespace) -> int:
             _print_flat(item)
     # Declared once, on the group: every task and scorer that judges takes these.
     for group, users in surface.JUDGING_GROUPS:
-        print(f'\njudging keys of {users} (-T judging="{{key: value, ...}}", -S for a scorer):\n')
+        print(f'\njudging options of {users} (-T key=value, -S for a scorer):\n')
         for line in group.options_doc():
             print(textwrap.fill(line, 88, initial_indent="    ", subsequent_indent="        "))
     return 0
@@ -228,7 +228,7 @@ def _run_report(args: argparse.Namespace) -> int:
 # replies well formed.
 QUICKSTART_ARGS = [
     "--limit", "1", "-T", "format=lightning", "-T", "budget=160", "--seed", "42",
-    "-T", "judging={judge_budget: 1024}",
+    "-T", "judge_budget=1024",
     "-T", "context_window=4096",  # embedded.CONTEXT_TOKENS, without importing it here
 ]  # fmt: skip
 

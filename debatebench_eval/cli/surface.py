@@ -4,8 +4,8 @@ One source for `debatebench-eval list`, the generated reference pages and the
 check of the commands quoted in the docs: a factory's options are its
 signature (name, type, default) with the meaning from its docstring's `Args:`;
 its option group's keys are the group's fields. The names a factory accepts
-beyond its signature (older spellings, Python keywords such as `with`, the
-group's keys given flat) are the same constants the factory itself checks
+beyond its signature (Python keywords such as `with`, the groups' keys, each
+an option of its own) are the same constants the factory itself checks
 against, so none is kept by hand here.
 """
 
@@ -44,9 +44,9 @@ JUDGING_GROUPS: tuple[tuple[type[OptionGroup], str], ...] = (
 
 @dataclass(frozen=True)
 class Accepts:
-    """A factory's option group (if any), the group keys it reads (None: all) and the
-    names it takes besides its signature's; `flat`: the groups whose flat form is the
-    documented one (`RunOptions`), each with the keys it reads, shown as its own options."""
+    """A factory's judging group (if any), the group keys it reads (None: all) and the
+    names it takes besides its signature's; `flat`: the other groups (`RunOptions`),
+    each with the keys it reads, shown with its own options."""
 
     group: type[OptionGroup] | None = None
     group_keys: tuple[str, ...] | None = None
@@ -132,7 +132,7 @@ class Registered:
         return own + self.run_options()
 
     def run_options(self) -> list[Option]:
-        """The keys of its flat groups it reads (their documented form), as the groups have them."""
+        """The keys of its other groups it reads, as the groups document them."""
         return [
             o for group, keys in self.accepts.flat for o in group_fields(group) if o.name in keys
         ]
@@ -146,10 +146,10 @@ class Registered:
 
     def option_names(self) -> frozenset[str]:
         """Every name accepted as `-T`/`-S key=value`: the signature, the extra names,
-        and the group's keys (which are also accepted flat)."""
+        and the groups' keys."""
         own = set(_parameters(self.obj)) | set(self.accepts.extra)
-        for group, keys in self.accepts.flat:
-            own |= {group.GROUP, *keys}
+        for _, keys in self.accepts.flat:
+            own |= set(keys)
         return frozenset(own | set(self.group_keys()))
 
     def takes_unknown(self) -> bool:

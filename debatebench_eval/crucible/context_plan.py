@@ -14,6 +14,8 @@ from string import Formatter
 
 from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, Model
 
+from debatebench_eval.core._inspect import active_generate_config
+from debatebench_eval.core.calls import DEFAULT_TIMEOUT
 from debatebench_eval.crucible.options import DebateOptions, ScoringOptions
 from debatebench_eval.crucible.prompts import judge_prompts, side_prompts, side_system
 from debatebench_eval.crucible.record import CrucibleRun
@@ -52,7 +54,7 @@ async def check_crucible_fits(
         )
         for judge in judges
     ]
-    await check_plan(calls, None, options.timeout)
+    await check_plan(calls, None, active_generate_config().timeout or DEFAULT_TIMEOUT)
 
 
 def _side_asks() -> list[str]:

@@ -13,7 +13,6 @@ from typing import Annotated, Any, Self
 from pydantic import Field, ValidationInfo, model_validator
 
 from debatebench_eval.core import arguments as arg
-from debatebench_eval.core.calls import DEFAULT_TIMEOUT
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.options import Given, coerced, labelled
 from debatebench_eval.core.run_options import RunOptions
@@ -41,14 +40,12 @@ DEBATE_ARGS = (
     "queries",
     "hits",
     "budget",
-    "seed",
-    "timeout",
     "probe",
     "resume_cache",
 )
 
 # The run settings a crucible reads (its empty replies fail the call's checks instead).
-CRUCIBLE_RUN_KEYS = ("seed", "timeout", "probe")
+CRUCIBLE_RUN_KEYS = ("probe",)
 
 
 @dataclass(frozen=True)
@@ -62,8 +59,6 @@ class DebateOptions:
     queries: int = 3
     hits: int = 6
     budget: int = DEFAULT_BUDGET
-    seed: int | None = None
-    timeout: int = DEFAULT_TIMEOUT
     probe: bool = True
     resume_cache: bool = True
 
@@ -86,7 +81,7 @@ def _leaning(where: str, value: Any) -> float:
 
 class ScoringOptions(JudgeCalls):
     """The crucible's judging settings: the judge's calls as every judging task's, and a
-    panel of readings on the 1-5 scale of a claim (`-T judging="{judges: 2}"`)."""
+    panel of readings on the 1-5 scale of a claim (`-T judges=2`)."""
 
     judges: Annotated[int, coerced(_judges, default=3)] = Field(
         default=3,
@@ -178,8 +173,6 @@ def debate_options(
         queries=_ranged("queries", pick("queries"), base.queries, 0, 5),
         hits=_ranged("hits", pick("hits"), base.hits, 1, 20),
         budget=arg.as_int("budget", pick("budget")) or base.budget,
-        seed=run.seed,
-        timeout=run.timeout,
         probe=run.probe,
         resume_cache=flag("resume_cache", base.resume_cache),
     )

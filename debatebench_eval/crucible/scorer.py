@@ -71,15 +71,13 @@ class PanelReading:
 
 
 @scorer(metrics=[value_stats()])
-def crucible_score(judging: dict[str, Any] | None = None, **unknown: Any) -> Scorer:
+def crucible_score(**judging: Any) -> Scorer:
     """Blind six-dimension scoring of every verified claim by a panel, with a meta-judge audit.
 
-    Args:
-        judging: The judging settings as one mapping, e.g. judging="{judges: 2}" (keys:
-            `debatebench-eval list`, the crucible's); a key not given is the run's.
-            Each key is also accepted as an option of its own.
+    Takes the judging settings as options of their own, e.g. -S judges=2 (keys:
+    `debatebench-eval list`, the crucible's); a key not given is the run's.
     """
-    given = ScoringOptions.gather(judging, unknown, scorer_taker("crucible_score"))
+    given = ScoringOptions.gather(judging, scorer_taker("crucible_score"))
     if given.values:
         scoring_options(given)  # a bad -S value is one message here, before any sample
 

@@ -85,7 +85,7 @@ def _server(model: Model) -> dict[str, Any]:
 def crucible_seed(
     base: int | None, sample_id: str | int, epoch: int, topic_sha: str, corpus_sha: str
 ) -> tuple[int, str]:
-    """The sample's seed: from --seed / -T seed when given, else from the topic's content,
+    """The sample's seed: from Inspect's --seed when given, else from the topic's content,
     so an `eval-retry` of a crashed topic asks the same calls and finds them cached
     (only a resume of the same run finds them: `resume.ResumeCache`)."""
     if base is not None:
@@ -176,9 +176,8 @@ def _run(
     corpus, options, scoring = run.corpus, run.options, run.scoring
     topic = corpus.topic
     topic_sha = hashlib.sha256(topic.file.read_bytes()).hexdigest()
-    base = active_generate_config().seed
     seed = crucible_seed(
-        options.seed if base is None else base,
+        active_generate_config().seed,  # Inspect's --seed; none: from the content
         state.sample_id,
         state.epoch,
         topic_sha,

@@ -10,7 +10,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import GenerateConfig
 
 from debatebench_eval.core import arguments as arg
-from debatebench_eval.core.calls import DEFAULT_MAX_RETRIES
+from debatebench_eval.core.calls import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT
 from debatebench_eval.core.options import task_taker
 from debatebench_eval.core.resources import data_file
 from debatebench_eval.core.run_options import run_options
@@ -55,7 +55,6 @@ def crucible(
     hits: int | None = None,
     budget: int | None = None,
     resume_cache: bool | None = None,
-    judging: dict[str, Any] | None = None,
     **unknown: Any,
 ) -> Task:
     """Claim-level, cite-or-lose debate over a corpus (Truth Crucible's design), judged per claim.
@@ -80,13 +79,14 @@ def crucible(
         resume_cache: Keep every debate call that passed its checks so `inspect eval-retry`
             of this run resumes a crashed topic where it stopped (default true; a fresh
             `inspect eval` always asks the model; false: every call live, even on retry).
-        judging: The judging settings as one mapping, e.g. judging="{judges: 2,
-            meta_judge: false}": the judge's calls as every judging task's, and judges,
-            meta_judge, audit_spread and the margins on a claim's 1-5 scale (keys:
-            `debatebench-eval list`). Each key is also accepted as an option of its own.
+
+    The judging settings are options of their own (-T judges=2 -T meta_judge=false): the
+    judge's calls as every judging task's, and judges, meta_judge, audit_spread and the
+    margins on a claim's 1-5 scale (`debatebench-eval list`), with -T probe. The seed and
+    the reply timeout are Inspect's --seed and --timeout.
     """
     run = run_options(unknown, task_taker("crucible", DEBATE_ARGS, CRUCIBLE_RUN_KEYS))
-    scored = ScoringOptions.gather(judging, unknown, task_taker("crucible", DEBATE_ARGS))
+    scored = ScoringOptions.gather(unknown, task_taker("crucible", DEBATE_ARGS))
     given = {k: v for k, v in locals().items() if k in DEBATE_ARGS}
     topics = [load_topic(path) for path in topic_paths(topic)]
     ids = sample_ids(topics)
@@ -105,7 +105,7 @@ def crucible(
         # Nothing given again: each topic's run record holds its checked scoring options.
         scorer=crucible_score(),
         viewer=crucible_viewer(),
-        config=GenerateConfig(max_retries=DEFAULT_MAX_RETRIES, timeout=run.timeout),
+        config=GenerateConfig(max_retries=DEFAULT_MAX_RETRIES, timeout=DEFAULT_TIMEOUT),
         fail_on_error=False,  # one failed topic must not stop the others; eval-retry resumes it
         metadata={"topics": [str(t.file) for t in topics]},
     )

@@ -154,8 +154,10 @@ def debate_solver(
                 [(s.model, s.role) for s in speakers.values()]
                 + [(judge, JUDGE_ROLE) for judge in judges]
             )
-        base = active_generate_config().seed
-        seed = sample_seed(settings.seed if base is None else base, state.sample_id, state.epoch)
+        # Inspect's --seed (a run.yaml's seed when none is given), as its --timeout.
+        run_config = active_generate_config()
+        base = settings.seed if run_config.seed is None else run_config.seed
+        seed = sample_seed(base, state.sample_id, state.epoch)
         orders = speaking_order(settings.phases)
         record = state.store_as(DebateRecord)
         # The debate is kept here and written to the store once per turn: every
@@ -180,7 +182,7 @@ def debate_solver(
                 ChatMessageUser(content=evidence_heading(side, passages)) for side in SIDES
             ]
         plan = DebatePlan(settings, speakers, orders, run, passages, state.sample_id, state.epoch)
-        await check_debate_fits(plan, judges, judged, settings.timeout)
+        await check_debate_fits(plan, judges, judged, run_config.timeout or settings.timeout)
         turns: list[Turn] = []
         for phase_index, (phase, order) in enumerate(zip(settings.phases, orders, strict=True)):
             async with span(f"{phase_index + 1}. {phase}", type="phase"):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import inspect
-import logging
 from pathlib import Path
 from typing import Any
 
@@ -43,13 +42,10 @@ from debatebench_eval.record.store import REASONING_BUDGETS_KEY
 from debatebench_eval.record.teams import resolve_team
 
 DEBATE_ARGS = (
-    "motion", "motions", "format", "phases", "budget", "pro_budget", "con_budget",
-    "pro_team", "con_team", "paired", "config", "seed", "timeout", "empty_retries", "probe",
-    "sources", "prep_budget", "context_window", "topic_match", "reasoning_budget",
+    "motion", "motions", "format", "phases", "budget", "pro_team", "con_team", "paired",
+    "config", "empty_retries", "probe", "sources", "prep_budget", "context_window",
+    "topic_match", "reasoning_budget",
 )  # fmt: skip
-# Each role's own budget: a key of `budget` now; the older options still accepted.
-_SIDE_BUDGETS = ("pro_budget", "con_budget")
-logger = logging.getLogger(__name__)
 _RUN_DEFAULTS = {key: field.default for key, field in RunOptions.model_fields.items()}
 # With config=run.yaml these live in the file; giving both would be ambiguous.
 _RUN_YAML_OWNS = (
@@ -58,12 +54,8 @@ _RUN_YAML_OWNS = (
     "format",
     "phases",
     "budget",
-    "pro_budget",
-    "con_budget",
     "pro_team",
     "con_team",
-    "seed",
-    "timeout",
     "sources",
     "prep_budget",
 )
@@ -85,7 +77,6 @@ def debate(
     context_window: int | None = None,
     topic_match: str = "words",
     reasoning_budget: int | dict[str, int] | None = None,
-    judging: dict[str, Any] | None = None,
     **unknown: Any,
 ) -> Task:
     """A structured adversarial debate between the `pro` and `con` model roles.
@@ -100,8 +91,7 @@ def debate(
             conclusion:short]; overrides `format`. Lengths short/medium/long
             ask for 2/5/10 sentences.
         budget: Completion-token cap on every call: a number for both sides (default
-            2000), or "{pro: N, con: M}" per role (a role left out gets 2000). The older
-            -T pro_budget / -T con_budget are still accepted, with a message naming this.
+            2000), or "{pro: N, con: M}" per role (a role left out gets 2000).
         pro_team: Team of the pro side: built-in `advocate` (default) or
             `skeptic`, or a team file (.yaml, or .md with front matter).
         con_team: Team of the con side (default `skeptic`).
@@ -123,19 +113,18 @@ def debate(
             each call is sent max_tokens = budget + its reasoning budget, with Inspect's
             reasoning_tokens for the providers that take it. A reply reporting more
             reasoning tokens fails its debate. Default: none (thinking shares `budget`).
-        judging: The judge's settings as one mapping, e.g. judging="{judge_budget: 1024,
-            swap_judging: false}"; its keys are listed below (`debatebench-eval list`).
-            Each key is also accepted as an option of its own (-T judge_budget=1024).
+
+    The judge's settings (judge_budget, swap_judging, ...) and the run settings
+    (empty_retries, probe) are options of their own too (`debatebench-eval list`).
+    The seed and the reply timeout are Inspect's --seed and --timeout.
     """
-    sides = {name: unknown.pop(name, None) for name in _SIDE_BUDGETS}
     taker = task_taker("debate", DEBATE_ARGS)
     run_given = RunOptions.taken(unknown, taker)
-    judged = JudgingOptions.gather(judging, unknown, taker)
+    judged = JudgingOptions.gather(unknown, taker)
     given = {k: v for k, v in locals().items() if k in DEBATE_ARGS}
-    # As the signature gave them before they were a group: the run.yaml clash check
-    # and the pairing token read these values as given.
+    # The pairing token reads the run settings as given, beside the task's own.
     given.update({**_RUN_DEFAULTS, **run_given.values})
-    given.update(side_budgets(budget, sides))
+    given.update(side_budgets(budget))
     settings, roles = _settings(given, RunOptions.checked(run_given))
     options = JudgingOptions.checked(
         judged, defaults={"judge_budget": settings.judge_budget, "fact_check": settings.fact_check}
@@ -228,25 +217,11 @@ def by_role(name: str, value: Any) -> dict[str, Any] | None:
     return {role: value.get(role) for role in DEFAULT_TEAMS}
 
 
-def side_budgets(budget: Any, old: dict[str, Any]) -> dict[str, Any]:
-    """`budget` as the settings read it: one number, and each role's own cap (from a
-    mapping, or from the older -T pro_budget / -T con_budget, still accepted)."""
-    out: dict[str, Any] = {"budget": budget, **old}
-    for name, value in old.items():
-        if value is not None:
-            logger.warning('%s is accepted as -T budget="{%s: ...}"; give it in that form.',
-                           arg.label(name), name.removesuffix("_budget"))  # fmt: skip
-    roles = by_role("budget", budget)
-    if roles is None:
-        return out
-    for role in DEFAULT_TEAMS:
-        if role in budget:
-            if old[f"{role}_budget"] is not None:
-                raise ConfigError(arg.label(f"{role}_budget"), "given also as -T budget."
-                                  f"{role}", "each setting once")  # fmt: skip
-            out[f"{role}_budget"] = roles[role]
-    out["budget"] = DEFAULT_BUDGET
-    return out
+def side_budgets(budget: Any) -> dict[str, Any]:
+    """Each role's own cap from a `budget` mapping ("{pro: N, con: M}"; a role left
+    out, or one number for both: None)."""
+    roles = by_role("budget", budget) or dict.fromkeys(DEFAULT_TEAMS)
+    return {f"{role}_budget": roles[role] for role in DEFAULT_TEAMS}
 
 
 def _reasoning_budgets(given: dict[str, Any]) -> dict[str, int | None]:
@@ -291,7 +266,8 @@ def _settings_from_args(given: dict[str, Any], run: RunOptions) -> DebateSetting
     sources = tuple(arg.as_list("sources", given["sources"]) or ())
     prep_budget = arg.as_int("prep_budget", given["prep_budget"])
     check_prep(phases, prep_budget, sources)
-    budget = arg.as_int("budget", given["budget"]) or DEFAULT_BUDGET
+    one = None if isinstance(given["budget"], dict) else given["budget"]
+    budget = arg.as_int("budget", one) or DEFAULT_BUDGET
     return DebateSettings(
         motions=resolve_motions(
             arg.as_text("motion", given["motion"]), arg.as_text("motions", given["motions"])
@@ -302,13 +278,11 @@ def _settings_from_args(given: dict[str, Any], run: RunOptions) -> DebateSetting
             for side, default in DEFAULT_TEAMS.items()
         },
         budgets={
-            "pro": arg.as_int("pro_budget", given["pro_budget"]) or budget,
-            "con": arg.as_int("con_budget", given["con_budget"]) or budget,
+            "pro": arg.as_int("budget.pro", given["pro_budget"]) or budget,
+            "con": arg.as_int("budget.con", given["con_budget"]) or budget,
         },
         prep_budgets={"pro": prep_budget, "con": prep_budget},
         sources=sources,
-        seed=run.seed,
-        timeout=run.timeout,
     )
 
 

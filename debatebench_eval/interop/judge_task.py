@@ -66,7 +66,6 @@ class Transcripts:
 @task
 def judge(
     transcripts: str | None = None,
-    judging: dict[str, Any] | None = None,
     **unknown: Any,
 ) -> Task:
     """Re-judge recorded debates: debatebench transcript files, with the `judge` role.
@@ -74,13 +73,13 @@ def judge(
     Args:
         transcripts: A folder of debatebench transcript files (*.json, schema_version 1
             or 2; score files beside them are passed over), or one transcript file.
-        judging: The judge's settings as one mapping, e.g. judging="{judge_budget: 1024,
-            swap_judging: false}" (keys: `debatebench-eval list`); each key is also
-            accepted as an option of its own (-T judge_budget=1024).
+
+    The judge's settings are options of their own (-T judge_budget=1024
+    -T swap_judging=false; `debatebench-eval list`), with -T probe.
     """
     taker = task_taker("judge", JUDGE_TASK_ARGS)
     run = run_options(unknown, task_taker("judge", JUDGE_TASK_ARGS, PROBE_ONLY))
-    judged = JudgingOptions.gather(judging, unknown, taker)
+    judged = JudgingOptions.gather(unknown, taker)
     source = arg.as_text("transcripts", transcripts)
     if source is None:
         raise ConfigError(

@@ -51,15 +51,14 @@ FACT_CHECK_LISTED = ("pro_contradicted", "con_contradicted", "unverifiable_citat
 
 
 @scorer(metrics=[value_stats(FACT_CHECK_LISTED), figure_stats()])
-def fact_check(judging: JudgingOptions | dict[str, Any] | None = None, **unknown: Any) -> Scorer:
+def fact_check(**judging: Any) -> Scorer:
     """Audit every claim against the debate's record (passages and turns) with the judge role.
 
-    Args:
-        judging: The judge's settings as one mapping (keys: `debatebench-eval list`); the
-            fact-check reads judge_budget, judge_schema, strict_judge and
-            require_validated_judge. Each key is also accepted as an option of its own.
+    Takes the judge's settings as options of their own (-S judge_budget=900; keys:
+    `debatebench-eval list`); it reads judge_budget, judge_schema, strict_judge and
+    require_validated_judge.
     """
-    options = JudgingOptions.parse(judging, unknown, scorer_taker("fact_check"))
+    options = JudgingOptions.parse(judging, scorer_taker("fact_check"))
     budget, mode = options.judge_budget, options.judge_schema
     strict, required = options.strict_judge, options.require_validated_judge
     prompts = fact_check_prompts()

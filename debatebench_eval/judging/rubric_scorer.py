@@ -75,15 +75,13 @@ Reading = Exchange[dict[str, SideJudgment]]
         figure_stats(),
     ]
 )
-def rubric(judging: JudgingOptions | dict[str, Any] | None = None, **unknown: Any) -> Scorer:
+def rubric(**judging: Any) -> Scorer:
     """Five-dimension rubric judging by the `judge` role (a panel when it lists several models).
 
-    Args:
-        judging: The judge's settings as one mapping, e.g. judging="{judge_budget: 900,
-            swap_judging: false}" (keys: `debatebench-eval list`); each key is also
-            accepted as an option of its own (-S judge_budget=900).
+    Takes the judge's settings as options of their own, e.g. -S judge_budget=900
+    -S swap_judging=false (keys: `debatebench-eval list`).
     """
-    options = JudgingOptions.parse(judging, unknown, scorer_taker("rubric"))
+    options = JudgingOptions.parse(judging, scorer_taker("rubric"))
 
     async def score(state: TaskState, target: Target) -> Score | None:
         record = state.store_as(DebateRecord)

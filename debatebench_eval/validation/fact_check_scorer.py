@@ -57,17 +57,14 @@ def debate_outcome(score: Score, debate: str | int | None) -> DebateOutcome:
 
 
 @scorer(metrics=[planted_claim_stats()])
-def planted_claims(
-    judging: JudgingOptions | dict[str, Any] | None = None, **unknown: Any
-) -> Scorer:
+def planted_claims(**judging: Any) -> Scorer:
     """The fact-check scorer's verdicts on a debate, against the verdicts planted in it.
 
-    Args:
-        judging: The judge's settings as one mapping, of judge_budget, judge_schema and
-            require_validated_judge (as `fact_check`); each is also accepted on its own.
+    Takes the judge's settings as options of their own (-S judge_budget=4000): of them
+    it reads judge_budget, judge_schema and require_validated_judge, as `fact_check`.
     """
-    options = JudgingOptions.parse(judging, unknown, scorer_taker("planted_claims"))
-    checker = fact_check(judging=options)
+    options = JudgingOptions.parse(judging, scorer_taker("planted_claims"))
+    checker = fact_check(**options.given_values())
 
     async def score(state: TaskState, target: Target) -> Score | None:
         planted = [planted_claim(c) for c in state.metadata.get("planted", [])]

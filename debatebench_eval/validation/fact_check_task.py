@@ -34,7 +34,6 @@ TASK_ARGS = ("data", "probe")
 @task
 def fact_check_validation(
     data: str | None = None,
-    judging: dict[str, Any] | None = None,
     **unknown: Any,
 ) -> Task:
     """The fact-check's verdicts against 512 claims planted with known verdicts in 64 debates.
@@ -42,13 +41,14 @@ def fact_check_validation(
     Args:
         data: A folder holding `transcripts/` and `claims.jsonl` in the bundled set's
             shape; unset for the bundled set (validation/fact_check/).
-        judging: The judge's settings as one mapping, of judge_budget, judge_schema and
-            require_validated_judge (a passing speech validation record), e.g.
-            judging="{judge_budget: 4000}"; each is also accepted as an option of its own.
+
+    The judge's settings judge_budget, judge_schema and require_validated_judge (a
+    passing speech validation record) are options of their own (-T judge_budget=4000),
+    with -T probe.
     """
     taker = task_taker("fact_check_validation", TASK_ARGS, PLANTED_JUDGING)
     run = run_options(unknown, task_taker("fact_check_validation", TASK_ARGS, PROBE_ONLY))
-    options = JudgingOptions.parse(judging, unknown, taker)
+    options = JudgingOptions.parse(unknown, taker)
     folder = arg.as_text("data", data)
     planted = load_planted_set(Path(folder).expanduser() if folder else None)
     report_problems_after_the_run()
@@ -59,7 +59,7 @@ def fact_check_validation(
             probe=run.probe,
             require_validated_judge=options.require_validated_judge,
         ),
-        scorer=planted_claims(judging=options),
+        scorer=planted_claims(**options.given_values()),
         config=GenerateConfig(max_retries=DEFAULT_MAX_RETRIES, timeout=DEFAULT_TIMEOUT),
         fail_on_error=False,
         metadata={

@@ -91,17 +91,14 @@ def summarise_scores(scores: list[Score]) -> SensitivitySummary:
 
 
 @scorer(metrics=[sensitivity_stats()])
-def rubric_sensitivity(
-    judging: JudgingOptions | dict[str, Any] | None = None, **unknown: Any
-) -> Scorer:
+def rubric_sensitivity(**judging: Any) -> Scorer:
     """The rubric scorer's scores of each debate of the sensitivity set, paired by the metric.
 
-    Args:
-        judging: The judge's settings as one mapping (as `rubric`, without strict_judge:
-            no model debated the set); each key is also accepted as an option of its own.
+    Takes the judge's settings as options of their own (-S judge_budget=4000), as
+    `rubric`, without strict_judge: no model debated the set.
     """
-    options = JudgingOptions.parse(judging, unknown, scorer_taker("rubric_sensitivity"))
-    judge = rubric(judging=options)
+    options = JudgingOptions.parse(judging, scorer_taker("rubric_sensitivity"))
+    judge = rubric(**options.given_values())
     keys = rubric_keys(options.rubric)
     design = {
         "dimensions": list(options.rubric.names),
