@@ -134,7 +134,7 @@ def _run_list(args: argparse.Namespace) -> int:
             _print_flat(item)
     # Declared once, on the group: every task and scorer that judges takes these.
     for group, users in surface.JUDGING_GROUPS:
-        print(f'\njudging options of {users} (-T key=value, -S for a scorer):\n')
+        print(f"\njudging options of {users} (-T key=value, -S for a scorer):\n")
         for line in group.options_doc():
             print(textwrap.fill(line, 88, initial_indent="    ", subsequent_indent="        "))
     return 0

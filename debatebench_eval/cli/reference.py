@@ -67,8 +67,8 @@ def group_table(item: surface.Registered) -> str:
     fields = [o for o in surface.group_fields(group) if o.name in keys]
     flag = "-S" if item.kind != "task" else "-T"
     return (
-        f'\nKeys of `{flag} {group.GROUP}="{{key: value, ...}}"` (each also accepted flat, '
-        f"`{flag} key=value`, with a message naming the group form):\n\n" + options_table(fields)
+        f"\nThe {group.GROUP} settings it takes, each as `{flag} key=value`:\n\n"
+        + options_table(fields)
     )
 
 
@@ -76,19 +76,7 @@ def parameters_snippet(item: surface.Registered) -> str:
     """`reference/parameters/<task>.md`: included by the task's page."""
     flag = "-S" if item.kind != "task" else "-T"
     head = f"Options of `{item.name}`, given as `{flag} key=value`:\n\n"
-    return GENERATED + head + options_table(item.options()) + run_note(item) + group_table(item)
-
-
-def run_note(item: surface.Registered) -> str:
-    """The group form of the flat groups' keys, beside their rows."""
-    notes = []
-    for group, keys in item.accepts.flat:
-        names = ", ".join(f"`{key}`" for key in keys)
-        notes.append(
-            f"\nThe {group.GROUP} settings ({names}) are also accepted as one mapping, "
-            f'`-T {group.GROUP}="{{{keys[0]}: ...}}"`.\n'
-        )
-    return "".join(notes)
+    return GENERATED + head + options_table(item.options()) + group_table(item)
 
 
 def scores_snippet(task: str) -> str:
@@ -127,7 +115,7 @@ def objects_page(kind: str, title: str, how: str) -> str:
         if body:
             parts.append(body + "\n")
         if item.options():
-            parts.append(options_table(item.options()) + run_note(item) + group_table(item))
+            parts.append(options_table(item.options()) + group_table(item))
         if kind == "scorer":
             parts.append(scorer_section(item, level=3))
     if kind != "solver":

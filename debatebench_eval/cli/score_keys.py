@@ -71,7 +71,7 @@ def _words(keys: Sequence[str]) -> str:
 
 FIGURES_NOTE = _FIGURES
 
-# The scorers each task runs by default, in its order (`-T judging="{fact_check: false}"`
+# The scorers each task runs by default, in its order (`-T fact_check=false`
 # drops fact_check from debate and judge). Kept, not built: judge, panel and adjudicate
 # cannot be built without their input files; a docs test builds every task and compares.
 TASK_SCORERS: Mapping[str, tuple[str, ...]] = {

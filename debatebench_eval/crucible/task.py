@@ -14,6 +14,7 @@ from debatebench_eval.core.calls import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT
 from debatebench_eval.core.options import task_taker
 from debatebench_eval.core.resources import data_file
 from debatebench_eval.core.run_options import run_options
+from debatebench_eval.core.task_versions import TASK_VERSIONS
 from debatebench_eval.crucible.corpus import open_corpus
 from debatebench_eval.crucible.options import (
     CRUCIBLE_RUN_KEYS,
@@ -59,6 +60,11 @@ def crucible(
 ) -> Task:
     """Claim-level, cite-or-lose debate over a corpus (Truth Crucible's design), judged per claim.
 
+    The judging settings are options of their own (-T judges=2 -T meta_judge=false): the
+    judge's calls as every judging task's, and judges, meta_judge, audit_spread and the
+    margins on a claim's 1-5 scale (`debatebench-eval list`), with -T probe. The seed and
+    the reply timeout are Inspect's --seed and --timeout.
+
     Args:
         topic: Truth Crucible topic file(s) (YAML; paths in them relative to the file), one
             sample each; `example` (the default) is the shipped fictional topic.
@@ -79,11 +85,6 @@ def crucible(
         resume_cache: Keep every debate call that passed its checks so `inspect eval-retry`
             of this run resumes a crashed topic where it stopped (default true; a fresh
             `inspect eval` always asks the model; false: every call live, even on retry).
-
-    The judging settings are options of their own (-T judges=2 -T meta_judge=false): the
-    judge's calls as every judging task's, and judges, meta_judge, audit_spread and the
-    margins on a claim's 1-5 scale (`debatebench-eval list`), with -T probe. The seed and
-    the reply timeout are Inspect's --seed and --timeout.
     """
     run = run_options(unknown, task_taker("crucible", DEBATE_ARGS, CRUCIBLE_RUN_KEYS))
     scored = ScoringOptions.gather(unknown, task_taker("crucible", DEBATE_ARGS))
@@ -100,6 +101,7 @@ def crucible(
     }
     report_problems_after_the_run()
     return Task(
+        version=TASK_VERSIONS["crucible"],
         dataset=crucible_dataset(topics, ids, runs),
         solver=crucible_solver(runs),
         # Nothing given again: each topic's run record holds its checked scoring options.

@@ -15,6 +15,7 @@ from debatebench_eval.core.calls import DEFAULT_MAX_RETRIES
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.options import task_taker
 from debatebench_eval.core.run_options import RunOptions
+from debatebench_eval.core.task_versions import TASK_VERSIONS
 from debatebench_eval.debate.call_shape import CALLS_KEY, CallBound, settings_bounds
 from debatebench_eval.debate.config import (
     DEFAULT_BUDGET,
@@ -81,6 +82,10 @@ def debate(
 ) -> Task:
     """A structured adversarial debate between the `pro` and `con` model roles.
 
+    The judge's settings (judge_budget, swap_judging, ...) and the run settings
+    (empty_retries, probe) are options of their own too (`debatebench-eval list`).
+    The seed and the reply timeout are Inspect's --seed and --timeout.
+
     Args:
         motion: One motion to debate (the pro side argues for it).
         motions: A motion file (.yaml, .jsonl or .csv with columns id, motion,
@@ -113,10 +118,6 @@ def debate(
             each call is sent max_tokens = budget + its reasoning budget, with Inspect's
             reasoning_tokens for the providers that take it. A reply reporting more
             reasoning tokens fails its debate. Default: none (thinking shares `budget`).
-
-    The judge's settings (judge_budget, swap_judging, ...) and the run settings
-    (empty_retries, probe) are options of their own too (`debatebench-eval list`).
-    The seed and the reply timeout are Inspect's --seed and --timeout.
     """
     taker = task_taker("debate", DEBATE_ARGS)
     run_given = RunOptions.taken(unknown, taker)
@@ -144,6 +145,7 @@ def debate(
         else None
     )
     return Task(
+        version=TASK_VERSIONS["debate"],
         dataset=debate_dataset(settings),
         solver=debate_solver(
             settings,

@@ -101,7 +101,6 @@ def deliberate(
     persona_models: bool = True,
     send_effort: bool = False,
     workspace: str | None = None,
-    seed: int | None = None,
     empty_retries: int = 2,
     probe: bool = True,
     **unknown: Any,

@@ -15,6 +15,7 @@ from debatebench_eval.core.calls import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.options import task_taker
 from debatebench_eval.core.run_options import run_options
+from debatebench_eval.core.task_versions import TASK_VERSIONS
 from debatebench_eval.judging.options import JudgeCalls
 from debatebench_eval.judging.run_summary import report_problems_after_the_run
 from debatebench_eval.protocols.options import DeliberationOptions, deliberation_options
@@ -48,6 +49,9 @@ def panel(
 ) -> Task:
     """A panel of personas deliberates a task in rounds; a synthesizer writes the answer (heurema).
 
+    The judge is held to JSON by -T judge_schema (auto, the default, true, object or
+    false, as every judging task's).
+
     Args:
         task: The task text, e.g. task="Should we migrate to Postgres now or defer?".
         task_file: A file holding the task (heurema's --task @file; Inspect cannot parse @).
@@ -66,7 +70,7 @@ def panel(
     own = dict(unknown, table=table, synth=synth, rounds=rounds, converge=converge, budget=budget)
     plan = _plan(setup, plan_options(own, run, setup))
     sample = Sample(id=plan.protocol.name, input=text, metadata={"task_source": source})
-    return _task(plan, sample)
+    return _task(plan, sample, "panel")
 
 
 @task
@@ -83,9 +87,6 @@ def adjudicate(
         debate_type: research_question, theory_selection, method_fit, claim_adjudication,
             rival_explanations or final_revision.
         budget: Completion-token cap of each role's turn (default 1000).
-
-    The judge is held to JSON by -T judge_schema (auto, the default, true, object or
-    false, as every judging task's).
     """
     taker = task_taker("adjudicate", ADJUDICATE_ARGS)
     run = run_options(unknown, taker)
@@ -107,7 +108,7 @@ def adjudicate(
         input=f"Debate type: {kind}\n\nProposal ({Path(path).name}):\n\n{text}",
         metadata={"task_source": "file", "debate_type": kind, "proposal_file": path},
     )
-    return _task(plan, sample)
+    return _task(plan, sample, "adjudicate")
 
 
 def task_text(task: Any, task_file: Any) -> tuple[str, str]:
@@ -165,9 +166,10 @@ def _plan(setup: DeliberationOptions, options: Options) -> Plan:
     return plan
 
 
-def _task(plan: Plan, sample: Sample) -> Task:
+def _task(plan: Plan, sample: Sample, task: str) -> Task:
     report_problems_after_the_run()
     return Task(
+        version=TASK_VERSIONS[task],
         dataset=MemoryDataset([sample], name=f"debatebench-{plan.protocol.name}"),
         solver=deliberation_solver(plan),
         scorer=outcome(),

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from inspect_ai import Task, eval_set, task_with
-from inspect_ai.model import GenerateConfig, Model, get_model
+from inspect_ai.model import Model, get_model
 
 from debatebench_eval.core import arguments as arg
 from debatebench_eval.core._inspect import without_source_file
@@ -116,9 +116,7 @@ def requested_schedule(
     task_args = parse_task_args(task_items, (*DEBATE_ARGS, *JUDGE_ARGS), OWNED)
     refuse_role_mappings(task_args)
     RunOptions.parse({k: v for k, v in task_args.items() if k in RUN_KEYS}, _TAKER)
-    judging = JudgingOptions.parse(
-        {k: v for k, v in task_args.items() if k in JUDGE_ARGS}, _TAKER
-    )
+    judging = JudgingOptions.parse({k: v for k, v in task_args.items() if k in JUDGE_ARGS}, _TAKER)
     phases, format_name = _phases(format, task_args.get("phases"))
     if "phases" in task_args:
         task_args["phases"] = list(phases)
@@ -191,9 +189,6 @@ def pair_tasks(schedule: Schedule, pairs: Iterable[tuple[str, str]]) -> list[Tas
                 task_with(
                     base,
                     name=pair_task_name(a, b),
-                    config=base.config.merge(
-                        GenerateConfig(**schedule.settings.generate_settings())
-                    ),
                     dataset=debate_dataset(dataset_settings),
                     model_roles={
                         "pro": model(a),
@@ -263,6 +258,8 @@ def run_eval_set(
         cost_limit=schedule.settings.cost_limit,
         # Only the models Inspect can price (tournament.cost.known_to_inspect).
         model_cost_config=prices or None,
+        # Inspect's seed and timeout of every debate, as `--seed` / `--timeout` give them.
+        **schedule.settings.generate_settings(),
         **concurrency.eval_set_args(),
     )
     return bool(success)

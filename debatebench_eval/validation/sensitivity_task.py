@@ -21,6 +21,7 @@ from debatebench_eval.core.calls import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.options import task_taker
 from debatebench_eval.core.run_options import PROBE_ONLY, run_options
+from debatebench_eval.core.task_versions import TASK_VERSIONS
 from debatebench_eval.interop.judge_task import Transcripts, recorded_debate
 from debatebench_eval.judging.options import JudgingOptions
 from debatebench_eval.judging.run_summary import report_problems_after_the_run
@@ -45,14 +46,14 @@ def judge_sensitivity(
 ) -> Task:
     """The rubric judge on real debates with one side made worse in a known way.
 
+    The judge's settings are options of their own (-T judge_budget=4000; the keys of
+    `debatebench-eval list` but strict_judge and fact_check), with -T probe;
+    require_validated_judge asks for a passing speech validation record.
+
     Args:
         degradations: The degradations to run (default all): truncated, shuffled,
             off_topic, self_contradiction, fabricated_statistic, echo, strawman.
         limit_sources: Use only the first N source debates (of 10, in name order).
-
-    The judge's settings are options of their own (-T judge_budget=4000; the keys of
-    `debatebench-eval list` but strict_judge and fact_check), with -T probe;
-    require_validated_judge asks for a passing speech validation record.
     """
     taker = task_taker("judge_sensitivity", TASK_ARGS, SENSITIVITY_JUDGING)
     run = run_options(unknown, task_taker("judge_sensitivity", TASK_ARGS, PROBE_ONLY))
@@ -66,6 +67,7 @@ def judge_sensitivity(
     variants, skipped = build_variants(sources, spec, chosen)
     report_problems_after_the_run()
     return Task(
+        version=TASK_VERSIONS["judge_sensitivity"],
         dataset=variant_dataset(variants),
         solver=recorded_debate(
             Transcripts(

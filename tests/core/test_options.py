@@ -96,30 +96,44 @@ def test_the_label_does_not_depend_on_what_was_built_before() -> None:
 @pytest.mark.parametrize(
     ("build", "message"),
     [
-        (lambda: debate(judging={"judge_budget": 900}),
-         "-T judging: a form this package no longer takes; expected each judging setting as "
-         "an option of its own, e.g. -T judge_budget=1024."),
-        (lambda: rubric(judging={"judge_budget": 900}),
-         "-S judging: a form this package no longer takes; expected each judging setting as "
-         "an option of its own, e.g. -S judge_budget=1024."),
+        (
+            lambda: debate(judging={"judge_budget": 900}),
+            "-T judging: a form this package no longer takes; expected each judging setting as "
+            "an option of its own, e.g. -T judge_budget=1024.",
+        ),
+        (
+            lambda: rubric(judging={"judge_budget": 900}),
+            "-S judging: a form this package no longer takes; expected each judging setting as "
+            "an option of its own, e.g. -S judge_budget=1024.",
+        ),
         (lambda: crucible(judging={"judges": 2}), "-T judging: a form this package no longer"),
         (lambda: crucible_score(judging={"judges": 2}), "-S judging: a form this package"),
         (lambda: judge(transcripts=_transcript(), judging={}), "-T judging: a form this"),
-        (lambda: debate(run={"probe": False}),
-         "-T run: a form this package no longer takes; expected each run setting as an "
-         "option of its own, e.g. -T probe=false."),
-        (lambda: panel(task="t", deliberation={"final_budget": 900}),
-         "-T deliberation: a form this package no longer takes; expected each setting as an "
-         "option of its own, e.g. -T final_budget=1500."),
-        (lambda: debate(pro_budget=500),
-         '-T pro_budget: a form this package no longer takes; expected -T budget="{pro: N, '
-         'con: M}"'),
+        (
+            lambda: debate(run={"probe": False}),
+            "-T run: a form this package no longer takes; expected each run setting as an "
+            "option of its own, e.g. -T probe=false.",
+        ),
+        (
+            lambda: panel(task="t", deliberation={"final_budget": 900}),
+            "-T deliberation: a form this package no longer takes; expected each setting as an "
+            "option of its own, e.g. -T final_budget=1500.",
+        ),
+        (
+            lambda: debate(pro_budget=500),
+            '-T pro_budget: a form this package no longer takes; expected -T budget="{pro: N, '
+            'con: M}"',
+        ),
         (lambda: debate(con_budget=500), "-T con_budget: a form this package no longer takes"),
-        (lambda: debate(seed=3),
-         "-T seed: a form this package no longer takes; expected Inspect's own --seed"),
+        (
+            lambda: debate(seed=3),
+            "-T seed: a form this package no longer takes; expected Inspect's own --seed",
+        ),
         (lambda: crucible(seed=3), "-T seed: a form this package no longer takes"),
-        (lambda: panel(task="t", timeout=30),
-         "-T timeout: a form this package no longer takes; expected Inspect's own --timeout"),
+        (
+            lambda: panel(task="t", timeout=30),
+            "-T timeout: a form this package no longer takes; expected Inspect's own --timeout",
+        ),
         (lambda: fact_check_validation(timeout=30), "-T timeout: a form this package no longer"),
     ],
 )

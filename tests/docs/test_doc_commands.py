@@ -38,20 +38,28 @@ def problems_of(tmp_path: Path, text: str) -> list[str]:
         ("inspect eval debatebench/debat --model ollama/m", "no task debatebench/debat"),
         ("inspect eval debatebench/debate -T motoin=x", "takes no -T motoin"),
         # every form no longer taken is named with the one to give
-        ('inspect eval debatebench/debate -T judging="{judge_budget: 9}"',
-         "no longer takes -T judging: give each judging setting as an option of its own"),
+        (
+            'inspect eval debatebench/debate -T judging="{judge_budget: 9}"',
+            "no longer takes -T judging: give each judging setting as an option of its own",
+        ),
         ("inspect eval debatebench/debate -T pro_budget=9", 'give -T budget="{pro: N'),
         ("inspect eval debatebench/debate -T seed=3", "give Inspect's own --seed"),
         ("inspect eval debatebench/crucible -T timeout=30", "give Inspect's own --timeout"),
         ("inspect eval debatebench/panel -T run={probe: false}", "no longer takes -T run"),
-        ('inspect score LOG --scorer debatebench/rubric -S judging="{judge_budget: 900}"',
-         "no longer takes -S judging: give each judging setting as an option of its own, "
-         "e.g. -S judge_budget=1024"),
+        (
+            'inspect score LOG --scorer debatebench/rubric -S judging="{judge_budget: 900}"',
+            "no longer takes -S judging: give each judging setting as an option of its own, "
+            "e.g. -S judge_budget=1024",
+        ),
         # a tournament's -T options are the debate task's
-        ("debatebench-eval tournament run --models a,b --judges j --log-dir d -T budgit=9",
-         "task debatebench/debate takes no -T budgit"),
-        ("debatebench-eval tournament plan --models a,b --judges j --log-dir d -T seed=3",
-         "no longer takes -T seed"),
+        (
+            "debatebench-eval tournament run --models a,b --judges j --log-dir d -T budgit=9",
+            "task debatebench/debate takes no -T budgit",
+        ),
+        (
+            "debatebench-eval tournament plan --models a,b --judges j --log-dir d -T seed=3",
+            "no longer takes -T seed",
+        ),
         ("inspect eval debatebench/debate --limt 1", "No such option '--limt'"),
         ("inspect evl debatebench/debate", "no command 'evl'"),
         ("inspect score LOG --scorer debatebench/rubrik", "no scorer debatebench/rubrik"),
