@@ -58,6 +58,8 @@ MODULES = {
     "debatebench_eval.debate.context_plan": "solvers",
     "debatebench_eval.debate.turn_stats": "solvers",
     "debatebench_eval.debate.task": "tasks",
+    # Reads a finished log for `debatebench-eval report`.
+    "debatebench_eval.debate.log_figures": "commands",
     **{f"debatebench_eval.judging.{name}": "rules" for name in _JUDGING_RULES},
     "debatebench_eval.judging.rubric_scorer": "solvers",
     "debatebench_eval.judging.fact_check": "solvers",

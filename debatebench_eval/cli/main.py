@@ -71,7 +71,8 @@ def _parser() -> argparse.ArgumentParser:
         "trust", help="record a judge's validation or check result from its log"
     )
     trust.add_argument(
-        "log", help="a judge_validation, fact_check_validation or judge_sensitivity log"
+        "log",
+        help="a debate, judge, judge_validation, fact_check_validation or judge_sensitivity log",
     )
     trust.add_argument("--out", help="folder for the record (default: the user trust folder)")
     from debatebench_eval.trust.records import MIN_PARSE_RATE, MIN_SCORED, MIN_TAU_C
@@ -83,10 +84,13 @@ def _parser() -> argparse.ArgumentParser:
     trust.add_argument("--min-scored", type=int, default=MIN_SCORED, help=f"default {MIN_SCORED}")
     trust.set_defaults(run=_run_trust)
     report = commands.add_parser(
-        "report", help="a judge validation's or check's tables (Markdown) and plot (PNG)"
+        "report",
+        help="every figure of a debate or judge log (Markdown), or a judge validation's "
+        "or check's tables (Markdown) and plot (PNG)",
     )
     report.add_argument(
-        "log", help="a judge_validation, fact_check_validation or judge_sensitivity log"
+        "log",
+        help="a debate, judge, judge_validation, fact_check_validation or judge_sensitivity log",
     )
     report.add_argument("-o", "--out", default="report", help="output folder (default ./report)")
     report.set_defaults(run=_run_report)
@@ -206,7 +210,15 @@ def _run_report(args: argparse.Namespace) -> int:
 
     if checks.is_check_log(args.log):
         return checks.run_report(args)
+    from inspect_ai.log import read_eval_log
+
     from debatebench_eval.core.log_files import log_file
+    from debatebench_eval.debate.log_figures import is_debate_log, write_debate_report
+
+    if is_debate_log(read_eval_log(str(log_file(args.log)), header_only=True)):
+        for path in write_debate_report(log_file(args.log), Path(args.out)):
+            print(path)
+        return 0
     from debatebench_eval.validation.log_reader import NotAValidationLog
     from debatebench_eval.validation.report import write_report
 

@@ -41,7 +41,7 @@ def _split(every: Sequence[str], listed: Sequence[str]) -> ScoreKeys:
     return ScoreKeys(tuple(listed), tuple(k for k in every if k not in listed))
 
 
-_FIGURES = "the rest in the score's metadata `figures`, with means in the log's results"
+_FIGURES = "the rest in the score's metadata `figures`, with means in `debatebench-eval report`"
 
 
 def scorer_keys() -> dict[str, ScoreKeys]:

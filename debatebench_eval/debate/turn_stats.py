@@ -32,7 +32,12 @@ STAT_KEYS = (
 STAT_LISTED = ("hit_budget_rate",)
 
 
-@scorer(metrics=[value_stats(STAT_LISTED, with_stderr=False), figure_stats(with_stderr=False)])
+# The terminal's headline (the budget-hit rate); every figure is the report's.
+STAT_HEADLINE = [value_stats(STAT_LISTED, with_stderr=False)]
+STAT_FIGURES = [value_stats(STAT_LISTED, with_stderr=False), figure_stats(with_stderr=False)]
+
+
+@scorer(metrics=STAT_HEADLINE)
 def turn_stats() -> Scorer:
     """Per-debate token use, budget hits and latency from the recorded turns."""
 

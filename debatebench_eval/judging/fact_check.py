@@ -34,7 +34,7 @@ from debatebench_eval.judging.ledger import (
     fact_check_prompts,
     reply_schema,
 )
-from debatebench_eval.judging.metrics import figure_stats, value_stats
+from debatebench_eval.judging.metrics import claims_supported, figure_stats, value_stats
 from debatebench_eval.judging.options import JudgingOptions, judge_models
 from debatebench_eval.judging.score_schema import unscored_answer
 from debatebench_eval.judging.structured import Exchange, ask_judge
@@ -50,7 +50,13 @@ FACT_CHECK_KEYS = (
 FACT_CHECK_LISTED = ("pro_contradicted", "con_contradicted", "unverifiable_citation_pct")
 
 
-@scorer(metrics=[value_stats(FACT_CHECK_LISTED), figure_stats()])
+# The terminal's headline (claims supported, unverifiable citations); every figure is
+# the report's (`FACT_CHECK_FIGURES`).
+FACT_CHECK_HEADLINE = [claims_supported(), value_stats(("unverifiable_citation_pct",), False)]
+FACT_CHECK_FIGURES = [value_stats(FACT_CHECK_LISTED), figure_stats()]
+
+
+@scorer(metrics=FACT_CHECK_HEADLINE)
 def fact_check(**judging: Any) -> Scorer:
     """Audit every claim against the debate's record (passages and turns) with the judge role.
 

@@ -34,6 +34,7 @@ from debatebench_eval.judging.gate import (
 )
 from debatebench_eval.judging.metrics import (
     figure_stats,
+    headline_shares,
     judge_reliability,
     model_win_rate,
     panel_alpha,
@@ -65,16 +66,23 @@ from debatebench_eval.record.store import DebateRecord
 Reading = Exchange[dict[str, SideJudgment]]
 
 
-# The win rates first: the first metric of the first scorer is the log's headline.
-@scorer(
-    metrics=[
-        model_win_rate(),
-        value_stats(schema.RUBRIC_LISTED),
-        panel_alpha(),
-        judge_reliability(),
-        figure_stats(),
-    ]
-)
+# The win rates first: the first metric of the first scorer is the log's headline. The
+# terminal shows the headline figures; `RUBRIC_FIGURES` (every one) is the report's.
+RUBRIC_HEADLINE = [
+    model_win_rate(),
+    value_stats(("margin",)),
+    headline_shares(schema.RUBRIC_HEADLINE_SHARES),
+]
+RUBRIC_FIGURES = [
+    model_win_rate(),
+    value_stats(schema.RUBRIC_LISTED),
+    panel_alpha(),
+    judge_reliability(),
+    figure_stats(),
+]
+
+
+@scorer(metrics=RUBRIC_HEADLINE)
 def rubric(**judging: Any) -> Scorer:
     """Five-dimension rubric judging by the `judge` role (a panel when it lists several models).
 
