@@ -109,7 +109,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     quick.set_defaults(run=_run_quickstart)
     add_tournament_parser(commands)
-    from debatebench_eval.crucible.commands import add_commands as add_crucible_commands
+    from debatebench_eval.truth_crucible.commands import add_commands as add_crucible_commands
 
     add_crucible_commands(commands)
     deliberation.register(commands)
@@ -213,7 +213,7 @@ def _run_report(args: argparse.Namespace) -> int:
     from inspect_ai.log import read_eval_log
 
     from debatebench_eval.core.log_files import log_file
-    from debatebench_eval.debate.log_figures import is_debate_log, write_debate_report
+    from debatebench_eval.debating.log_figures import is_debate_log, write_debate_report
 
     if is_debate_log(read_eval_log(str(log_file(args.log)), header_only=True)):
         for path in write_debate_report(log_file(args.log), Path(args.out)):

@@ -15,14 +15,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from debatebench_eval.core._inspect import registry_info, registry_params
-from debatebench_eval.crucible.outcome import score_keys as crucible_keys
-from debatebench_eval.crucible.prompts import judge_prompts
-from debatebench_eval.debate.turn_stats import STAT_KEYS, STAT_LISTED
+from debatebench_eval.debating.turn_stats import STAT_KEYS, STAT_LISTED
 from debatebench_eval.judging.fact_check import FACT_CHECK_KEYS, FACT_CHECK_LISTED
 from debatebench_eval.judging.rubric import default_rubric
 from debatebench_eval.judging.score_schema import RUBRIC_LISTED, SPEECH_FIGURES, rubric_keys
 from debatebench_eval.protocols.scorer import DECISION_KEYS, OUTCOME_KEYS, PANEL_KEYS
 from debatebench_eval.trust.speech_rows import RATING_KEY
+from debatebench_eval.truth_crucible.outcome import score_keys as crucible_keys
+from debatebench_eval.truth_crucible.prompts import judge_prompts
 from debatebench_eval.validation.fact_check_scorer import VALUE_KEYS
 from debatebench_eval.validation.speech_scorer import SPEECH_RATING_KEYS
 

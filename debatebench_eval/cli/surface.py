@@ -23,14 +23,14 @@ from debatebench_eval._registry import ALIAS_PREFIX, SCORERS, SOLVERS, TASKS
 from debatebench_eval.core._inspect import registry_info
 from debatebench_eval.core.options import OptionGroup
 from debatebench_eval.core.run_options import PROBE_ONLY, RUN_KEYS, RunOptions
-from debatebench_eval.crucible.options import CRUCIBLE_RUN_KEYS, ScoringOptions
-from debatebench_eval.crucible.options import DEBATE_ARGS as CRUCIBLE_ARGS
-from debatebench_eval.debate.task import DEBATE_ARGS
+from debatebench_eval.debating.task import DEBATE_ARGS
 from debatebench_eval.interop.judge_task import JUDGE_TASK_ARGS
 from debatebench_eval.judging.options import JudgeCalls, JudgingOptions
 from debatebench_eval.protocols.options import DELIBERATION_KEYS, DeliberationOptions
 from debatebench_eval.protocols.solver import DELIBERATE_ARGS
 from debatebench_eval.protocols.tasks import ADJUDICATE_ARGS, PANEL_ARGS
+from debatebench_eval.truth_crucible.options import CRUCIBLE_RUN_KEYS, ScoringOptions
+from debatebench_eval.truth_crucible.options import DEBATE_ARGS as CRUCIBLE_ARGS
 from debatebench_eval.validation.fact_check_scorer import PLANTED_JUDGING
 from debatebench_eval.validation.sensitivity_scorer import SENSITIVITY_JUDGING
 from debatebench_eval.validation.speech_task import VALIDATION_ARGS

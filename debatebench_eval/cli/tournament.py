@@ -265,7 +265,7 @@ def _planned(args: argparse.Namespace) -> Manifest | None:
 
 def _cost_lines(manifest: Manifest, prices: dict[str, Any]) -> list[str]:
     """The planned debates' calls, tokens and (where priced) cost, at their caps."""
-    from debatebench_eval.debate.call_shape import CALLS_KEY, CallBound
+    from debatebench_eval.debating.call_shape import CALLS_KEY, CallBound
     from debatebench_eval.tournament import runner
     from debatebench_eval.tournament.cost import estimate, lines
 

@@ -28,8 +28,8 @@ from debatebench_eval.core._inspect import without_source_file
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.options import Taker
 from debatebench_eval.core.run_options import RUN_KEYS, RunOptions
-from debatebench_eval.debate.config import DEFAULT_FORMAT, DebateSettings, named_format
-from debatebench_eval.debate.task import DEBATE_ARGS, debate, debate_dataset
+from debatebench_eval.debating.config import DEFAULT_FORMAT, DebateSettings, named_format
+from debatebench_eval.debating.task import DEBATE_ARGS, debate, debate_dataset
 from debatebench_eval.judging.options import JUDGE_ARGS, JudgingOptions
 from debatebench_eval.record.motions import Motion, default_motions, load_motions
 from debatebench_eval.record.protocol import parse_phases

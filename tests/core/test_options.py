@@ -21,10 +21,7 @@ from debatebench_eval.core import options as option_groups
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.options import OptionGroup, Taker
 from debatebench_eval.core.resources import data_file
-from debatebench_eval.crucible.options import ScoringOptions
-from debatebench_eval.crucible.scorer import crucible_score
-from debatebench_eval.crucible.task import crucible
-from debatebench_eval.debate.task import debate
+from debatebench_eval.debating.task import debate
 from debatebench_eval.interop.judge_task import judge
 from debatebench_eval.judging import options as judging_options
 from debatebench_eval.judging.fact_check import fact_check
@@ -32,6 +29,9 @@ from debatebench_eval.judging.options import JudgeCalls, JudgingOptions
 from debatebench_eval.judging.rubric import load_rubric
 from debatebench_eval.judging.rubric_scorer import rubric
 from debatebench_eval.protocols.tasks import adjudicate, panel
+from debatebench_eval.truth_crucible.options import ScoringOptions
+from debatebench_eval.truth_crucible.scorer import crucible_score
+from debatebench_eval.truth_crucible.task import crucible
 from debatebench_eval.validation.fact_check_task import fact_check_validation
 
 RUBRIC = data_file("scorers", "rubric.yaml")

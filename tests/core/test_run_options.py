@@ -13,7 +13,7 @@ from debatebench_eval.cli.main import main
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.options import task_taker
 from debatebench_eval.core.run_options import RUN_KEYS, RunOptions, run_options
-from debatebench_eval.debate.task import debate
+from debatebench_eval.debating.task import debate
 from debatebench_eval.interop.judge_task import judge
 
 TAKER = task_taker("t", ("other",))

@@ -13,9 +13,9 @@ from inspect_ai.log import EvalLog
 
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.run_options import RunOptions
-from debatebench_eval.crucible.options import debate_options, early_stop, scoring_options
-from debatebench_eval.crucible.record import CrucibleRecord
-from debatebench_eval.crucible.task import crucible
+from debatebench_eval.truth_crucible.options import debate_options, early_stop, scoring_options
+from debatebench_eval.truth_crucible.record import CrucibleRecord
+from debatebench_eval.truth_crucible.task import crucible
 
 from support.crucible_replies import FIXTURE_TOPIC, CrucibleScript
 

@@ -13,13 +13,13 @@ import pytest
 from inspect_ai.log import EvalLog
 
 from debatebench_eval.core.errors import ConfigError
-from debatebench_eval.crucible.blindview import reading_seed
-from debatebench_eval.crucible.outcome import decide, score_keys
-from debatebench_eval.crucible.prompts import judge_prompts
-from debatebench_eval.crucible.record import CrucibleRecord
-from debatebench_eval.crucible.task import crucible
 from debatebench_eval.judging.blind import blind_orientation
 from debatebench_eval.trust.records import JudgeIdentity, save_record
+from debatebench_eval.truth_crucible.blindview import reading_seed
+from debatebench_eval.truth_crucible.outcome import decide, score_keys
+from debatebench_eval.truth_crucible.prompts import judge_prompts
+from debatebench_eval.truth_crucible.record import CrucibleRecord
+from debatebench_eval.truth_crucible.task import crucible
 
 from support.crucible_replies import (
     DIMENSIONS,
@@ -288,8 +288,8 @@ def test_the_trust_stamp_counts_the_meta_judge(
 
 
 def test_the_claims_table_keeps_claims_whole_and_marks_failures_in_red() -> None:
-    from debatebench_eval.crucible.display import claims_message
-    from debatebench_eval.crucible.record import Claim, EvidenceCheck
+    from debatebench_eval.truth_crucible.display import claims_message
+    from debatebench_eval.truth_crucible.record import Claim, EvidenceCheck
 
     long_claim = "The parser rejects an empty header line. " * 12  # about 500 characters
     good = EvidenceCheck(file="src/parse.py", line_start=11, line_end=11, excerpt="x",
@@ -312,8 +312,8 @@ def test_the_claims_table_keeps_claims_whole_and_marks_failures_in_red() -> None
 
 
 def test_the_scores_table_is_aligned_text_in_the_viewer_and_markdown_in_the_report() -> None:
-    from debatebench_eval.crucible.record import Claim
-    from debatebench_eval.crucible.report_text import claims_table
+    from debatebench_eval.truth_crucible.record import Claim
+    from debatebench_eval.truth_crucible.report_text import claims_table
 
     def claim(number: int, verified: bool) -> Claim:
         return Claim(id=f"C-PRO-0{number}", side="pro", order=number, claim="A claim.",

@@ -10,7 +10,7 @@ import pytest
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ContentReasoning, ContentText, GenerateConfig, ModelOutput, ModelUsage
 
-from debatebench_eval.debate.log_figures import log_figures
+from debatebench_eval.debating.log_figures import log_figures
 from debatebench_eval.record.store import DebateRecord
 
 from support.scripted import Script, output
@@ -292,7 +292,7 @@ def test_a_roles_own_budget_is_a_key_of_budget(run_debate: RunDebate) -> None:
 
 def test_a_role_budget_given_twice_or_an_unknown_role_is_refused() -> None:
     from debatebench_eval.core.errors import ConfigError
-    from debatebench_eval.debate.task import debate
+    from debatebench_eval.debating.task import debate
 
     with pytest.raises(ConfigError, match=r"^-T pro_budget: a form this package no longer"):
         debate(budget={"pro": 300}, pro_budget=200)

@@ -11,7 +11,7 @@ from inspect_ai.model import GenerateConfig, ModelOutput
 from inspect_ai.util import Store
 
 from debatebench_eval.core.reply_model import text_pattern, words_pattern
-from debatebench_eval.debate.log_figures import log_figures
+from debatebench_eval.debating.log_figures import log_figures
 from debatebench_eval.judging.blind import Orientation
 from debatebench_eval.judging.fact_check import FACT_CHECK_KEYS, FACT_CHECK_LISTED
 from debatebench_eval.judging.figures import figures_of

@@ -9,7 +9,7 @@ from typing import Any
 from inspect_ai.model import GenerateConfig, ModelOutput
 
 from debatebench_eval.cli.main import main
-from debatebench_eval.debate.log_figures import log_figures
+from debatebench_eval.debating.log_figures import log_figures
 from debatebench_eval.judging.explain import relabel
 
 from support.judge_replies import is_rubric_call, ledger_reply, rubric_reply, side_scores, turn_ids

@@ -10,7 +10,7 @@ from typing import Any
 from inspect_ai.log import EvalLog
 from inspect_ai.model import GenerateConfig, ModelOutput
 
-from debatebench_eval.debate.log_figures import log_figures
+from debatebench_eval.debating.log_figures import log_figures
 
 from support.judge_replies import NONE_MADE, is_rubric_call, rubric_reply, side_scores
 from support.scripted import Script, output
