@@ -41,11 +41,15 @@ SENSITIVITY_JUDGING = (
 
 @metric
 def sensitivity_stats() -> Metric:
-    """The share of pairs where the degraded side fell on every stated dimension and lost,
-    per degradation, with Wilson CIs; the unchanged side's movement; the swap-flip rate."""
+    """The check's headline: the share of pairs where the degraded side fell on every
+    stated dimension and lost, with its Wilson CI beside chance; the loss rate, the
+    unchanged side's movement, the swap-flip rate, parse rate and pairs judged. Each
+    degradation's figures are in `debatebench-eval report` and `trust` (the same
+    summary, read from the samples)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float | None]:
-        return summarise_scores([s.score for s in scores]).as_metrics()
+        found = summarise_scores([s.score for s in scores]).as_metrics()
+        return {key: value for key, value in found.items() if key in HEADLINE}
 
     return compute
 
@@ -88,6 +92,13 @@ def summarise_scores(scores: list[Score]) -> SensitivitySummary:
         tiebreak=design.get("tiebreak", "steelman_fidelity"),
         readings=2 if design.get("swap_judging", True) else 1,
     )
+
+
+# What the end of a run prints; every figure is the report's.
+HEADLINE = (
+    "sensitivity", "sensitivity_low", "sensitivity_high", "chance.all", "loss_rate",
+    "unchanged_moved", "swap_flip_rate", "parse_rate", "pairs_judged",
+)  # fmt: skip
 
 
 @scorer(metrics=[sensitivity_stats()])
