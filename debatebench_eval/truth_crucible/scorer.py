@@ -21,7 +21,7 @@ from inspect_ai.util import span
 
 from debatebench_eval.core.options import scorer_taker
 from debatebench_eval.judging.gate import guard_debaters, judge_trust
-from debatebench_eval.judging.metrics import value_stats
+from debatebench_eval.judging.metrics import headline_shares, value_stats
 from debatebench_eval.judging.options import judge_models
 from debatebench_eval.judging.structured import Exchange
 from debatebench_eval.truth_crucible import audit as audit_rules
@@ -70,7 +70,17 @@ class PanelReading:
         }
 
 
-@scorer(metrics=[value_stats()])
+# What the end of a run prints: each side's mean score and the gap, the verdict tiers,
+# the share of evidence verified and the panel's agreement. Every key's mean is in the
+# sample list and the crucible's report (a row per key and its stderr was up to 68).
+CRUCIBLE_MEANS = ("pro_mean", "con_mean", "gap")
+CRUCIBLE_SHARES = (
+    "tier_resolved", "tier_contested", "tier_unresolved", "evidence_verified_rate",
+    "judge_alpha",
+)  # fmt: skip
+
+
+@scorer(metrics=[value_stats(CRUCIBLE_MEANS), headline_shares(CRUCIBLE_SHARES)])
 def crucible_score(**judging: Any) -> Scorer:
     """Blind six-dimension scoring of every verified claim by a panel, with a meta-judge audit.
 

@@ -83,6 +83,13 @@ def test_each_reading_has_its_own_orientation_and_unblinds_correctly(run_crucibl
     assert score.value["pro_mean"] == 5 and score.value["con_mean"] == 2
     assert score.answer == "PRO leads · RESOLVED" and score.metadata["leading"] == "pro"
     assert score.value["pro_leads"] == 1 and score.value["tier_resolved"] == 1
+    # The end of the run prints the headline block only (one topic: no stderr).
+    assert log.results is not None
+    (row,) = [s for s in log.results.scores if s.scorer == "crucible_score"]
+    shown = [name for name in row.metrics if name != "judge_alpha"]  # None with no spread
+    assert shown == ["pro_mean", "con_mean", "gap", "tier_resolved", "tier_contested",
+                     "tier_unresolved", "evidence_verified_rate"]  # fmt: skip
+    assert row.metrics["gap"].value == 3 and row.metrics["tier_resolved"].value == 1
 
 
 def drop_first(system: str, prompt: str, schema: dict[str, Any]) -> str:
