@@ -85,7 +85,7 @@ def _parser() -> argparse.ArgumentParser:
     trust.set_defaults(run=_run_trust)
     report = commands.add_parser(
         "report",
-        help="every figure of a debate or judge log (Markdown), or a judge validation's "
+        help="every figure of a debate, judge or crucible log (Markdown), or a judge validation's "
         "or check's tables (Markdown) and plot (PNG)",
     )
     report.add_argument(

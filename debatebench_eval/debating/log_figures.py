@@ -5,7 +5,8 @@ intervals, mean margin, verdict tiers, swap flips, claims supported, unverifiabl
 citations, budget hits). Every other figure (each side's totals, the stance
 checks, the panel's agreement, the judge's reliability, each dimension and token
 figure) is computed here from the log's sample scores by the same metrics, for
-`debatebench-eval report` (a `debate` or `judge` log): nothing is lost, it is
+`debatebench-eval report` (a `debate`, `judge` or `crucible` log, whose every
+value key's mean is here too): nothing is lost, it is
 read where it is looked for. With several epochs the first epoch's scores are read.
 """
 
@@ -20,18 +21,23 @@ from inspect_ai.scorer import Metric, SampleScore
 from debatebench_eval.core.task_versions import under_title
 from debatebench_eval.debating.turn_stats import STAT_FIGURES
 from debatebench_eval.judging.fact_check import FACT_CHECK_FIGURES
+from debatebench_eval.judging.metrics import value_stats
 from debatebench_eval.judging.rubric_scorer import RUBRIC_FIGURES
 
 FIGURES_BY_SCORER: dict[str, Sequence[Metric]] = {
     "rubric": RUBRIC_FIGURES,
     "fact_check": FACT_CHECK_FIGURES,
     "turn_stats": STAT_FIGURES,
+    # The crucible's every value key, its mean and stderr over the topics.
+    "crucible_score": [value_stats()],
 }
 
 
 def is_debate_log(log: EvalLog) -> bool:
-    """A log whose scorers include the rubric: a `debate`, `judge` or tournament pair's."""
-    return any(s.name.rsplit("/", 1)[-1] == "rubric" for s in log.eval.scorers or [])
+    """A log of a debate, `judge`, tournament pair or crucible: one whose scorers
+    include one of those above."""
+    names = {s.name.rsplit("/", 1)[-1] for s in log.eval.scorers or []}
+    return bool(names & set(FIGURES_BY_SCORER))
 
 
 def log_figures(log: EvalLog) -> dict[str, dict[str, float]]:

@@ -13,6 +13,7 @@ import pytest
 from inspect_ai.log import EvalLog
 
 from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.debating.log_figures import log_figures
 from debatebench_eval.judging.blind import blind_orientation
 from debatebench_eval.trust.records import JudgeIdentity, save_record
 from debatebench_eval.truth_crucible.blindview import reading_seed
@@ -90,6 +91,8 @@ def test_each_reading_has_its_own_orientation_and_unblinds_correctly(run_crucibl
     assert shown == ["pro_mean", "con_mean", "gap", "tier_resolved", "tier_contested",
                      "tier_unresolved", "evidence_verified_rate"]  # fmt: skip
     assert row.metrics["gap"].value == 3 and row.metrics["tier_resolved"].value == 1
+    # Every key's mean is the report's.
+    assert log_figures(log)["crucible_score"]["pro_leads"] == 1
 
 
 def drop_first(system: str, prompt: str, schema: dict[str, Any]) -> str:
