@@ -16,19 +16,15 @@ retrieval stack, so `import debatebench_eval` itself costs only the version.
 
 from __future__ import annotations
 
-import sys
 from importlib import import_module
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from debatebench_eval.core.version import __version__
 
 if TYPE_CHECKING:
-    from debatebench_eval.crucible.scorer import crucible_score
-    from debatebench_eval.crucible.task import crucible
-    from debatebench_eval.debate.solver import debate_solver
-    from debatebench_eval.debate.task import debate
-    from debatebench_eval.debate.turn_stats import turn_stats
+    from debatebench_eval.debating.solver import debate_solver
+    from debatebench_eval.debating.task import debate
+    from debatebench_eval.debating.turn_stats import turn_stats
     from debatebench_eval.interop.judge_task import judge
     from debatebench_eval.judging.fact_check import fact_check
     from debatebench_eval.judging.rubric_scorer import rubric
@@ -39,6 +35,8 @@ if TYPE_CHECKING:
     from debatebench_eval.tournament.leaderboard import leaderboard
     from debatebench_eval.tournament.outcomes import read_tournament
     from debatebench_eval.tournament.runner import pair_tasks, requested_schedule, run_eval_set
+    from debatebench_eval.truth_crucible.scorer import crucible_score
+    from debatebench_eval.truth_crucible.task import crucible
     from debatebench_eval.validation.fact_check_scorer import planted_claims
     from debatebench_eval.validation.fact_check_task import fact_check_validation
     from debatebench_eval.validation.sensitivity_scorer import rubric_sensitivity
@@ -49,23 +47,23 @@ if TYPE_CHECKING:
 # Where each public name lives (the imports above say the same to a type checker;
 # tests/test_api.py holds the two to each other).
 _PUBLIC = {
-    "debate": "debatebench_eval.debate.task",
+    "debate": "debatebench_eval.debating.task",
     "judge": "debatebench_eval.interop.judge_task",
     "judge_validation": "debatebench_eval.validation.speech_task",
     "fact_check_validation": "debatebench_eval.validation.fact_check_task",
     "judge_sensitivity": "debatebench_eval.validation.sensitivity_task",
-    "crucible": "debatebench_eval.crucible.task",
+    "crucible": "debatebench_eval.truth_crucible.task",
     "panel": "debatebench_eval.protocols.tasks",
     "adjudicate": "debatebench_eval.protocols.tasks",
     "rubric": "debatebench_eval.judging.rubric_scorer",
     "fact_check": "debatebench_eval.judging.fact_check",
-    "turn_stats": "debatebench_eval.debate.turn_stats",
+    "turn_stats": "debatebench_eval.debating.turn_stats",
     "speech_rating": "debatebench_eval.validation.speech_scorer",
     "planted_claims": "debatebench_eval.validation.fact_check_scorer",
     "rubric_sensitivity": "debatebench_eval.validation.sensitivity_scorer",
-    "crucible_score": "debatebench_eval.crucible.scorer",
+    "crucible_score": "debatebench_eval.truth_crucible.scorer",
     "outcome": "debatebench_eval.protocols.scorer",
-    "debate_solver": "debatebench_eval.debate.solver",
+    "debate_solver": "debatebench_eval.debating.solver",
     "deliberate": "debatebench_eval.protocols.solver",
     "DebateRecord": "debatebench_eval.record.store",
     "requested_schedule": "debatebench_eval.tournament.runner",
@@ -116,21 +114,3 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted({*globals(), *__all__})
-
-
-class _Package(ModuleType):
-    """The package whose public names win over its subpackages' names.
-
-    The tasks `debate` and `crucible` share their names with the subpackages that
-    hold them, and Python binds a subpackage on its parent the first time it is
-    imported (Inspect imports them all through the registry), which would hide the
-    task. The task wins; the subpackage stays importable by its dotted name.
-    """
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in _PUBLIC and isinstance(value, ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package

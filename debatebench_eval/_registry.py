@@ -22,10 +22,8 @@ from debatebench_eval.core._inspect import (
     registry_info,
 )
 from debatebench_eval.core.errors import printed_once
-from debatebench_eval.crucible.scorer import crucible_score
-from debatebench_eval.crucible.task import crucible
-from debatebench_eval.debate.task import debate
-from debatebench_eval.debate.turn_stats import turn_stats
+from debatebench_eval.debating.task import debate
+from debatebench_eval.debating.turn_stats import turn_stats
 from debatebench_eval.interop.judge_task import judge
 from debatebench_eval.judging.fact_check import fact_check
 from debatebench_eval.judging.rubric_scorer import rubric
@@ -35,6 +33,8 @@ from debatebench_eval.protocols import echo  # noqa: F401  (registers the debate
 from debatebench_eval.protocols.scorer import outcome
 from debatebench_eval.protocols.solver import deliberate
 from debatebench_eval.protocols.tasks import adjudicate, panel
+from debatebench_eval.truth_crucible.scorer import crucible_score
+from debatebench_eval.truth_crucible.task import crucible
 from debatebench_eval.validation.fact_check_scorer import planted_claims
 from debatebench_eval.validation.fact_check_task import fact_check_validation
 from debatebench_eval.validation.sensitivity_scorer import rubric_sensitivity

@@ -89,12 +89,15 @@ def run_debate(tmp_path: Path) -> Callable[..., EvalLog]:
         **task_args: Any,
     ) -> EvalLog:
         task_args.setdefault("motion", "Cities should ban cars from their centres.")
+        # The seed is Inspect's own (`--seed`), given to the eval, not the task.
+        seed = {"seed": task_args.pop("seed")} if "seed" in task_args else {}
         logs = eval(
             debate(**task_args),
             model=main or Script("main").model(),
             model_roles=roles or {},
             log_dir=str(tmp_path / "logs"),
             display="none",
+            **seed,
             **(eval_args or {}),
         )
         return logs[0]

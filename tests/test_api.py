@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 from inspect_ai import eval, task_with
@@ -33,15 +34,19 @@ def test_every_public_name_resolves_to_where_the_type_checker_is_told_it_lives()
         assert value.__module__ == typed[name] and value.__name__ == name
 
 
-def test_a_task_named_as_its_subpackage_stays_the_task() -> None:
-    # Importing the subpackages (the registry does) must not hide the tasks.
+def test_no_public_name_is_also_a_subpackage() -> None:
+    """The tasks `debate` and `crucible` live in `debating` and `truth_crucible`: no
+    subpackage shares a public name, so importing one (the registry imports them all)
+    cannot hide a task, and the package needs no module-class swap to keep it."""
     import debatebench_eval._registry
-    from debatebench_eval import crucible
-    from debatebench_eval.crucible import task as crucible_task
-    from debatebench_eval.debate import task as debate_task
+    from debatebench_eval.debating import task as debate_task
+    from debatebench_eval.truth_crucible import task as crucible_task
 
-    assert debatebench_eval.debate is debate is debate_task.debate
-    assert crucible is crucible_task.crucible
+    subpackages = {p.name for p in Path(debatebench_eval.__file__).parent.iterdir() if p.is_dir()}
+    assert not subpackages & set(debatebench_eval.__all__)
+    assert debatebench_eval.debate is debate_task.debate
+    assert debatebench_eval.crucible is crucible_task.crucible
+    assert type(debatebench_eval) is types.ModuleType
 
 
 def test_importing_the_package_loads_no_task() -> None:

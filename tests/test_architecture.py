@@ -56,13 +56,15 @@ MODULES = {
     "debatebench_eval": "commands",  # the public face: tasks, scorers, tournament steps
     "debatebench_eval.__main__": "commands",
     "debatebench_eval._registry": "commands",
-    **{f"debatebench_eval.debate.{name}": "rules" for name in _DEBATE_RULES},
-    "debatebench_eval.debate.speech": "solvers",
-    "debatebench_eval.debate.pairing": "solvers",
-    "debatebench_eval.debate.solver": "solvers",
-    "debatebench_eval.debate.context_plan": "solvers",
-    "debatebench_eval.debate.turn_stats": "solvers",
-    "debatebench_eval.debate.task": "tasks",
+    **{f"debatebench_eval.debating.{name}": "rules" for name in _DEBATE_RULES},
+    "debatebench_eval.debating.speech": "solvers",
+    "debatebench_eval.debating.pairing": "solvers",
+    "debatebench_eval.debating.solver": "solvers",
+    "debatebench_eval.debating.context_plan": "solvers",
+    "debatebench_eval.debating.turn_stats": "solvers",
+    "debatebench_eval.debating.task": "tasks",
+    # Reads a finished log for `debatebench-eval report`.
+    "debatebench_eval.debating.log_figures": "commands",
     **{f"debatebench_eval.judging.{name}": "rules" for name in _JUDGING_RULES},
     "debatebench_eval.judging.rubric_scorer": "solvers",
     "debatebench_eval.judging.fact_check": "solvers",
@@ -97,11 +99,11 @@ MODULES = {
     "debatebench_eval.interop.export": "commands",
     **{f"debatebench_eval.tournament.{name}": "rules" for name in _TOURNAMENT_RULES},
     **{f"debatebench_eval.tournament.{name}": "commands" for name in _TOURNAMENT_COMMANDS},
-    **{f"debatebench_eval.crucible.{name}": "rules" for name in _CRUCIBLE_RULES},
-    **{f"debatebench_eval.crucible.{name}": "solvers" for name in _CRUCIBLE_SOLVERS},
-    "debatebench_eval.crucible.task": "tasks",
+    **{f"debatebench_eval.truth_crucible.{name}": "rules" for name in _CRUCIBLE_RULES},
+    **{f"debatebench_eval.truth_crucible.{name}": "solvers" for name in _CRUCIBLE_SOLVERS},
+    "debatebench_eval.truth_crucible.task": "tasks",
     **{
-        f"debatebench_eval.crucible.{name}": "commands"
+        f"debatebench_eval.truth_crucible.{name}": "commands"
         for name in ("log_reader", "report", "graph", "commands")
     },
     **{f"debatebench_eval.protocols.{name}": "rules" for name in _PROTOCOL_RULES},
@@ -133,16 +135,16 @@ ALLOWED: dict[str, frozenset[str]] = {
         "judging": (*_BELOW_JUDGING, "trust"),
         "validation": (*_BELOW_JUDGING, "trust", "judging", "interop"),
         "interop": (*_BELOW_JUDGING, "judging"),
-        "debate": (*_BELOW_JUDGING, "prep", "judging"),
-        "crucible": (*_BELOW_JUDGING, "prep", "judging"),
+        "debating": (*_BELOW_JUDGING, "prep", "judging"),
+        "truth_crucible": (*_BELOW_JUDGING, "prep", "judging"),
         "protocols": (*_BELOW_JUDGING, "judging"),
         # Known-answer debates reuse the judge's machinery, not the rubric debate's task.
         "known_answer": (*_BELOW_JUDGING, "judging"),
-        "tournament": (*_BELOW_JUDGING, "judging", "interop", "debate", "known_answer"),
+        "tournament": (*_BELOW_JUDGING, "judging", "interop", "debating", "known_answer"),
         # cli's generated reference reads every task's own constants, debate's too.
         "cli": (
-            *_BELOW_JUDGING, "trust", "prep", "judging", "validation", "interop", "crucible",
-            "protocols", "tournament", "debate", "known_answer",
+            *_BELOW_JUDGING, "trust", "prep", "judging", "validation", "interop",
+            "truth_crucible", "protocols", "tournament", "debating", "known_answer",
         ),
     }.items()
 }  # fmt: skip

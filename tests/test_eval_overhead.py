@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from rich.console import RenderableType
 from rich.text import Text
 
-from debatebench_eval.debate import task as debate_task
+from debatebench_eval.debating import task as debate_task
 
 from support.eval_overhead import distribution_per_module, results_unless_quiet
 

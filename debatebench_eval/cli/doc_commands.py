@@ -5,9 +5,10 @@ each `inspect eval|eval-set|score|view` and `debatebench-eval` command in it
 (continuation lines joined, `&&`/`;`/`|` chains split, `VAR=value` prefixes
 dropped) is parsed by the real parser: Inspect's click commands for `inspect`,
 ours for `debatebench-eval`. Then a task, scorer or solver of this package must
-be registered, and every `-T`/`-S` key (and every key of a `judging="{...}"`
-mapping) must be one it accepts (`cli.surface`). A line holding `...` is a
-placeholder and is skipped.
+be registered, and every `-T`/`-S` key must be one it accepts (`cli.surface`);
+a form the package no longer takes (`arguments.REMOVED`) is named with the form
+to give. A tournament's `-T` keys are the `debate` task's. A line holding `...`
+is a placeholder and is skipped.
 """
 
 from __future__ import annotations
@@ -19,12 +20,11 @@ import shlex
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import click
-import yaml
 
 from debatebench_eval.cli import surface
+from debatebench_eval.core.arguments import REMOVED
 
 SHELLS = frozenset({"bash", "sh", "console", "shell", "zsh"})
 PLACEHOLDER = "..."
@@ -34,6 +34,7 @@ _CHAIN = frozenset({"&&", "||", ";", "|", "&"})
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _WRAPPERS = frozenset({"time", "/usr/bin/time", "nohup", "env", "exec"})
 INSPECT_CHECKED = ("eval", "eval-set", "score", "view")
+TOURNAMENT_TASK = "debatebench/debate"
 
 
 @dataclass(frozen=True)
@@ -172,11 +173,14 @@ def _check_ours(args: list[str]) -> list[str]:
     errors = io.StringIO()
     with contextlib.redirect_stderr(errors), contextlib.redirect_stdout(io.StringIO()):
         try:
-            command_parser().parse_args(args)
+            parsed = command_parser().parse_args(args)
         except SystemExit as exit_:
             if exit_.code not in (0, None):
                 return [errors.getvalue().strip().splitlines()[-1]]
-    return []
+            return []
+    # A tournament passes its -T options to every pair's `debate` task.
+    given = getattr(parsed, "task_args", None) or ()
+    return _check_named("task", TOURNAMENT_TASK, given, "-T") if args[0] == "tournament" else []
 
 
 def _check_inspect(args: list[str]) -> list[str]:
@@ -216,24 +220,10 @@ def _check_named(kind: str, name: str | None, given: Sequence[str], flag: str) -
         return [f"no {kind} {name} is registered (known: {', '.join(sorted(known))})"]
     problems: list[str] = []
     for pair in given:
-        key, _, value = pair.partition("=")
-        if key not in item.option_names():
+        key = pair.partition("=")[0]
+        if key in REMOVED and key not in item.option_names():
+            form = REMOVED[key].format(flag=flag)
+            problems.append(f"{kind} {name} no longer takes {flag} {key}: give {form}")
+        elif key not in item.option_names():
             problems.append(f"{kind} {name} takes no {flag} {key}")
-        elif key == item.accepts.group_name():
-            problems += _check_group(item, flag, key, value)
     return problems
-
-
-def _check_group(item: surface.Registered, flag: str, key: str, value: str) -> list[str]:
-    try:
-        mapping: Any = yaml.safe_load(value)
-    except yaml.YAMLError:
-        return [f"{flag} {key}={value} is not a YAML mapping"]
-    if not isinstance(mapping, dict):
-        return [f"{flag} {key}={value} is not a mapping"]
-    accepted = item.group_keys()
-    return [
-        f"{item.name}'s {flag} {key} has no key {inner}"
-        for inner in mapping
-        if inner not in accepted
-    ]

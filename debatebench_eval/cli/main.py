@@ -71,7 +71,8 @@ def _parser() -> argparse.ArgumentParser:
         "trust", help="record a judge's validation or check result from its log"
     )
     trust.add_argument(
-        "log", help="a judge_validation, fact_check_validation or judge_sensitivity log"
+        "log",
+        help="a debate, judge, judge_validation, fact_check_validation or judge_sensitivity log",
     )
     trust.add_argument("--out", help="folder for the record (default: the user trust folder)")
     from debatebench_eval.trust.records import MIN_PARSE_RATE, MIN_SCORED, MIN_TAU_C
@@ -83,10 +84,13 @@ def _parser() -> argparse.ArgumentParser:
     trust.add_argument("--min-scored", type=int, default=MIN_SCORED, help=f"default {MIN_SCORED}")
     trust.set_defaults(run=_run_trust)
     report = commands.add_parser(
-        "report", help="a judge validation's or check's tables (Markdown) and plot (PNG)"
+        "report",
+        help="every figure of a debate, judge or crucible log (Markdown), or a judge validation's "
+        "or check's tables (Markdown) and plot (PNG)",
     )
     report.add_argument(
-        "log", help="a judge_validation, fact_check_validation or judge_sensitivity log"
+        "log",
+        help="a debate, judge, judge_validation, fact_check_validation or judge_sensitivity log",
     )
     report.add_argument("-o", "--out", default="report", help="output folder (default ./report)")
     report.set_defaults(run=_run_report)
@@ -105,7 +109,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     quick.set_defaults(run=_run_quickstart)
     add_tournament_parser(commands)
-    from debatebench_eval.crucible.commands import add_commands as add_crucible_commands
+    from debatebench_eval.truth_crucible.commands import add_commands as add_crucible_commands
 
     add_crucible_commands(commands)
     from debatebench_eval.cli.oversight import add_commands as add_oversight_commands
@@ -137,7 +141,7 @@ def _run_list(args: argparse.Namespace) -> int:
             _print_flat(item)
     # Declared once, on the group: every task and scorer that judges takes these.
     for group, users in surface.JUDGING_GROUPS:
-        print(f'\njudging keys of {users} (-T judging="{{key: value, ...}}", -S for a scorer):\n')
+        print(f"\njudging options of {users} (-T key=value, -S for a scorer):\n")
         for line in group.options_doc():
             print(textwrap.fill(line, 88, initial_indent="    ", subsequent_indent="        "))
     return 0
@@ -209,7 +213,15 @@ def _run_report(args: argparse.Namespace) -> int:
 
     if checks.is_check_log(args.log):
         return checks.run_report(args)
+    from inspect_ai.log import read_eval_log
+
     from debatebench_eval.core.log_files import log_file
+    from debatebench_eval.debating.log_figures import is_debate_log, write_debate_report
+
+    if is_debate_log(read_eval_log(str(log_file(args.log)), header_only=True)):
+        for path in write_debate_report(log_file(args.log), Path(args.out)):
+            print(path)
+        return 0
     from debatebench_eval.validation.log_reader import NotAValidationLog
     from debatebench_eval.validation.report import write_report
 
@@ -231,7 +243,7 @@ def _run_report(args: argparse.Namespace) -> int:
 # replies well formed.
 QUICKSTART_ARGS = [
     "--limit", "1", "-T", "format=lightning", "-T", "budget=160", "--seed", "42",
-    "-T", "judging={judge_budget: 1024}",
+    "-T", "judge_budget=1024",
     "-T", "context_window=4096",  # embedded.CONTEXT_TOKENS, without importing it here
 ]  # fmt: skip
 

@@ -15,15 +15,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from debatebench_eval.core._inspect import registry_info, registry_params
-from debatebench_eval.crucible.outcome import score_keys as crucible_keys
-from debatebench_eval.crucible.prompts import judge_prompts
-from debatebench_eval.debate.turn_stats import STAT_KEYS, STAT_LISTED
+from debatebench_eval.debating.turn_stats import STAT_KEYS, STAT_LISTED
 from debatebench_eval.judging.fact_check import FACT_CHECK_KEYS, FACT_CHECK_LISTED
 from debatebench_eval.judging.rubric import default_rubric
 from debatebench_eval.judging.score_schema import RUBRIC_LISTED, SPEECH_FIGURES, rubric_keys
 from debatebench_eval.known_answer.scorer import VALUE_KEYS as ANSWER_KEYS
 from debatebench_eval.protocols.scorer import DECISION_KEYS, OUTCOME_KEYS, PANEL_KEYS
 from debatebench_eval.trust.speech_rows import RATING_KEY
+from debatebench_eval.truth_crucible.outcome import score_keys as crucible_keys
+from debatebench_eval.truth_crucible.prompts import judge_prompts
 from debatebench_eval.validation.fact_check_scorer import VALUE_KEYS
 from debatebench_eval.validation.speech_scorer import SPEECH_RATING_KEYS
 
@@ -42,7 +42,7 @@ def _split(every: Sequence[str], listed: Sequence[str]) -> ScoreKeys:
     return ScoreKeys(tuple(listed), tuple(k for k in every if k not in listed))
 
 
-_FIGURES = "the rest in the score's metadata `figures`, with means in the log's results"
+_FIGURES = "the rest in the score's metadata `figures`, with means in `debatebench-eval report`"
 
 
 def scorer_keys() -> dict[str, ScoreKeys]:
@@ -75,7 +75,7 @@ def _words(keys: Sequence[str]) -> str:
 
 FIGURES_NOTE = _FIGURES
 
-# The scorers each task runs by default, in its order (`-T judging="{fact_check: false}"`
+# The scorers each task runs by default, in its order (`-T fact_check=false`
 # drops fact_check from debate and judge). Kept, not built: judge, panel and adjudicate
 # cannot be built without their input files; a docs test builds every task and compares.
 TASK_SCORERS: Mapping[str, tuple[str, ...]] = {

@@ -4,8 +4,8 @@ One source for `debatebench-eval list`, the generated reference pages and the
 check of the commands quoted in the docs: a factory's options are its
 signature (name, type, default) with the meaning from its docstring's `Args:`;
 its option group's keys are the group's fields. The names a factory accepts
-beyond its signature (older spellings, Python keywords such as `with`, the
-group's keys given flat) are the same constants the factory itself checks
+beyond its signature (Python keywords such as `with`, the groups' keys, each
+an option of its own) are the same constants the factory itself checks
 against, so none is kept by hand here.
 """
 
@@ -23,15 +23,15 @@ from debatebench_eval._registry import ALIAS_PREFIX, SCORERS, SOLVERS, TASKS
 from debatebench_eval.core._inspect import registry_info
 from debatebench_eval.core.options import OptionGroup
 from debatebench_eval.core.run_options import PROBE_ONLY, RUN_KEYS, RunOptions
-from debatebench_eval.crucible.options import CRUCIBLE_RUN_KEYS, ScoringOptions
-from debatebench_eval.crucible.options import DEBATE_ARGS as CRUCIBLE_ARGS
-from debatebench_eval.debate.task import DEBATE_ARGS
+from debatebench_eval.debating.task import DEBATE_ARGS
 from debatebench_eval.interop.judge_task import JUDGE_TASK_ARGS
 from debatebench_eval.judging.options import JudgeCalls, JudgingOptions
-from debatebench_eval.known_answer.task import ARGS as OVERSIGHT_ARGS
+from debatebench_eval.known_answer.task import OWN_ARGS as OVERSIGHT_ARGS
 from debatebench_eval.protocols.options import DELIBERATION_KEYS, DeliberationOptions
 from debatebench_eval.protocols.solver import DELIBERATE_ARGS
 from debatebench_eval.protocols.tasks import ADJUDICATE_ARGS, PANEL_ARGS
+from debatebench_eval.truth_crucible.options import CRUCIBLE_RUN_KEYS, ScoringOptions
+from debatebench_eval.truth_crucible.options import DEBATE_ARGS as CRUCIBLE_ARGS
 from debatebench_eval.validation.fact_check_scorer import PLANTED_JUDGING
 from debatebench_eval.validation.sensitivity_scorer import SENSITIVITY_JUDGING
 from debatebench_eval.validation.speech_task import VALIDATION_ARGS
@@ -45,9 +45,9 @@ JUDGING_GROUPS: tuple[tuple[type[OptionGroup], str], ...] = (
 
 @dataclass(frozen=True)
 class Accepts:
-    """A factory's option group (if any), the group keys it reads (None: all) and the
-    names it takes besides its signature's; `flat`: the groups whose flat form is the
-    documented one (`RunOptions`), each with the keys it reads, shown as its own options."""
+    """A factory's judging group (if any), the group keys it reads (None: all) and the
+    names it takes besides its signature's; `flat`: the other groups (`RunOptions`),
+    each with the keys it reads, shown with its own options."""
 
     group: type[OptionGroup] | None = None
     group_keys: tuple[str, ...] | None = None
@@ -135,7 +135,7 @@ class Registered:
         return own + self.run_options()
 
     def run_options(self) -> list[Option]:
-        """The keys of its flat groups it reads (their documented form), as the groups have them."""
+        """The keys of its other groups it reads, as the groups document them."""
         return [
             o for group, keys in self.accepts.flat for o in group_fields(group) if o.name in keys
         ]
@@ -149,10 +149,10 @@ class Registered:
 
     def option_names(self) -> frozenset[str]:
         """Every name accepted as `-T`/`-S key=value`: the signature, the extra names,
-        and the group's keys (which are also accepted flat)."""
+        and the groups' keys."""
         own = set(_parameters(self.obj)) | set(self.accepts.extra)
-        for group, keys in self.accepts.flat:
-            own |= {group.GROUP, *keys}
+        for _, keys in self.accepts.flat:
+            own |= set(keys)
         return frozenset(own | set(self.group_keys()))
 
     def takes_unknown(self) -> bool:

@@ -106,6 +106,9 @@ def _tournament_flags(parser: Any) -> None:
                         help="let a judge also debate (it judges its own debates)")  # fmt: skip
     parser.add_argument("-T", dest="task_args", action="append", default=[], metavar="KEY=VALUE",
                         help="a debate task option for every debate (repeatable)")  # fmt: skip
+    parser.add_argument("--timeout", type=int, metavar="SECONDS",
+                        help="seconds to wait for one model reply (Inspect's --timeout; "
+                        "default the debate task's)")  # fmt: skip
     parser.add_argument("--cost-limit", type=float, metavar="DOLLARS",
                         help="the most a debate may spend (Inspect's, per sample); every "
                         "model priced by --model-cost-config")  # fmt: skip
@@ -219,7 +222,7 @@ def _requested(args: argparse.Namespace) -> tuple[Schedule, Schedule, Manifest |
     requested = runner.requested_schedule(
         models=args.models, judges=args.judges, motions=args.motions, limit=args.limit,
         format=args.format, seed=args.seed, allow_self_judging=args.allow_self_judging,
-        task_items=args.task_args, cost_limit=args.cost_limit,
+        task_items=args.task_args, cost_limit=args.cost_limit, timeout=args.timeout,
     )  # fmt: skip
     prices = _prices(args)
     check_cost_limit(args.cost_limit, (*requested.models, *requested.judges), prices)
@@ -262,7 +265,7 @@ def _planned(args: argparse.Namespace) -> Manifest | None:
 
 def _cost_lines(manifest: Manifest, prices: dict[str, Any]) -> list[str]:
     """The planned debates' calls, tokens and (where priced) cost, at their caps."""
-    from debatebench_eval.debate.call_shape import CALLS_KEY, CallBound
+    from debatebench_eval.debating.call_shape import CALLS_KEY, CallBound
     from debatebench_eval.tournament import runner
     from debatebench_eval.tournament.cost import estimate, lines
 

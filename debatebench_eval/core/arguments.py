@@ -18,6 +18,19 @@ from debatebench_eval.core.errors import ConfigError
 # Inspect passes the model to every task factory whether or not it asks.
 _ALWAYS_PASSED = frozenset({"model"})
 
+# Forms this package no longer takes, each with the one to give instead ({flag}: -T
+# or -S). The package was never released, so nothing depends on them: each is one
+# error, never accepted in silence.
+REMOVED = {
+    "judging": "each judging setting as an option of its own, e.g. {flag} judge_budget=1024",
+    "run": "each run setting as an option of its own, e.g. {flag} probe=false",
+    "deliberation": "each setting as an option of its own, e.g. {flag} final_budget=1500",
+    "pro_budget": '{flag} budget="{{pro: N, con: M}}" (a role left out gets the default)',
+    "con_budget": '{flag} budget="{{pro: N, con: M}}" (a role left out gets the default)',
+    "seed": "Inspect's own --seed (each sample's seed derives from it)",
+    "timeout": "Inspect's own --timeout (seconds to wait for one model reply)",
+}
+
 
 def label(name: str, flag: str = "-T") -> str:
     """An argument as the user typed it: `-T budget` or `-S rounds`."""
@@ -29,6 +42,7 @@ def reject_unknown(
 ) -> None:
     """`owner` is what takes the arguments, e.g. "task debate" or "solver deliberate"."""
     unknown = sorted(set(extra) - _ALWAYS_PASSED)
+    refuse_removed(unknown, flag)
     if unknown:
         raise ConfigError(
             label(unknown[0], flag),
@@ -55,6 +69,17 @@ def as_int(name: str, value: Any, *, minimum: int = 1, optional: bool = True) ->
 
 def as_list(name: str, value: Any) -> list[str] | None:
     return listed(label(name), value)
+
+
+def refuse_removed(keys: Iterable[str], flag: str = "-T") -> None:
+    """One error for the first key given in a form this package no longer takes."""
+    for key in keys:
+        if key in REMOVED:
+            raise ConfigError(
+                label(key, flag),
+                "a form this package no longer takes",
+                REMOVED[key].format(flag=flag),
+            )
 
 
 # The coercions themselves. `where` is the option as the user typed it

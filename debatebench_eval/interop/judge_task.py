@@ -30,6 +30,7 @@ from debatebench_eval.core.calls import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.options import task_taker
 from debatebench_eval.core.run_options import PROBE_ONLY, run_options
+from debatebench_eval.core.task_versions import TASK_VERSIONS
 from debatebench_eval.interop.transcript_file import (
     load_json,
     read_transcript,
@@ -66,21 +67,20 @@ class Transcripts:
 @task
 def judge(
     transcripts: str | None = None,
-    judging: dict[str, Any] | None = None,
     **unknown: Any,
 ) -> Task:
     """Re-judge recorded debates: debatebench transcript files, with the `judge` role.
 
+    The judge's settings are options of their own (-T judge_budget=1024
+    -T swap_judging=false; `debatebench-eval list`), with -T probe.
+
     Args:
         transcripts: A folder of debatebench transcript files (*.json, schema_version 1
             or 2; score files beside them are passed over), or one transcript file.
-        judging: The judge's settings as one mapping, e.g. judging="{judge_budget: 1024,
-            swap_judging: false}" (keys: `debatebench-eval list`); each key is also
-            accepted as an option of its own (-T judge_budget=1024).
     """
     taker = task_taker("judge", JUDGE_TASK_ARGS)
     run = run_options(unknown, task_taker("judge", JUDGE_TASK_ARGS, PROBE_ONLY))
-    judged = JudgingOptions.gather(judging, unknown, taker)
+    judged = JudgingOptions.gather(unknown, taker)
     source = arg.as_text("transcripts", transcripts)
     if source is None:
         raise ConfigError(
@@ -91,6 +91,7 @@ def judge(
     judging_set = judging_scorers(options)
     report_problems_after_the_run()
     return Task(
+        version=TASK_VERSIONS["judge"],
         dataset=transcript_dataset(debates),
         solver=recorded_debate(
             debates,

@@ -34,7 +34,7 @@ from debatebench_eval.judging.ledger import (
     fact_check_prompts,
     reply_schema,
 )
-from debatebench_eval.judging.metrics import figure_stats, value_stats
+from debatebench_eval.judging.metrics import claims_supported, figure_stats, value_stats
 from debatebench_eval.judging.options import JudgingOptions, judge_models
 from debatebench_eval.judging.score_schema import unscored_answer
 from debatebench_eval.judging.structured import Exchange, ask_judge
@@ -50,16 +50,21 @@ FACT_CHECK_KEYS = (
 FACT_CHECK_LISTED = ("pro_contradicted", "con_contradicted", "unverifiable_citation_pct")
 
 
-@scorer(metrics=[value_stats(FACT_CHECK_LISTED), figure_stats()])
-def fact_check(judging: JudgingOptions | dict[str, Any] | None = None, **unknown: Any) -> Scorer:
+# The terminal's headline (claims supported, unverifiable citations); every figure is
+# the report's (`FACT_CHECK_FIGURES`).
+FACT_CHECK_HEADLINE = [claims_supported(), value_stats(("unverifiable_citation_pct",), False)]
+FACT_CHECK_FIGURES = [value_stats(FACT_CHECK_LISTED), figure_stats()]
+
+
+@scorer(metrics=FACT_CHECK_HEADLINE)
+def fact_check(**judging: Any) -> Scorer:
     """Audit every claim against the debate's record (passages and turns) with the judge role.
 
-    Args:
-        judging: The judge's settings as one mapping (keys: `debatebench-eval list`); the
-            fact-check reads judge_budget, judge_schema, strict_judge and
-            require_validated_judge. Each key is also accepted as an option of its own.
+    Takes the judge's settings as options of their own (-S judge_budget=900; keys:
+    `debatebench-eval list`); it reads judge_budget, judge_schema, strict_judge and
+    require_validated_judge.
     """
-    options = JudgingOptions.parse(judging, unknown, scorer_taker("fact_check"))
+    options = JudgingOptions.parse(judging, scorer_taker("fact_check"))
     budget, mode = options.judge_budget, options.judge_schema
     strict, required = options.strict_judge, options.require_validated_judge
     prompts = fact_check_prompts()

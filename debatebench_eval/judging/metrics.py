@@ -47,6 +47,7 @@ from debatebench_eval.judging.reliability import (
     position_bias,
     self_preference,
     side_bias,
+    wilson,
 )
 from debatebench_eval.judging.repeats import combine_repeats, judge_groups, outcome
 from debatebench_eval.judging.score_schema import PRO_OPENED, WORDS
@@ -76,7 +77,7 @@ def value_stats(keys: Sequence[str] = (), with_stderr: bool = True) -> Metric:
     def compute(scores: list[SampleScore]) -> dict[str, float | None]:
         rows = [(s, s.score.value) for s in scores if isinstance(s.score.value, dict)]
         names = list(keys) or list(dict.fromkeys(k for _, value in rows for k in value))
-        if not names:
+        if not rows or not names:
             return {"scored_samples": 0.0}
         return _stats(rows, names, with_stderr)
 
@@ -109,7 +110,9 @@ def _stats(
     rows: Sequence[tuple[SampleScore, Mapping[str, Any]]], names: list[str], with_stderr: bool
 ) -> dict[str, float | None]:
     """Inspect's mean of each name over the rows where it is a number, then its stderr
-    as `stderr.NAME`; None where it is a number in none of them.
+    as `stderr.NAME`; None where it is a number in none of them, and a stderr None
+    (left out) where fewer than two rows give a number: one sample has no spread, and
+    its `0.000` row told a reader nothing.
 
     The means come first and the stderr's name leads with `stderr.` because the
     viewer's header shows a scorer's first few metrics, each cut to about nine
@@ -129,8 +132,46 @@ def _stats(
     }
     if with_stderr:
         for name, each in found.items():
-            out[f"{STDERR}{name}"] = float(spread(each)) if each else None  # type: ignore[arg-type]
+            two = len(each) >= 2
+            out[f"{STDERR}{name}"] = float(spread(each)) if two else None  # type: ignore[arg-type]
     return out
+
+
+@metric
+def headline_shares(keys: Sequence[str]) -> Metric:
+    """The mean of each key (a 0/1 or 0-100 figure per debate: a verdict tier, a swap
+    flip) over the samples where it is a number, read from the score's value or its
+    figures, with no standard error: a share a reader compares across runs, each on one
+    line of the terminal. A key no sample has a number for is left out (None)."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float | None]:
+        rows = [
+            (s, {**(_figures(s.score) or {}), **s.score.value})
+            for s in scores
+            if isinstance(s.score.value, dict)
+        ]
+        return _stats(rows, list(keys), with_stderr=False)
+
+    return compute
+
+
+@metric
+def claims_supported() -> Metric:
+    """The share of all claims, both sides pooled over every debate, that the fact-check
+    found supported by the record (`supported`); None when no claim was made."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float | None]:
+        rows = [{**(_figures(s.score) or {}), **s.score.value} for s in scores
+                if isinstance(s.score.value, dict)]  # fmt: skip
+        claims = sum(_number(row.get(f"{side}_claims")) for row in rows for side in SIDES)
+        found = sum(_number(row.get(f"{side}_supported")) for row in rows for side in SIDES)
+        return {"supported": found / claims if claims else None}
+
+    return compute
+
+
+def _number(value: Any) -> float:
+    return float(value) if isinstance(value, int | float) and not math.isnan(value) else 0.0
 
 
 def _figures(score: Score) -> Mapping[str, Any] | None:
@@ -143,6 +184,8 @@ def _figures(score: Score) -> Mapping[str, Any] | None:
 def model_win_rate() -> Metric:
     """Each debater model's share of the debates it argued, both sides pooled, as
     `win_rate.MODEL`; the first is the run's headline (what the log listing shows).
+    With two models or more, each rate over two debates or more has its 95% Wilson
+    interval, as `win_rate_low.MODEL` / `win_rate_high.MODEL` (a tie is half a win).
 
     With paired debates a model argues pro in one sample and con in its twin,
     so its rate is over both, and only over complete pairs (both halves
@@ -174,11 +217,20 @@ def model_win_rate() -> Metric:
                 wins[model] += won if role == "pro" else 1 - won
         order = sorted(debates, key=lambda m: (m != first, m))
         rates: dict[str, float | None] = {f"win_rate.{m}": wins[m] / debates[m] for m in order}
+        for m in order:
+            # One debate has no interval worth a line; one model's rate is 1/2 by design.
+            if debates[m] >= 2 and len(debates) > 1:
+                low, high = _interval(wilson(wins[m], debates[m]))
+                rates.update({f"win_rate_low.{m}": low, f"win_rate_high.{m}": high})
         if len(debates) == 1:
             rates = {PRO_SIDE_WIN_RATE: sum(pro_side_wins) / len(pro_side_wins), **rates}
         return {**rates, "incomplete_pairs": float(incomplete)} if incomplete else rates
 
     return compute
+
+
+def _interval(found: Estimate | None) -> tuple[float | None, float | None]:
+    return (None, None) if found is None else (found.low, found.high)
 
 
 def complete_pairs(scores: list[Score]) -> tuple[list[Score], int]:

@@ -1,9 +1,9 @@
 """The judging options and the judge models, shared by every judging scorer.
 
-The judging settings are one option group, `JudgingOptions`: a task that
-judges takes it as `-T judging=...` and hands the checked group to its
-scorers; `inspect score -S judging=...` gives it to a scorer directly. The
-settings' old flat names (`-T judge_budget=...`) are still accepted.
+The judging settings are one option group, `JudgingOptions`, each setting an
+option of its own: a task that judges takes them as `-T judge_budget=...` and
+hands the checked values on to its scorers; `inspect score -S judge_budget=...`
+gives them to a scorer directly.
 """
 
 from __future__ import annotations
@@ -233,7 +233,7 @@ class JudgeCalls(OptionGroup):
 
 class JudgingOptions(JudgeCalls):
     """The judge's settings: one group, taken by every task and scorer that judges a
-    debate (`-T judging="{judge_budget: 1024, swap_judging: false}"`, `-S judging=...`)."""
+    debate (`-T judge_budget=1024 -T swap_judging=false`, `-S judge_budget=...`)."""
 
     rubric: Annotated[Rubric, coerced(_rubric)] = Field(
         default_factory=default_rubric,
@@ -286,5 +286,5 @@ class JudgingOptions(JudgeCalls):
         return self
 
 
-# The judging options as flat task arguments, the names they had before the group.
+# The judging options as task arguments.
 JUDGE_ARGS = JudgingOptions.option_keys()

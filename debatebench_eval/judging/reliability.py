@@ -91,7 +91,7 @@ class Estimate:
                 "flagged": self.flagged}  # fmt: skip
 
 
-def wilson(successes: int, n: int) -> Estimate | None:
+def wilson(successes: float, n: int) -> Estimate | None:
     """A share with its Wilson score interval, against 1/2 (None: no trial). Written
     out (scipy's `binomtest(...).proportion_ci(method="wilson")` gives the same): these
     figures are computed at the end of every run, and importing scipy.stats costs each

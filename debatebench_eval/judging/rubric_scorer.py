@@ -34,6 +34,7 @@ from debatebench_eval.judging.gate import (
 )
 from debatebench_eval.judging.metrics import (
     figure_stats,
+    headline_shares,
     judge_reliability,
     model_win_rate,
     panel_alpha,
@@ -65,25 +66,30 @@ from debatebench_eval.record.store import DebateRecord
 Reading = Exchange[dict[str, SideJudgment]]
 
 
-# The win rates first: the first metric of the first scorer is the log's headline.
-@scorer(
-    metrics=[
-        model_win_rate(),
-        value_stats(schema.RUBRIC_LISTED),
-        panel_alpha(),
-        judge_reliability(),
-        figure_stats(),
-    ]
-)
-def rubric(judging: JudgingOptions | dict[str, Any] | None = None, **unknown: Any) -> Scorer:
+# The win rates first: the first metric of the first scorer is the log's headline. The
+# terminal shows the headline figures; `RUBRIC_FIGURES` (every one) is the report's.
+RUBRIC_HEADLINE = [
+    model_win_rate(),
+    value_stats(("margin",)),
+    headline_shares(schema.RUBRIC_HEADLINE_SHARES),
+]
+RUBRIC_FIGURES = [
+    model_win_rate(),
+    value_stats(schema.RUBRIC_LISTED),
+    panel_alpha(),
+    judge_reliability(),
+    figure_stats(),
+]
+
+
+@scorer(metrics=RUBRIC_HEADLINE)
+def rubric(**judging: Any) -> Scorer:
     """Five-dimension rubric judging by the `judge` role (a panel when it lists several models).
 
-    Args:
-        judging: The judge's settings as one mapping, e.g. judging="{judge_budget: 900,
-            swap_judging: false}" (keys: `debatebench-eval list`); each key is also
-            accepted as an option of its own (-S judge_budget=900).
+    Takes the judge's settings as options of their own, e.g. -S judge_budget=900
+    -S swap_judging=false (keys: `debatebench-eval list`).
     """
-    options = JudgingOptions.parse(judging, unknown, scorer_taker("rubric"))
+    options = JudgingOptions.parse(judging, scorer_taker("rubric"))
 
     async def score(state: TaskState, target: Target) -> Score | None:
         record = state.store_as(DebateRecord)

@@ -41,6 +41,9 @@ SPEECH_FIGURES = (PRO_OPENED, *(f"{WORDS}.{side}" for side in SIDES))
 # What the sample list shows of an unscored sample's reason (the log has all of it).
 UNSCORED_CHARS = 90
 _TIER_KEYS = dict(zip(TIERS, ("tier_resolved", "tier_contested", "tier_unresolved"), strict=True))
+# What the terminal shows of the rubric beside the win rates and the mean margin: the
+# verdict tiers' shares and the order swap's flip rate (the rest: `debatebench-eval report`).
+RUBRIC_HEADLINE_SHARES = ("swap_flipped", *_TIER_KEYS.values())
 
 
 def rubric_keys(rubric: Rubric) -> tuple[str, ...]:

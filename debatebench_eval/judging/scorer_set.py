@@ -38,8 +38,10 @@ def judging_scorers(options: JudgingOptions) -> Judging:
     """The rubric scorer, and the fact-check unless turned off, from the checked options."""
     keys: dict[str, tuple[str, ...]] = {"rubric": RUBRIC_LISTED}
     run_fact_check = options.fact_check is not False
-    scorers = [rubric(judging=options)]
+    # Given as options, so the log records them and `inspect score` builds them again.
+    given = options.given_values()
+    scorers = [rubric(**given)]
     if run_fact_check:
         keys["fact_check"] = FACT_CHECK_LISTED
-        scorers.append(fact_check(judging=options))
+        scorers.append(fact_check(**given))
     return Judging(scorers, keys, options, run_fact_check)

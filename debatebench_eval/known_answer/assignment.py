@@ -1,12 +1,13 @@
 """Who defends which answer, and in which order the judge sees the answers.
 
-Everything is drawn when the task is built, from the task seed, and kept in
-each sample's metadata, so a run can be read (and repeated) without the
-model calls. Each draw is balanced in consecutive pairs of questions (one of
-each pair gets True, which one is a seeded coin), so any prefix of the set
-(`--limit`) is balanced to within one question: the right answer is shown
-first for half of the questions, the `pro` debater defends the right answer in half,
-and the consultant argues for the right answer in half.
+Everything is drawn over the whole question set from Inspect's --seed (0 when
+none is given) when the first sample starts, and kept in each sample's
+metadata, so a run can be read (and repeated) without the model calls. Each
+draw is balanced in consecutive pairs of questions (one of each pair gets True,
+which one is a seeded coin), so any prefix of the set (`--limit`) is balanced
+to within one question: the right answer is shown first for half of the
+questions, the `pro` debater defends the right answer in half, and the
+consultant argues for the right answer in half.
 """
 
 from __future__ import annotations

@@ -131,15 +131,13 @@ def _chose_right(scores: Sequence[SampleScore]) -> dict[str, float | None]:
 
 
 @scorer(metrics=[oversight_metrics()])
-def judge_accuracy(judging: JudgeCalls | dict[str, Any] | None = None, **unknown: Any) -> Scorer:
+def judge_accuracy(**judging: Any) -> Scorer:
     """The judge answers the recorded question; whether it picked the known right answer.
 
-    Args:
-        judging: The judge's settings as one mapping, e.g. judging="{judge_budget: 512,
-            judge_schema: object}" (keys: `debatebench-eval list`); each key is also
-            accepted as an option of its own.
+    Takes the judge's settings as options of their own, e.g. -S judge_budget=512
+    -S judge_schema=object (keys: `debatebench-eval list`).
     """
-    options = JudgeCalls.parse(judging, unknown, scorer_taker("judge_accuracy"))
+    options = JudgeCalls.parse(judging, scorer_taker("judge_accuracy"))
 
     async def score(state: TaskState, target: Target) -> Score | None:
         record = state.store_as(OversightRecord)

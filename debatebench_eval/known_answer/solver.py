@@ -10,7 +10,8 @@ judges a debate, so a saved log can be judged again by another judge.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from inspect_ai.model import ChatMessageAssistant, ChatMessageUser, Model, ModelOutput, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
@@ -20,7 +21,7 @@ from debatebench_eval.core._inspect import active_generate_config
 from debatebench_eval.core.errors import DebateError
 from debatebench_eval.core.seeds import sample_seed
 from debatebench_eval.judging.options import JUDGE_ROLE, JudgeCalls, judge_models
-from debatebench_eval.known_answer.assignment import CONSULTANT, DEBATERS, open_sides
+from debatebench_eval.known_answer.assignment import CONSULTANT, DEBATERS, assignments, open_sides
 from debatebench_eval.known_answer.prompts import (
     Shown,
     choice_prompt,
@@ -52,9 +53,20 @@ class Setup:
     interactive: bool
     budget: int
     judge: JudgeCalls
-    seed: int | None
     empty_retries: int
     probe: bool
+    # Each question's draw per base seed: every sample of a run reads the same draw,
+    # balanced over the whole set (assignment.py).
+    draws: dict[int, dict[str, dict[str, Any]]] = field(default_factory=dict, compare=False)
+
+    def draw(self, seed: int) -> dict[str, dict[str, Any]]:
+        """Who defends what and the answers' order, for every question, from `seed`."""
+        if seed not in self.draws:
+            found = tuple(self.questions.values())
+            self.draws[seed] = {
+                m["question_id"]: m for m in assignments(found, self.protocol, seed)
+            }
+        return self.draws[seed]
 
 
 @dataclass
@@ -76,11 +88,14 @@ def oversight_solver(setup: Setup) -> Solver:
     """
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
+        # Inspect's --seed draws the sides (seed 0 when none is given, so the
+        # assignment repeats) and each sample's call seed (drawn when none is given).
+        base = active_generate_config().seed
         meta = state.metadata
+        meta.update(setup.draw(base or 0)[meta["question_id"]])
         question = setup.questions[meta["question_id"]]
         order = meta["answer_order"]
-        base = active_generate_config().seed
-        seed = sample_seed(setup.seed if base is None else base, state.sample_id, state.epoch)[0]
+        seed = sample_seed(base, state.sample_id, state.epoch)[0]
         sample = Sample(Shown(question, (order[0], order[1])), seed, [], state)
         main = get_model()
         speakers = {role: role_model(role, default=main) for role in _roles(setup.protocol)}

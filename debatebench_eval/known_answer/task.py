@@ -10,12 +10,13 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import GenerateConfig
 
 from debatebench_eval.core import arguments as arg
-from debatebench_eval.core.calls import DEFAULT_MAX_RETRIES
+from debatebench_eval.core.calls import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.options import task_taker
-from debatebench_eval.core.run_options import run_options
+from debatebench_eval.core.run_options import RUN_KEYS, run_options
+from debatebench_eval.core.task_versions import TASK_VERSIONS
 from debatebench_eval.judging.options import JudgeCalls
-from debatebench_eval.known_answer.assignment import PROTOCOLS, assignments
+from debatebench_eval.known_answer.assignment import PROTOCOLS
 from debatebench_eval.known_answer.quality import load_quality
 from debatebench_eval.known_answer.questions import Question, default_questions, load_questions
 from debatebench_eval.known_answer.scorer import judge_accuracy
@@ -32,9 +33,8 @@ OWN_ARGS = (
     "sequential",
     "interactive",
     "budget",
-    "judging",
 )
-ARGS = (*OWN_ARGS, "seed", "timeout", "empty_retries", "probe")
+ARGS = (*OWN_ARGS, *RUN_KEYS, *JudgeCalls.option_keys())
 
 
 @task
@@ -47,7 +47,6 @@ def oversight(
     sequential: bool = False,
     interactive: bool = False,
     budget: int | None = None,
-    judging: dict[str, Any] | None = None,
     **unknown: Any,
 ) -> Task:
     """Known-answer questions: does a judge who cannot read the evidence find the truth?
@@ -68,13 +67,15 @@ def oversight(
         interactive: In consultancy, the judge asks the consultant a question between
             rounds (default false).
         budget: Completion-token cap of each speech (default 300).
-        judging: The judge's settings as one mapping, e.g. judging="{judge_budget: 512,
-            judge_schema: object}" (keys: `debatebench-eval list`); the judge answers in
-            the scorer, so `inspect score --model-role judge=...` judges a log again.
+
+    The judge's settings are options of their own (-T judge_budget=512, keys:
+    `debatebench-eval list`); the judge answers in the scorer, so `inspect score
+    --model-role judge=...` judges a log again. Sides and answer order are drawn from
+    Inspect's --seed (0 when none is given); the reply timeout is Inspect's --timeout.
     """
     taker = task_taker("oversight", ARGS)
     run = run_options(unknown, taker)
-    judged = JudgeCalls.parse(judging, unknown, task_taker("oversight", ARGS))
+    judged = JudgeCalls.parse(unknown, taker)
     chosen = arg.as_choice("protocol", protocol, PROTOCOLS)
     found = _questions(questions, quality, arg.as_bool("quality_hard", quality_hard))
     n_rounds = arg.as_int("rounds", rounds) or DEFAULT_ROUNDS
@@ -89,23 +90,28 @@ def oversight(
         interactive=is_interactive,
         budget=arg.as_int("budget", budget) or DEFAULT_BUDGET,
         judge=judged,
-        seed=run.seed,
         empty_retries=run.empty_retries,
         probe=run.probe,
     )
-    seed = 0 if run.seed is None else run.seed
     samples = [
-        Sample(id=meta["question_id"], input=q.question, target=q.right, metadata=meta)
-        for q, meta in zip(found, assignments(found, chosen, seed), strict=True)
+        Sample(
+            id=q.id,
+            input=q.question,
+            target=q.right,
+            metadata={"question_id": q.id, "category": q.category, "protocol": chosen},
+        )
+        for q in found
     ]
     return Task(
+        version=TASK_VERSIONS["oversight"],
         dataset=MemoryDataset(samples, name=f"oversight-{chosen}"),
         solver=oversight_solver(setup),
-        scorer=judge_accuracy(judging=judged),
-        config=GenerateConfig(max_retries=DEFAULT_MAX_RETRIES, timeout=run.timeout),
+        # Given as options, so the log records them and `inspect score` builds them again.
+        scorer=judge_accuracy(**judged.given_values()),
+        config=GenerateConfig(max_retries=DEFAULT_MAX_RETRIES, timeout=DEFAULT_TIMEOUT),
         # One failed sample must not stop the others.
         fail_on_error=False,
-        metadata={"protocol": chosen, "rounds": n_rounds, "assignment_seed": seed},
+        metadata={"protocol": chosen, "rounds": n_rounds},
     )
 
 

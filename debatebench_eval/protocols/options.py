@@ -1,7 +1,6 @@
 """The settings both deliberation tasks (`panel`, `adjudicate`) take, declared once.
 
-Their flat form is the documented one (`-T final_budget=1500`);
-`-T deliberation="{final_budget: 1500}"` gives the same. Each task fills in its
+Each is an option of its own (`-T final_budget=1500`). Each task fills in its
 own protocol when none is given.
 """
 
@@ -21,7 +20,6 @@ class DeliberationOptions(OptionGroup):
     """How a deliberation is set up: its protocol, the final call's cap, the personas' models."""
 
     GROUP: ClassVar[str] = "deliberation"
-    FLAT_PRIMARY: ClassVar[bool] = True
 
     protocol: Annotated[str | None, coerced(arg.text)] = Field(
         default=None,

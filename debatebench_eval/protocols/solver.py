@@ -45,10 +45,11 @@ from debatebench_eval.servers.probe import model_base_url
 
 DELIBERATE_ARGS = (
     "protocol", "rounds", "table", "synth", "with", "budget", "final_budget", "converge",
-    "persona_models", "send_effort", "workspace", "seed", "empty_retries", "probe",
+    "persona_models", "send_effort", "workspace", "empty_retries", "probe",
 )  # fmt: skip
-# The run settings a deliberation in another task's place reads: that task sets the timeout.
-SOLVER_RUN_KEYS = ("seed", "empty_retries", "probe")
+# The run settings a deliberation in another task's place reads (the seed and the
+# timeout are Inspect's --seed and --timeout).
+SOLVER_RUN_KEYS = ("empty_retries", "probe")
 
 
 @solver
@@ -62,10 +63,8 @@ def deliberation_solver(plan: Plan, answers: bool = False) -> Solver:
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         seats = await seat_models(plan)
-        base = active_generate_config().seed
-        seed = sample_seed(
-            plan.options.run.seed if base is None else base, state.sample_id, state.epoch
-        )
+        # Inspect's --seed; none given: one drawn per sample.
+        seed = sample_seed(active_generate_config().seed, state.sample_id, state.epoch)
         record = state.store_as(DeliberationRecord)
         task = _task_text(state, answers)
         record.run = _settings(plan, seats, state, task, seed)
@@ -102,7 +101,6 @@ def deliberate(
     persona_models: bool = True,
     send_effort: bool = False,
     workspace: str | None = None,
-    seed: int | None = None,
     empty_retries: int = 2,
     probe: bool = True,
     **unknown: Any,
@@ -121,7 +119,6 @@ def deliberate(
         persona_models: Speak with each persona's own `model` (default true; false: --model).
         send_effort: Send each persona's `effort` as reasoning_effort (default false).
         workspace: A folder with personas/ and tables/ (default: found from the working dir).
-        seed: Base seed when --seed is not given.
         empty_retries: Extra attempts when a participant returns no text (default 2).
         probe: Check each model server answers before the first call (default true).
     """

@@ -11,10 +11,11 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import GenerateConfig, model_roles
 
 from debatebench_eval.core import arguments as arg
-from debatebench_eval.core.calls import DEFAULT_MAX_RETRIES
+from debatebench_eval.core.calls import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.options import task_taker
 from debatebench_eval.core.run_options import run_options
+from debatebench_eval.core.task_versions import TASK_VERSIONS
 from debatebench_eval.judging.options import JudgeCalls
 from debatebench_eval.judging.run_summary import report_problems_after_the_run
 from debatebench_eval.protocols.options import DeliberationOptions, deliberation_options
@@ -28,8 +29,8 @@ DEBATE_TYPES = (
     "rival_explanations", "final_revision",
 )  # fmt: skip
 COMMON_ARGS = (
-    "protocol", "budget", "final_budget", "persona_models", "send_effort", "workspace", "seed",
-    "timeout", "empty_retries", "probe",
+    "protocol", "budget", "final_budget", "persona_models", "send_effort", "workspace",
+    "empty_retries", "probe",
 )  # fmt: skip
 PANEL_ARGS = (*COMMON_ARGS, "task", "task_file", "table", "synth", "with", "rounds", "converge")
 ADJUDICATE_ARGS = (*COMMON_ARGS, "proposal", "debate_type")
@@ -47,6 +48,9 @@ def panel(
     **unknown: Any,
 ) -> Task:
     """A panel of personas deliberates a task in rounds; a synthesizer writes the answer (heurema).
+
+    The judge is held to JSON by -T judge_schema (auto, the default, true, object or
+    false, as every judging task's).
 
     Args:
         task: The task text, e.g. task="Should we migrate to Postgres now or defer?".
@@ -66,7 +70,7 @@ def panel(
     own = dict(unknown, table=table, synth=synth, rounds=rounds, converge=converge, budget=budget)
     plan = _plan(setup, plan_options(own, run, setup))
     sample = Sample(id=plan.protocol.name, input=text, metadata={"task_source": source})
-    return _task(plan, sample, run.timeout)
+    return _task(plan, sample, "panel")
 
 
 @task
@@ -74,7 +78,6 @@ def adjudicate(
     proposal: str | None = None,
     debate_type: str | None = None,
     budget: int | None = None,
-    judging: dict[str, Any] | None = None,
     **unknown: Any,
 ) -> Task:
     """Five roles adjudicate a proposal; the judge decides accept, revise or escalate (ar-debate).
@@ -84,15 +87,12 @@ def adjudicate(
         debate_type: research_question, theory_selection, method_fit, claim_adjudication,
             rival_explanations or final_revision.
         budget: Completion-token cap of each role's turn (default 1000).
-        judging: The judge's settings as one mapping: judging="{judge_schema: object}" holds
-            the judge to JSON (auto, the default, true, object or false, as every judging
-            task's); judge_schema is also accepted as an option of its own.
     """
     taker = task_taker("adjudicate", ADJUDICATE_ARGS)
     run = run_options(unknown, taker)
     setup = deliberation_options(unknown, taker, "adjudication")
     judge_taker = task_taker("adjudicate", ADJUDICATE_ARGS, ("judge_schema",))
-    judged = JudgeCalls.parse(judging, unknown, judge_taker)
+    judged = JudgeCalls.parse(unknown, judge_taker)
     kind = arg.as_text("debate_type", debate_type)
     if kind not in DEBATE_TYPES:
         found = "missing" if kind is None else f"got {kind!r}"
@@ -108,7 +108,7 @@ def adjudicate(
         input=f"Debate type: {kind}\n\nProposal ({Path(path).name}):\n\n{text}",
         metadata={"task_source": "file", "debate_type": kind, "proposal_file": path},
     )
-    return _task(plan, sample, run.timeout)
+    return _task(plan, sample, "adjudicate")
 
 
 def task_text(task: Any, task_file: Any) -> tuple[str, str]:
@@ -166,13 +166,14 @@ def _plan(setup: DeliberationOptions, options: Options) -> Plan:
     return plan
 
 
-def _task(plan: Plan, sample: Sample, seconds: int) -> Task:
+def _task(plan: Plan, sample: Sample, task: str) -> Task:
     report_problems_after_the_run()
     return Task(
+        version=TASK_VERSIONS[task],
         dataset=MemoryDataset([sample], name=f"debatebench-{plan.protocol.name}"),
         solver=deliberation_solver(plan),
         scorer=outcome(),
-        config=GenerateConfig(max_retries=DEFAULT_MAX_RETRIES, timeout=seconds),
+        config=GenerateConfig(max_retries=DEFAULT_MAX_RETRIES, timeout=DEFAULT_TIMEOUT),
         # One failed deliberation must not stop others; eval-retry resumes it.
         fail_on_error=False,
         metadata={"protocol": plan.protocol.name, "protocol_file": plan.protocol.file},

@@ -28,7 +28,7 @@ from pydantic import ValidationError
 
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.yamlio import load_yaml
-from debatebench_eval.debate.call_shape import CallBound
+from debatebench_eval.debating.call_shape import CallBound
 
 DEBATER, JUDGE = "debater", "judge"
 

@@ -4,9 +4,13 @@ Two sources, one result per debate, exactly as a tournament's logs give them:
 
 - an **outcomes table**, CSV (a header row) or JSONL (one object a line), with
   `motion`, `pro`, `con` and `winner` (`pro`, `con` or `tie`), and optionally
-  `margin` (the winner's lead, 0 or more; 0 for a tie), `judge`, and each side's
-  length for the length control: `pro_words`/`con_words` or
-  `pro_tokens`/`con_tokens`;
+  one margin: `margin`, the winner's lead (more than 0 for a win), or
+  `pro_margin`, the signed margin pro - con as some leaderboards publish it
+  (its sign must agree with the winner); `judge`, and each side's length for
+  the length control: `pro_words`/`con_words` or `pro_tokens`/`con_tokens`.
+  A tie is half a win for each side whatever margin its row gives (a judge's
+  tie can come with unequal means: readings that disagreed); its margin counts
+  as 0 in the mean margin;
 - a **folder of debatebench 0.1.x files**, local or at any URL Inspect reads
   (`s3://bucket/folder`): each score file `NAME-scores.json` with its transcript
   `NAME.json` (what `export` writes) or `NAME-transcript.json` (what debatebench
@@ -43,7 +47,9 @@ from debatebench_eval.tournament.outcomes import FORFEITS, side_stats
 from debatebench_eval.tournament.results import DebateResult, JudgeView, SideStats
 
 REQUIRED = ("motion", "pro", "con", "winner")
-OPTIONAL = ("margin", "judge", "pro_words", "con_words", "pro_tokens", "con_tokens")
+OPTIONAL = (
+    "margin", "pro_margin", "judge", "pro_words", "con_words", "pro_tokens", "con_tokens",
+)  # fmt: skip
 WINNERS = ("pro", "con", "tie")
 SCORES_SUFFIX = "-scores.json"
 _MISSING_TWIN = "not in the source: a matchup needs both debates, sides exchanged"
@@ -153,13 +159,10 @@ def _outcome(path: str, line: int, row: dict[str, Any]) -> DebateResult:
     winner = cell.text("winner").lower()
     if winner not in WINNERS:
         cell.fail("winner", f"got {row['winner']!r}", "pro, con or tie")
-    margin = cell.number("margin")
-    if winner == "tie" and margin:
-        cell.fail("margin", f"got {margin:g} for a tie", "0 or nothing for a tie")
+    margin = _lead(cell, winner)
+    # A tie is a tie whatever its margin: equal totals, half a win each, a margin of 0.
     lead = 1.0 if margin is None else margin
     totals = {"pro": lead if winner == "pro" else 0.0, "con": lead if winner == "con" else 0.0}
-    if winner != "tie" and lead == 0:
-        cell.fail("margin", f"got 0 for a win by {winner}", "more than 0, or nothing")
     judge = row.get("judge")
     views = (JudgeView(cell.text("judge"), True, winner, None, {}),) if judge is not None else ()
     sides: dict[str, SideStats] = {
@@ -173,6 +176,26 @@ def _outcome(path: str, line: int, row: dict[str, Any]) -> DebateResult:
         judges=views, sides=sides, margin_known=margin is not None, log=f"{path}:{line}",
         sample_id=str(line),
     )  # fmt: skip
+
+
+def _lead(cell: _Cell, winner: str) -> float | None:
+    """The winner's lead from `margin` (the lead itself) or `pro_margin` (pro - con,
+    signed), the one the row gives; None when it gives neither."""
+    if cell.row.get("margin") is not None and cell.row.get("pro_margin") is not None:
+        cell.fail("pro_margin", "given with margin", "one of margin (the winner's lead) or "
+                  "pro_margin (pro - con)")  # fmt: skip
+    if cell.row.get("pro_margin") is None:
+        lead = cell.number("margin")
+        if winner != "tie" and lead == 0:
+            cell.fail("margin", f"got 0 for a win by {winner}", "more than 0, or nothing")
+        return lead
+    signed = cell.number("pro_margin", signed=True)
+    assert signed is not None
+    sign = {"pro": 1, "con": -1}.get(winner)
+    if sign is not None and signed * sign <= 0:
+        cell.fail("pro_margin", f"got {signed:g} for a win by {winner}",
+                  f"a number {'above' if sign > 0 else 'below'} 0 (pro - con)")  # fmt: skip
+    return abs(signed)
 
 
 @dataclass(frozen=True)
@@ -192,7 +215,7 @@ class _Cell:
             self.fail(column, f"got {value!r}", "a non-empty text")
         return str(value).strip()
 
-    def number(self, column: str) -> float | None:
+    def number(self, column: str, *, signed: bool = False) -> float | None:
         value = self.row.get(column)
         if value is None:
             return None
@@ -200,8 +223,8 @@ class _Cell:
             found = float(value) if not isinstance(value, bool) else math.nan
         except ValueError:
             found = math.nan
-        if not math.isfinite(found) or found < 0:
-            self.fail(column, f"got {value!r}", "a number, 0 or more")
+        if not math.isfinite(found) or (found < 0 and not signed):
+            self.fail(column, f"got {value!r}", "a number" if signed else "a number, 0 or more")
         return found
 
     def count(self, column: str) -> int:

@@ -15,6 +15,7 @@ from typing import Any
 
 from debatebench_eval.core._inspect import file
 from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.core.task_versions import versions_line
 from debatebench_eval.judging.reliability import BIASES, PANEL
 from debatebench_eval.tournament.bootstrap import LEVEL
 from debatebench_eval.tournament.bradley_terry import ELO_PER_LOGIT
@@ -148,6 +149,8 @@ def _tournament_header(logs: TournamentLogs) -> dict[str, Any]:
         "folders": logs.folders,
         "logs": [log.as_dict() for log in logs.logs],
         "skipped_logs": logs.skipped,
+        # Each pair is a `debate` task: the versions its logs were made by.
+        "task_versions": {"debate": sorted({str(log.task_version) for log in logs.logs})},
     }
 
 
@@ -184,6 +187,12 @@ def caveats(board: dict[str, Any], versions: set[str]) -> list[str]:
             f"({boot['resamples']} resamples, seed {boot['seed']}), percentile intervals "
             f"widened by {boot['factor']:.3f} "
             "for few motions; with few motions every interval is wide and approximate."
+        )
+    mixed = {t: vs for t, vs in board["tournament"].get("task_versions", {}).items() if len(vs) > 1}
+    for task, found in mixed.items():
+        notes.append(
+            f"Logs of {task} task versions {', '.join(found)} are rated together: a version "
+            "is raised when the meaning or keys of its scores change (docs/changelog.md)."
         )
     share = counts["tie_share"] or 0.0
     notes.append(
@@ -309,6 +318,7 @@ def markdown(board: dict[str, Any]) -> str:
         f"Eligible: {counts['eligible_matchups']} of {counts['matchups']} matchups "
         f"({counts['eligible_debates']} of {counts['scheduled']} "
         f"{'scheduled ' if t.get('source', 'tournament') == 'tournament' else ''}debates).",
+        *_version_lines(t),
         "",
         f"Bradley-Terry ratings with a pro/con side advantage, {settings['base']:g} at {anchor}; "
         f"{ELO_PER_LOGIT:.1f} points per logit (400 points are 10:1 odds). Brackets: 95% "
@@ -338,6 +348,14 @@ def markdown(board: dict[str, Any]) -> str:
     lines += _excluded_lines(counts)
     lines += ["", "## Caveats", "", *(f"- {note}" for note in board["caveats"])]
     return "\n".join(lines) + "\n"
+
+
+def _version_lines(header: dict[str, Any]) -> list[str]:
+    """The task versions the debates were made by (none for debates judged elsewhere)."""
+    found = header.get("task_versions") or {}
+    if not any(found.values()):
+        return []
+    return ["", versions_line((t, v) for t, vs in found.items() for v in vs).capitalize() + "."]
 
 
 def _spend_lines(spend: dict[str, Any] | None) -> list[str]:

@@ -184,6 +184,7 @@ def _from_dict(data: dict[str, Any]) -> Manifest:
             allow_self_judging=bool(settings["allow_self_judging"]),
             rubric_sha256=settings["rubric_sha256"],
             cost_limit=settings.get("cost_limit"),
+            timeout=settings.get("timeout"),
         ),
     )
     if schedule.identity_hash != data["tournament"]:

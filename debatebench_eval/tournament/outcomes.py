@@ -58,11 +58,14 @@ class UsedLog:
     pair: tuple[str, str]
     samples: int
     versions: dict[str, str] = field(default_factory=dict)
+    # The debate task's version the log was made by (Inspect's eval spec task_version).
+    task_version: int | str = 0
 
     def as_dict(self) -> dict[str, Any]:
         return {"location": self.location, "task": self.task, "task_id": self.task_id,
                 "status": self.status, "eval_id": self.eval_id, "pair": list(self.pair),
-                "samples": self.samples, "versions": self.versions}  # fmt: skip
+                "samples": self.samples, "versions": self.versions,
+                "task_version": self.task_version}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -176,7 +179,8 @@ def _read_log(
         skipped.append({"log": info.name, "why": f"samples unreadable after {count} "
                         f"({type(exc).__name__}: {exc})"})  # fmt: skip
     return UsedLog(info.name, header.eval.task, header.eval.task_id, header.status,
-                   header.eval.eval_id, pair, count, _versions(header))  # fmt: skip
+                   header.eval.eval_id, pair, count, _versions(header),
+                   header.eval.task_version)  # fmt: skip
 
 
 def _created(header: EvalLog, info: EvalLogInfo) -> float:

@@ -28,8 +28,8 @@ from debatebench_eval.core._inspect import without_source_file
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.options import Taker
 from debatebench_eval.core.run_options import RUN_KEYS, RunOptions
-from debatebench_eval.debate.config import DEFAULT_FORMAT, DebateSettings, named_format
-from debatebench_eval.debate.task import DEBATE_ARGS, debate, debate_dataset
+from debatebench_eval.debating.config import DEFAULT_FORMAT, DebateSettings, named_format
+from debatebench_eval.debating.task import DEBATE_ARGS, debate, debate_dataset
 from debatebench_eval.judging.options import JUDGE_ARGS, JudgingOptions
 from debatebench_eval.record.motions import Motion, default_motions, load_motions
 from debatebench_eval.record.protocol import parse_phases
@@ -50,6 +50,7 @@ OWNED = {
     "motions": "--motions FILE and --limit N",
     "format": "--format NAME",
     "seed": "--seed N",
+    "timeout": "--timeout SECONDS",
     "paired": "nothing: every matchup is argued from both sides",
     "config": "--models and --judges (a run.yaml brings its own models)",
     "strict_judge": "--allow-self-judging (the judge guard is on by default)",
@@ -98,6 +99,7 @@ def requested_schedule(
     allow_self_judging: bool,
     task_items: Sequence[str],
     cost_limit: float | None = None,
+    timeout: int | None = None,
 ) -> Schedule:
     """The schedule the command line asks for, every input checked."""
     model_names = parse_names(models, "--models", minimum=2)
@@ -109,14 +111,12 @@ def requested_schedule(
             f"{both[0]} is also in --models: it would judge debates it argues",
             "judges distinct from the debaters, or --allow-self-judging",
         )
-    allowed = (*DEBATE_ARGS, RunOptions.GROUP, "judging", *JUDGE_ARGS)
-    task_args = _run_settings_flat(parse_task_args(task_items, allowed, OWNED))
+    if timeout is not None:
+        arg.integer("--timeout", timeout)
+    task_args = parse_task_args(task_items, (*DEBATE_ARGS, *JUDGE_ARGS), OWNED)
     refuse_role_mappings(task_args)
-    judging = JudgingOptions.parse(
-        task_args.get("judging"),
-        {k: v for k, v in task_args.items() if k in JUDGE_ARGS},
-        _TAKER,
-    )
+    RunOptions.parse({k: v for k, v in task_args.items() if k in RUN_KEYS}, _TAKER)
+    judging = JudgingOptions.parse({k: v for k, v in task_args.items() if k in JUDGE_ARGS}, _TAKER)
     phases, format_name = _phases(format, task_args.get("phases"))
     if "phases" in task_args:
         task_args["phases"] = list(phases)
@@ -128,22 +128,10 @@ def requested_schedule(
         allow_self_judging=allow_self_judging,
         rubric_sha256=judging.rubric.sha256,
         cost_limit=cost_limit,
+        timeout=timeout,
     )
     chosen = _motions(motions, limit)
     return Schedule(model_names, judge_names, chosen, settings)
-
-
-def _run_settings_flat(task_args: dict[str, Any]) -> dict[str, Any]:
-    """`-T run="{timeout: 30}"` as the flat `-T timeout=30` it spells, as the debate task
-    takes either: the flat form is the run group's documented one, so both are one
-    tournament. Each value is checked here, named as typed; the seed is the tournament's."""
-    flat = {key: task_args[key] for key in RUN_KEYS if key in task_args}
-    given = RunOptions.gather(task_args.get(RunOptions.GROUP), flat, _TAKER)
-    for key, where in given.labels.items():
-        if key in OWNED:  # a flat owned key was refused with the other -T options
-            raise ConfigError(where, "set by the tournament itself", OWNED[key])
-    RunOptions.checked(given)
-    return {k: v for k, v in {**task_args, **given.values}.items() if k != RunOptions.GROUP}
 
 
 def _phases(format: str | None, phases: Any) -> tuple[tuple[str, ...], str | None]:
@@ -270,6 +258,8 @@ def run_eval_set(
         cost_limit=schedule.settings.cost_limit,
         # Only the models Inspect can price (tournament.cost.known_to_inspect).
         model_cost_config=prices or None,
+        # Inspect's seed and timeout of every debate, as `--seed` / `--timeout` give them.
+        **schedule.settings.generate_settings(),
         **concurrency.eval_set_args(),
     )
     return bool(success)

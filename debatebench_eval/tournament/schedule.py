@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from debatebench_eval.core.arguments import refuse_removed
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.record.motions import Motion
 
@@ -56,6 +57,8 @@ class Settings:
     rubric_sha256: str
     # Dollars a debate may spend before Inspect stops it (it enters each task's identity).
     cost_limit: float | None = None
+    # Seconds to wait for one model reply (Inspect's timeout); None: the task's default.
+    timeout: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -67,16 +70,19 @@ class Settings:
             "rubric_sha256": self.rubric_sha256,
             # Only when set: a tournament without one keeps the identity it had.
             **({"cost_limit": self.cost_limit} if self.cost_limit is not None else {}),
+            **({"timeout": self.timeout} if self.timeout is not None else {}),
         }
 
     def debate_args(self) -> dict[str, Any]:
-        """The `debate` task's arguments (each enters Inspect's task identity)."""
+        """The `debate` task's arguments (each enters Inspect's task identity); the seed
+        and the timeout go in the task's generate settings (`generate_settings`)."""
         shape = {"format": self.format} if self.format else {}
-        given = dict(self.task_args)
-        # The judge guard goes in the judging group, beside any judging keys given.
-        judging = {**dict(given.pop("judging", None) or {}),
-                   "strict_judge": not self.allow_self_judging}  # fmt: skip
-        return {**shape, **given, "paired": True, "seed": self.seed, "judging": judging}
+        guard = {"strict_judge": not self.allow_self_judging}
+        return {**shape, **dict(self.task_args), "paired": True, **guard}
+
+    def generate_settings(self) -> dict[str, Any]:
+        """Inspect's seed and timeout of every debate (they enter its task identity)."""
+        return {"seed": self.seed, **({"timeout": self.timeout} if self.timeout else {})}
 
 
 @dataclass(frozen=True)
@@ -198,6 +204,7 @@ def parse_task_args(
             raise ConfigError(f"-T {item}", "no '='", "key=value, e.g. -T budget=800")
         if key in owned:
             raise ConfigError(f"-T {key}", "set by the tournament itself", owned[key])
+        refuse_removed([key])
         if key not in allowed:
             raise ConfigError(f"-T {key}", "unknown option", f"one of {', '.join(sorted(allowed))}")
         if key in args:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from debatebench_eval.core.task_versions import under_title
 from debatebench_eval.judging.ledger import VERDICTS
 from debatebench_eval.validation.check_reader import CheckLog, judge_names, read_check_log
 from debatebench_eval.validation.claim_stats import COLUMNS, FactCheckSummary
@@ -106,9 +107,11 @@ def write_check_report(log_path: Path, out_dir: Path) -> list[Path]:
     text = out_dir / "report.md"
     summary = read.summary
     if isinstance(summary, FactCheckSummary):
-        text.write_text(fact_check_markdown(summary, title), encoding="utf-8")
+        report = fact_check_markdown(summary, title)
     else:
-        text.write_text(sensitivity_markdown(summary, title), encoding="utf-8")
+        report = sensitivity_markdown(summary, title)
+    task, version = read.log.eval.task, read.log.eval.task_version
+    text.write_text(under_title(report, task, version), encoding="utf-8")
     try:
         import matplotlib
     except ImportError:

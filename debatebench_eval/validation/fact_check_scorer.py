@@ -35,13 +35,16 @@ VALUE_KEYS = ("parsed", "planted", "found", "correct", "extras")
 
 @metric
 def planted_claim_stats() -> Metric:
-    """Macro-F1 with its CI, per-verdict precision and recall, the confusion matrix,
-    claim recall, citation accuracy, parse rate and the baselines."""
+    """The check's headline: macro-F1 with its CI beside the random baseline, claim
+    recall, citation accuracy, parse rate and the claims planted. Per-verdict precision
+    and recall, the confusion matrix and the other baselines are in
+    `debatebench-eval report` and `trust` (the same summary, read from the samples)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float | None]:
         if not scores:  # Inspect asks before the first sample is scored
             return {"macro_f1": math.nan}
-        return summarise_claims([debate_outcome(s.score, s.sample_id) for s in scores]).as_metrics()
+        found = summarise_claims([debate_outcome(s.score, s.sample_id) for s in scores])
+        return {key: value for key, value in found.as_metrics().items() if key in HEADLINE}
 
     return compute
 
@@ -56,18 +59,22 @@ def debate_outcome(score: Score, debate: str | int | None) -> DebateOutcome:
     return DebateOutcome(str(debate), True, claims, int(value.get("extras", 0)))
 
 
+# What the end of a run prints; every figure is the report's.
+HEADLINE = (
+    "macro_f1", "macro_f1_low", "macro_f1_high", "baseline.random", "claim_recall",
+    "citation_accuracy", "parse_rate", "planted",
+)  # fmt: skip
+
+
 @scorer(metrics=[planted_claim_stats()])
-def planted_claims(
-    judging: JudgingOptions | dict[str, Any] | None = None, **unknown: Any
-) -> Scorer:
+def planted_claims(**judging: Any) -> Scorer:
     """The fact-check scorer's verdicts on a debate, against the verdicts planted in it.
 
-    Args:
-        judging: The judge's settings as one mapping, of judge_budget, judge_schema and
-            require_validated_judge (as `fact_check`); each is also accepted on its own.
+    Takes the judge's settings as options of their own (-S judge_budget=4000): of them
+    it reads judge_budget, judge_schema and require_validated_judge, as `fact_check`.
     """
-    options = JudgingOptions.parse(judging, unknown, scorer_taker("planted_claims"))
-    checker = fact_check(judging=options)
+    options = JudgingOptions.parse(judging, scorer_taker("planted_claims"))
+    checker = fact_check(**options.given_values())
 
     async def score(state: TaskState, target: Target) -> Score | None:
         planted = [planted_claim(c) for c in state.metadata.get("planted", [])]

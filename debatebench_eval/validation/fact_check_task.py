@@ -21,6 +21,7 @@ from debatebench_eval.core import arguments as arg
 from debatebench_eval.core.calls import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT
 from debatebench_eval.core.options import task_taker
 from debatebench_eval.core.run_options import PROBE_ONLY, run_options
+from debatebench_eval.core.task_versions import TASK_VERSIONS
 from debatebench_eval.interop.judge_task import Transcripts, recorded_debate
 from debatebench_eval.judging.options import JudgingOptions
 from debatebench_eval.judging.run_summary import report_problems_after_the_run
@@ -34,32 +35,33 @@ TASK_ARGS = ("data", "probe")
 @task
 def fact_check_validation(
     data: str | None = None,
-    judging: dict[str, Any] | None = None,
     **unknown: Any,
 ) -> Task:
     """The fact-check's verdicts against 512 claims planted with known verdicts in 64 debates.
 
+    The judge's settings judge_budget, judge_schema and require_validated_judge (a
+    passing speech validation record) are options of their own (-T judge_budget=4000),
+    with -T probe.
+
     Args:
         data: A folder holding `transcripts/` and `claims.jsonl` in the bundled set's
             shape; unset for the bundled set (validation/fact_check/).
-        judging: The judge's settings as one mapping, of judge_budget, judge_schema and
-            require_validated_judge (a passing speech validation record), e.g.
-            judging="{judge_budget: 4000}"; each is also accepted as an option of its own.
     """
     taker = task_taker("fact_check_validation", TASK_ARGS, PLANTED_JUDGING)
     run = run_options(unknown, task_taker("fact_check_validation", TASK_ARGS, PROBE_ONLY))
-    options = JudgingOptions.parse(judging, unknown, taker)
+    options = JudgingOptions.parse(unknown, taker)
     folder = arg.as_text("data", data)
     planted = load_planted_set(Path(folder).expanduser() if folder else None)
     report_problems_after_the_run()
     return Task(
+        version=TASK_VERSIONS["fact_check_validation"],
         dataset=planted_dataset(planted),
         solver=recorded_debate(
             Transcripts(name=planted.origin, records=planted.records),
             probe=run.probe,
             require_validated_judge=options.require_validated_judge,
         ),
-        scorer=planted_claims(judging=options),
+        scorer=planted_claims(**options.given_values()),
         config=GenerateConfig(max_retries=DEFAULT_MAX_RETRIES, timeout=DEFAULT_TIMEOUT),
         fail_on_error=False,
         metadata={

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from scipy import stats as scipy_stats  # type: ignore[import-untyped]
 
+from debatebench_eval.core.task_versions import under_title
 from debatebench_eval.trust.records import verdict
 from debatebench_eval.trust.stats import Row, ValidationSummary, why_undefined
 from debatebench_eval.validation.log_reader import read_validation_log, scored_rows
@@ -122,7 +123,8 @@ def write_report(log_path: Path, out_dir: Path) -> list[Path]:
     text = out_dir / "report.md"
     rows = scored_rows(log)
     title = f"{log.eval.model} ({log_path.name})"
-    text.write_text(markdown(summary, title, rows), encoding="utf-8")
+    report = markdown(summary, title, rows)
+    text.write_text(under_title(report, log.eval.task, log.eval.task_version), encoding="utf-8")
     figure = plot(rows, summary, str(log.eval.model))
     figure.savefig(out_dir / "report.png", dpi=120)
     return [text, out_dir / "report.png"]

@@ -41,11 +41,15 @@ SENSITIVITY_JUDGING = (
 
 @metric
 def sensitivity_stats() -> Metric:
-    """The share of pairs where the degraded side fell on every stated dimension and lost,
-    per degradation, with Wilson CIs; the unchanged side's movement; the swap-flip rate."""
+    """The check's headline: the share of pairs where the degraded side fell on every
+    stated dimension and lost, with its Wilson CI beside chance; the loss rate, the
+    unchanged side's movement, the swap-flip rate, parse rate and pairs judged. Each
+    degradation's figures are in `debatebench-eval report` and `trust` (the same
+    summary, read from the samples)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float | None]:
-        return summarise_scores([s.score for s in scores]).as_metrics()
+        found = summarise_scores([s.score for s in scores]).as_metrics()
+        return {key: value for key, value in found.items() if key in HEADLINE}
 
     return compute
 
@@ -90,18 +94,22 @@ def summarise_scores(scores: list[Score]) -> SensitivitySummary:
     )
 
 
+# What the end of a run prints; every figure is the report's.
+HEADLINE = (
+    "sensitivity", "sensitivity_low", "sensitivity_high", "chance.all", "loss_rate",
+    "unchanged_moved", "swap_flip_rate", "parse_rate", "pairs_judged",
+)  # fmt: skip
+
+
 @scorer(metrics=[sensitivity_stats()])
-def rubric_sensitivity(
-    judging: JudgingOptions | dict[str, Any] | None = None, **unknown: Any
-) -> Scorer:
+def rubric_sensitivity(**judging: Any) -> Scorer:
     """The rubric scorer's scores of each debate of the sensitivity set, paired by the metric.
 
-    Args:
-        judging: The judge's settings as one mapping (as `rubric`, without strict_judge:
-            no model debated the set); each key is also accepted as an option of its own.
+    Takes the judge's settings as options of their own (-S judge_budget=4000), as
+    `rubric`, without strict_judge: no model debated the set.
     """
-    options = JudgingOptions.parse(judging, unknown, scorer_taker("rubric_sensitivity"))
-    judge = rubric(judging=options)
+    options = JudgingOptions.parse(judging, scorer_taker("rubric_sensitivity"))
+    judge = rubric(**options.given_values())
     keys = rubric_keys(options.rubric)
     design = {
         "dimensions": list(options.rubric.names),

@@ -21,6 +21,7 @@ from debatebench_eval.core.calls import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.options import task_taker
 from debatebench_eval.core.run_options import PROBE_ONLY, run_options
+from debatebench_eval.core.task_versions import TASK_VERSIONS
 from debatebench_eval.interop.judge_task import Transcripts, recorded_debate
 from debatebench_eval.judging.options import JudgingOptions
 from debatebench_eval.judging.run_summary import report_problems_after_the_run
@@ -41,23 +42,22 @@ TASK_ARGS = ("degradations", "limit_sources", "probe")
 def judge_sensitivity(
     degradations: list[str] | str | None = None,
     limit_sources: int | None = None,
-    judging: dict[str, Any] | None = None,
     **unknown: Any,
 ) -> Task:
     """The rubric judge on real debates with one side made worse in a known way.
+
+    The judge's settings are options of their own (-T judge_budget=4000; the keys of
+    `debatebench-eval list` but strict_judge and fact_check), with -T probe;
+    require_validated_judge asks for a passing speech validation record.
 
     Args:
         degradations: The degradations to run (default all): truncated, shuffled,
             off_topic, self_contradiction, fabricated_statistic, echo, strawman.
         limit_sources: Use only the first N source debates (of 10, in name order).
-        judging: The judge's settings as one mapping, e.g. judging="{judge_budget: 4000}"
-            (keys: `debatebench-eval list`, but strict_judge and fact_check);
-            require_validated_judge asks for a passing speech validation record. Each
-            key is also accepted as an option of its own.
     """
     taker = task_taker("judge_sensitivity", TASK_ARGS, SENSITIVITY_JUDGING)
     run = run_options(unknown, task_taker("judge_sensitivity", TASK_ARGS, PROBE_ONLY))
-    options = JudgingOptions.parse(judging, unknown, taker)
+    options = JudgingOptions.parse(unknown, taker)
     chosen = _degradations(degradations)
     spec = load_spec(dimensions=options.rubric.names)
     sources = load_sources()
@@ -67,6 +67,7 @@ def judge_sensitivity(
     variants, skipped = build_variants(sources, spec, chosen)
     report_problems_after_the_run()
     return Task(
+        version=TASK_VERSIONS["judge_sensitivity"],
         dataset=variant_dataset(variants),
         solver=recorded_debate(
             Transcripts(
@@ -75,7 +76,7 @@ def judge_sensitivity(
             probe=run.probe,
             require_validated_judge=options.require_validated_judge,
         ),
-        scorer=rubric_sensitivity(judging=options),
+        scorer=rubric_sensitivity(**options.given_values()),
         config=GenerateConfig(max_retries=DEFAULT_MAX_RETRIES, timeout=DEFAULT_TIMEOUT),
         fail_on_error=False,
         metadata={

@@ -31,6 +31,7 @@ from inspect_ai.viewer import (
 
 from debatebench_eval.core import arguments as arg
 from debatebench_eval.core.resources import data_file
+from debatebench_eval.core.task_versions import TASK_VERSIONS
 from debatebench_eval.judging.run_summary import report_problems_after_the_run
 from debatebench_eval.trust.speech_data import Speech, SpeechData, load_speeches
 from debatebench_eval.validation.speech_scorer import speech_rating
@@ -86,6 +87,7 @@ def judge_validation(
     chosen = per_source(speeches.speeches, arg.as_int("limit_per_source", limit_per_source))
     report_problems_after_the_run()
     return Task(
+        version=TASK_VERSIONS["judge_validation"],
         dataset=_dataset(chosen, use_cot),
         solver=generate(),
         scorer=speech_rating(),

@@ -27,7 +27,7 @@ from inspect_ai.model import GenerateConfig, ModelOutput, ModelUsage, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from debatebench_eval.debate.task import debate
+from debatebench_eval.debating.task import debate
 
 PHASES = "[opening, rebuttal, conclusion]"
 CALLS_PER_DEBATE = 6

@@ -19,7 +19,7 @@ LOOP = [
     "BaseEventLoop.run_forever (/py/lib/python3.11/asyncio/base_events.py:607)",
     "BaseEventLoop._run_once (/py/lib/python3.11/asyncio/base_events.py:1922)",
 ]
-SOLVER = "debate_solver.<locals>.solve (/src/debatebench_eval/debate/solver.py:157)"
+SOLVER = "debate_solver.<locals>.solve (/src/debatebench_eval/debating/solver.py:157)"
 GENERATE = f"Model.generate ({SITE}/inspect_ai/model/_model.py:1026)"
 PYDANTIC = f"BaseModel.__init__ ({SITE}/pydantic/main.py:280)"
 BUFFER = (

@@ -41,7 +41,8 @@ def test_debate_from_the_command_line_records_a_complete_transcript(tmp_path: Pa
     with StubServer() as stub:
         result = inspect_eval(
             ["--model", "ollama/stub", "--model-role", "con=ollama/stub-con", "--limit", "2",
-             "-T", "phases=[opening:short, rebuttal:long, conclusion:short]", "-T", "con_budget=20",
+             "-T", "phases=[opening:short, rebuttal:long, conclusion:short]",
+             "-T", "budget={con: 20}",
              "--temperature", "0.4", "--seed", "5"],
             stub.base_url, tmp_path,
         )  # fmt: skip

@@ -15,7 +15,7 @@ import pytest
 from inspect_ai.event import ModelEvent
 from inspect_ai.log import list_eval_logs, read_eval_log
 
-from debatebench_eval.crucible.record import CrucibleRecord
+from debatebench_eval.truth_crucible.record import CrucibleRecord
 
 from support.commands import INSPECT, only_log, run
 from support.crucible_replies import Behaviour, replace, wire_responder

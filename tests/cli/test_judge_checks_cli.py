@@ -69,6 +69,7 @@ def test_fact_check_validation_from_the_command_line(tmp_path: Path) -> None:
     assert trust.returncode == 1, trust.stderr
     assert "macro_f1 1.000" in trust.stdout and "only part of the bundled set" in trust.stdout
     assert "| supported | 1.000 | 1.000 | 1.000 |" in report
+    assert "Computed from a log of task fact_check_validation, version 1." in report
 
 
 def test_judge_sensitivity_from_the_command_line(tmp_path: Path) -> None:

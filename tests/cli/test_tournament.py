@@ -328,8 +328,8 @@ def run_main(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
          "-T motion: set by the tournament itself"),
         (["--models", "ollama/a,ollama/b", "--judges", "ollama/j", "-T", "budgets=3"],
          "-T budgets: unknown option"),
-        (["--models", "ollama/a,ollama/b", "--judges", "ollama/j", "-T", "run={seed: 3}"],
-         "-T run.seed: set by the tournament itself; expected --seed N."),
+        (["--models", "ollama/a,ollama/b", "--judges", "ollama/j", "-T", "run={probe: 3}"],
+         "-T run: a form this package no longer takes; expected each run setting"),
         (["--models", "ollama/a,ollama/b", "--judges", "ollama/j", "-T", "budget=lots"],
          "-T budget: got 'lots'; expected an integer of at least 1."),
     ],
@@ -419,19 +419,20 @@ def test_the_socket_limit_is_the_systems(tmp_path: Path) -> None:
         shutil.rmtree(short)
 
 
-def test_the_plan_takes_the_run_settings_as_one_mapping(
+def test_the_plan_takes_the_run_settings_and_the_timeout(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    """`-T run="{probe: false}"` turns the probe off as `-T probe=false` does: no server
-    answers here, so a probe would fail the plan."""
+    """`-T probe=false` turns the probe off (no server answers here, so a probe would
+    fail the plan), and --timeout is kept in the manifest for every worker."""
     log_dir = tmp_path / "t"
     code, err = run_main(capsys, "plan", "--models", "ollama/a,ollama/b", "--judges",
-                         "ollama/j", "--limit", "1", "-T", "run={probe: false, timeout: 30}",
+                         "ollama/j", "--limit", "1", "-T", "probe=false", "--timeout", "30",
                          "--log-dir", str(log_dir))  # fmt: skip
     assert code == 0, err
     manifest = read_manifest(str(log_dir))
     assert manifest is not None
-    assert dict(manifest.schedule.settings.task_args) == {"probe": False, "timeout": 30}
+    assert dict(manifest.schedule.settings.task_args) == {"probe": False}
+    assert manifest.schedule.settings.timeout == 30
 
 
 def test_a_folder_holding_another_tournament_is_refused(

@@ -1,5 +1,6 @@
-"""Options are typed groups, declared once and coerced once, each bad value one message
-naming the option as typed (`-T judging.judge_budget`, `-T judge_budget`, `-S ...`)."""
+"""Options are typed groups, declared once, each key an option of its own; each bad value
+is one message naming the option as typed (`-T judge_budget`, `-S judge_budget`), and a
+form no longer taken one message naming the form to give."""
 
 from __future__ import annotations
 
@@ -20,9 +21,7 @@ from debatebench_eval.core import options as option_groups
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.options import OptionGroup, Taker
 from debatebench_eval.core.resources import data_file
-from debatebench_eval.crucible.options import ScoringOptions
-from debatebench_eval.crucible.task import crucible
-from debatebench_eval.debate.task import debate
+from debatebench_eval.debating.task import debate
 from debatebench_eval.interop.judge_task import judge
 from debatebench_eval.judging import options as judging_options
 from debatebench_eval.judging.fact_check import fact_check
@@ -30,6 +29,9 @@ from debatebench_eval.judging.options import JudgeCalls, JudgingOptions
 from debatebench_eval.judging.rubric import load_rubric
 from debatebench_eval.judging.rubric_scorer import rubric
 from debatebench_eval.protocols.tasks import adjudicate, panel
+from debatebench_eval.truth_crucible.options import ScoringOptions
+from debatebench_eval.truth_crucible.scorer import crucible_score
+from debatebench_eval.truth_crucible.task import crucible
 from debatebench_eval.validation.fact_check_task import fact_check_validation
 
 RUBRIC = data_file("scorers", "rubric.yaml")
@@ -39,49 +41,33 @@ RUBRIC = data_file("scorers", "rubric.yaml")
     ("build", "message"),
     [
         (
-            lambda: debate(judging={"judge_budget": 0}),
-            "-T judging.judge_budget: got 0; expected an integer of at least 1.",
-        ),
-        (
             lambda: debate(judge_budget=0),
             "-T judge_budget: got 0; expected an integer of at least 1.",
-        ),
-        (
-            lambda: rubric(judging={"swap_judging": "maybe"}),
-            "-S judging.swap_judging: got 'maybe'; expected true or false.",
         ),
         (
             lambda: rubric(swap_judging="maybe"),
             "-S swap_judging: got 'maybe'; expected true or false.",
         ),
         (
-            lambda: debate(judging={"leaning_margin": 20}),
-            "-T judging.leaning_margin: 20.0 is above resolved_margin 15.0; expected at most it.",
+            lambda: debate(leaning_margin=20),
+            "-T leaning_margin: 20.0 is above resolved_margin 15.0; expected at most it.",
         ),
         (
-            lambda: debate(judging="budget=5"),
-            "-T judging: got 'budget=5'; expected a mapping such as",
+            lambda: debate(judge_budgit=5),
+            "-T judge_budgit: unknown argument(s) judge_budgit for task debate; expected one of",
         ),
         (
-            lambda: debate(judging={"budget": 5}),
-            "-T judging.budget: unknown key(s) budget; expected one of judge_budget,",
-        ),
-        (
-            lambda: debate(judging={"judge_budget": 900}, judge_budget=900),
-            "-T judge_budget: given also as -T judging.judge_budget; expected each setting once.",
-        ),
-        (
-            lambda: fact_check_validation(judging={"swap_judging": False}),
-            "-T judging.swap_judging: unknown key(s) swap_judging; expected one of judge_budget, "
-            "judge_schema, require_validated_judge.",
+            lambda: fact_check_validation(swap_judging=False),
+            "-T swap_judging: unknown argument(s) swap_judging for task fact_check_validation; "
+            "expected one of data, judge_budget, judge_schema, probe, require_validated_judge.",
         ),
         (
             lambda: fact_check(swap=1),
-            "-S swap: unknown argument(s) swap for scorer fact_check; expected one of judging,",
+            "-S swap: unknown argument(s) swap for scorer fact_check; expected one of fact_check,",
         ),
         (
-            lambda: crucible(judging={"judges": 2, "judge_quorum": 3}),
-            "-T judging.judge_quorum: 3 is above judges 2; expected at most the number",
+            lambda: crucible(judges=2, judge_quorum=3),
+            "-T judge_quorum: 3 is above judges 2; expected at most the number",
         ),
         (
             lambda: crucible(judges=12),
@@ -99,34 +85,75 @@ def test_a_bad_value_is_one_message_naming_the_option_as_typed(
 
 def test_the_label_does_not_depend_on_what_was_built_before() -> None:
     # A scorer built first (-S) must not change how the next task names its options.
-    for build, flag in ((lambda: rubric(judging={"judge_budget": 0}), "-S"),
-                        (lambda: debate(judging={"judge_budget": 0}), "-T"),
-                        (lambda: rubric(judging={"judge_budget": 0}), "-S")):  # fmt: skip
-        with pytest.raises(ConfigError, match=f"^{flag} judging.judge_budget: got 0"):
+    for build, flag in ((lambda: rubric(judge_budget=0), "-S"),
+                        (lambda: debate(judge_budget=0), "-T"),
+                        (lambda: rubric(judge_budget=0), "-S")):  # fmt: skip
+        with pytest.raises(ConfigError, match=f"^{flag} judge_budget: got 0"):
             build()
 
 
-def test_a_flat_name_is_accepted_with_a_message_naming_the_group_form(
-    caplog: pytest.LogCaptureFixture,
+# Every form the package no longer takes, on each kind of taker, with the form to give.
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        (
+            lambda: debate(judging={"judge_budget": 900}),
+            "-T judging: a form this package no longer takes; expected each judging setting as "
+            "an option of its own, e.g. -T judge_budget=1024.",
+        ),
+        (
+            lambda: rubric(judging={"judge_budget": 900}),
+            "-S judging: a form this package no longer takes; expected each judging setting as "
+            "an option of its own, e.g. -S judge_budget=1024.",
+        ),
+        (lambda: crucible(judging={"judges": 2}), "-T judging: a form this package no longer"),
+        (lambda: crucible_score(judging={"judges": 2}), "-S judging: a form this package"),
+        (lambda: judge(transcripts=_transcript(), judging={}), "-T judging: a form this"),
+        (
+            lambda: debate(run={"probe": False}),
+            "-T run: a form this package no longer takes; expected each run setting as an "
+            "option of its own, e.g. -T probe=false.",
+        ),
+        (
+            lambda: panel(task="t", deliberation={"final_budget": 900}),
+            "-T deliberation: a form this package no longer takes; expected each setting as an "
+            "option of its own, e.g. -T final_budget=1500.",
+        ),
+        (
+            lambda: debate(pro_budget=500),
+            '-T pro_budget: a form this package no longer takes; expected -T budget="{pro: N, '
+            'con: M}"',
+        ),
+        (lambda: debate(con_budget=500), "-T con_budget: a form this package no longer takes"),
+        (
+            lambda: debate(seed=3),
+            "-T seed: a form this package no longer takes; expected Inspect's own --seed",
+        ),
+        (lambda: crucible(seed=3), "-T seed: a form this package no longer takes"),
+        (
+            lambda: panel(task="t", timeout=30),
+            "-T timeout: a form this package no longer takes; expected Inspect's own --timeout",
+        ),
+        (lambda: fact_check_validation(timeout=30), "-T timeout: a form this package no longer"),
+    ],
+)
+def test_an_old_form_is_one_message_naming_the_new_one(
+    build: Callable[[], Any], message: str
 ) -> None:
+    with pytest.raises(ConfigError) as caught:
+        build()
+    assert message in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def test_a_flat_key_is_taken_with_no_message(caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.WARNING):
         options = JudgingOptions.parse(
-            None, {"judge_budget": "900", "swap_judging": "false"}, Taker("task judge")
+            {"judge_budget": "900", "swap_judging": "false"}, Taker("task judge")
         )
         judge(transcripts=_transcript(), judge_budget="900")
     assert (options.judge_budget, options.swap_judging) == (900, False)
-    warned = [r.getMessage() for r in caplog.records if "accepted as" in r.getMessage()]
-    assert (
-        warned[0]
-        == '-T judge_budget is accepted as -T judging="{judge_budget: ...}"; give it in that form.'
-    )
-    assert len(warned) == 3
-
-
-def test_the_group_form_builds_a_task_without_a_message(caplog: pytest.LogCaptureFixture) -> None:
-    with caplog.at_level(logging.WARNING):
-        judge(transcripts=_transcript(), judging={"judge_budget": 900, "fact_check": False})
-    assert not [r for r in caplog.records if "accepted as" in r.getMessage()]
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
 
 
 def test_the_options_are_coerced_once_per_task(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -145,15 +172,17 @@ def test_the_options_are_coerced_once_per_task(monkeypatch: pytest.MonkeyPatch) 
 
     monkeypatch.setattr(judging_options, "load_rubric", counted)
     monkeypatch.setattr(JudgingOptions, "model_validate", classmethod(validate))
-    debate(judging={"rubric": str(RUBRIC)})
-    # One validation of the group, whose checked value the scorers and solver share.
-    assert (len(loads), len(validated)) == (1, 1)
+    debate(rubric=str(RUBRIC))
+    # Validated by the task (its solver shares it) and by each judging scorer, which the
+    # task builds from the checked values as `inspect score` builds it from the log; the
+    # bundled rubric reaches them as not given, so its file is read once.
+    assert (len(loads), len(validated)) == (1, 3)
 
 
 @dataclass
 class Coercions:
     """What one task build coerced: each group's validations, and each option's
-    coercions by its key (`-T run.seed` and `-T seed` are both `seed`)."""
+    coercions by its key."""
 
     groups: Counter[str] = field(default_factory=Counter)
     keys: Counter[str] = field(default_factory=Counter)
@@ -200,12 +229,11 @@ def coercions(monkeypatch: pytest.MonkeyPatch) -> Iterator[Coercions]:
 
 
 # The run settings every one of these tasks reads, as the command line gives them.
-_RUN: dict[str, Any] = {"seed": 3, "timeout": "30", "probe": "false"}
+_RUN: dict[str, Any] = {"probe": "false"}
 
 
 def _debate(_: Path) -> Any:
-    judging = {"judge_budget": 900, "strict_judge": True}
-    return debate(**_RUN, empty_retries=1, budget=500, judging=judging)
+    return debate(**_RUN, empty_retries=1, budget=500, judge_budget=900, fact_check=False)
 
 
 def _panel(_: Path) -> Any:
@@ -221,18 +249,20 @@ def _adjudicate(folder: Path) -> Any:
         debate_type="method_fit",
         **_RUN,
         empty_retries=1,
-        deliberation={"final_budget": 900, "persona_models": False},
-        judging={"judge_schema": "false"},
+        final_budget=900,
+        persona_models=False,
+        judge_schema="false",
     )
 
 
 def _crucible(_: Path) -> Any:
     judging = {"judges": 2, "judge_quorum": 2, "judge_schema": "false"}
-    return crucible(**_RUN, claims=4, rounds=1, steelman="false", judging=judging)
+    return crucible(**_RUN, claims=4, rounds=1, steelman="false", **judging)
 
 
 _BUILDS: dict[str, tuple[Callable[[Path], Any], dict[str, int]]] = {
-    "debate": (_debate, {"RunOptions": 1, "JudgingOptions": 1}),
+    # The task's judging group, then the rubric scorer's (built from its checked values).
+    "debate": (_debate, {"RunOptions": 1, "JudgingOptions": 2}),
     "panel": (_panel, {"RunOptions": 1, "DeliberationOptions": 1}),
     "adjudicate": (_adjudicate, {"RunOptions": 1, "DeliberationOptions": 1, "JudgeCalls": 1}),
     # One topic (the shipped example): each topic's scoring is checked over its own defaults.
@@ -247,8 +277,10 @@ def test_a_task_coerces_each_group_and_each_option_once(
     build, groups = _BUILDS[name]
     build(tmp_path)
     assert dict(coercions.groups) == groups
-    assert {"seed", "timeout", "probe"} <= set(coercions.keys)
-    twice = {key: n for key, n in coercions.keys.items() if n > 1}
+    assert "probe" in coercions.keys
+    # The rubric scorer checks again the judging values the task checked and hands it.
+    again = set(JudgingOptions.model_fields) if name == "debate" else set()
+    twice = {key: n for key, n in coercions.keys.items() if n > 1 and key not in again}
     assert not twice, f"task {name} coerced these options more than once: {twice}"
 
 
@@ -270,7 +302,7 @@ def test_the_debate_task_takes_at_most_20_options() -> None:
 
 
 def test_none_is_not_given_and_defaults_fill_what_was_not_given() -> None:
-    given = JudgingOptions.gather({"judge_budget": None}, {"strict_judge": None}, Taker("x"))
+    given = JudgingOptions.gather({"judge_budget": None, "strict_judge": None}, Taker("x"))
     options = JudgingOptions.checked(given, defaults={"judge_budget": 1234, "swap_judging": None})
     assert (options.judge_budget, options.strict_judge, options.swap_judging) == (1234, False, True)
 
@@ -296,16 +328,16 @@ def test_a_scorer_is_built_again_from_the_group_its_log_recorded(tmp_path: Path)
     """`inspect score LOG` calls each scorer with the options the log recorded: the
     whole group, dumped, with the bundled rubric as no path of this machine."""
     options = JudgingOptions.checked(
-        JudgingOptions.gather({"judge_budget": 900, "fact_check": False}, {}, Taker("x"))
+        JudgingOptions.gather({"judge_budget": 900, "fact_check": False}, Taker("x"))
     )
     recorded = options.model_dump()
     assert recorded["rubric"] is None
     for scorer in (rubric, fact_check):
-        scorer(judging=recorded)  # no key refused
-    again = JudgingOptions.parse(recorded, {}, Taker("x"))
+        scorer(**recorded)  # no key refused
+    again = JudgingOptions.parse(recorded, Taker("x"))
     assert again == options
     copy = tmp_path / "mine.yaml"
     copy.write_text(RUBRIC.read_text(encoding="utf-8"), encoding="utf-8")
     custom = JudgingOptions(rubric=load_rubric(copy))
     assert custom.model_dump()["rubric"] == str(copy)
-    assert JudgingOptions.parse(custom.model_dump(), {}, Taker("x")).rubric == custom.rubric
+    assert JudgingOptions.parse(custom.model_dump(), Taker("x")).rubric == custom.rubric

@@ -1,6 +1,6 @@
-"""The run settings are one group whose flat form is the documented one: `-T probe=false`
-is taken with no message, `-T run="{probe: false}"` gives the same, and a bad value
-names the option as typed."""
+"""The run settings are one group, each key an option of its own (`-T probe=false`,
+taken with no message); a bad value names the option as typed. The seed and the
+timeout are Inspect's own (`--seed`, `--timeout`)."""
 
 from __future__ import annotations
 
@@ -13,54 +13,32 @@ from debatebench_eval.cli.main import main
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.options import task_taker
 from debatebench_eval.core.run_options import RUN_KEYS, RunOptions, run_options
-from debatebench_eval.debate.task import debate
+from debatebench_eval.debating.task import debate
 from debatebench_eval.interop.judge_task import judge
-from debatebench_eval.judging.options import JudgingOptions
 
 TAKER = task_taker("t", ("other",))
 
 
 def test_flat_keys_are_taken_with_no_message(caplog: pytest.LogCaptureFixture) -> None:
-    flat = {"seed": "3", "probe": "false", "judge_budget": 100}
+    flat = {"empty_retries": "3", "probe": "false", "judge_budget": 100}
     with caplog.at_level(logging.WARNING):
         run = run_options(flat, TAKER)
-    assert (run.seed, run.probe) == (3, False)
+    assert (run.empty_retries, run.probe) == (3, False)
     assert flat == {"judge_budget": 100}  # left for the other groups
     assert not caplog.records
 
 
-def test_a_group_that_is_not_flat_primary_still_names_its_form(
-    caplog: pytest.LogCaptureFixture,
-) -> None:
-    with caplog.at_level(logging.WARNING):
-        JudgingOptions.gather(None, {"judge_budget": 100}, TAKER)
-    assert 'judging="{judge_budget: ...}"' in caplog.text
-
-
-def test_the_group_form_gives_the_same() -> None:
-    assert run_options({"run": {"seed": 3, "probe": False}}, TAKER) == run_options(
-        {"seed": 3, "probe": False}, TAKER
-    )
-
-
 def test_defaults_fill_what_is_not_given() -> None:
-    run = run_options({}, TAKER, defaults={"timeout": 30})
-    assert (run.seed, run.timeout, run.empty_retries, run.probe) == (None, 30, 2, True)
-    assert RunOptions.option_keys() == RUN_KEYS
+    run = run_options({}, TAKER, defaults={"empty_retries": 5})
+    assert (run.empty_retries, run.probe) == (5, True)
+    assert RunOptions.option_keys() == RUN_KEYS == ("empty_retries", "probe")
 
 
 @pytest.mark.parametrize(
     ("flat", "message"),
     [
-        ({"seed": -1}, "-T seed: got -1; expected an integer of at least 0."),
-        ({"run": {"probe": "maybe"}}, "-T run.probe: got 'maybe'; expected true or false."),
+        ({"probe": "maybe"}, "-T probe: got 'maybe'; expected true or false."),
         ({"empty_retries": "x"}, "-T empty_retries: got 'x'; expected an integer of at least 0."),
-        (
-            {"run": {"prob": 1}},
-            "-T run.prob: unknown key(s) prob; expected one of seed, timeout, empty_retries",
-        ),
-        ({"run": {"seed": 1}, "seed": 2}, "-T seed: given also as -T run.seed; expected each"),
-        ({"run": 3}, '-T run: got 3; expected a mapping such as -T run="{seed: ...}"'),
     ],
 )
 def test_a_bad_value_names_the_option_as_typed(flat: dict[str, object], message: str) -> None:
@@ -70,23 +48,21 @@ def test_a_bad_value_names_the_option_as_typed(flat: dict[str, object], message:
 
 
 def test_a_task_reads_only_the_keys_it_has() -> None:
-    """The judge task makes no debater call: `seed` is not one of its settings."""
-    with pytest.raises(ConfigError, match=r"-T seed: unknown argument\(s\) seed for task judge"):
-        judge(transcripts="x", seed=3)
-    only_probe = r"-T run.seed: unknown key\(s\) seed; expected one of probe"
-    with pytest.raises(ConfigError, match=only_probe):
-        judge(transcripts="x", run={"seed": 3})
+    """The judge task makes no debater call: `empty_retries` is not one of its settings."""
+    with pytest.raises(ConfigError, match=r"-T empty_retries: unknown argument\(s\) empty_retries"):
+        judge(transcripts="x", empty_retries=3)
 
 
 @pytest.mark.parametrize(
     ("given", "message"),
     [
         ({"probe": "maybe"}, "-T probe: got 'maybe'; expected true or false."),
-        ({"run": {"timeout": 0}}, "-T run.timeout: got 0; expected an integer of at least 1."),
-        ({"seed": -2}, "-T seed: got -2; expected an integer of at least 0."),
+        ({"empty_retries": -1}, "-T empty_retries: got -1; expected an integer of at least 0."),
+        ({"seed": 3}, "-T seed: a form this package no longer takes; expected Inspect's own"),
+        ({"timeout": 30}, "-T timeout: a form this package no longer takes; expected Inspect's"),
     ],
 )
-def test_the_debate_task_reads_its_run_settings_from_the_group(
+def test_the_debate_task_reads_its_run_settings_as_options(
     given: dict[str, object], message: str
 ) -> None:
     with pytest.raises(ConfigError) as caught:
@@ -99,7 +75,7 @@ def test_the_debate_task_reads_its_run_settings_from_the_group(
     [
         ("debate", RUN_KEYS),
         ("panel", (*RUN_KEYS, "protocol", "final_budget", "workspace")),
-        ("crucible", ("seed", "timeout", "probe")),
+        ("crucible", ("probe",)),
         ("judge", ("probe",)),
         ("fact_check_validation", ("probe",)),
     ],

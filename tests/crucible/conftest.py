@@ -11,7 +11,7 @@ import pytest
 from inspect_ai import eval
 from inspect_ai.log import EvalLog
 
-from debatebench_eval.crucible.task import crucible
+from debatebench_eval.truth_crucible.task import crucible
 
 from support.crucible_replies import CrucibleScript
 

@@ -7,10 +7,10 @@ import shutil
 from itertools import pairwise
 from pathlib import Path
 
-from debatebench_eval.crucible import corpus as corpus_module
-from debatebench_eval.crucible.corpus import Window, open_corpus, split_lines, windows
-from debatebench_eval.crucible.search import render, search, side_queries
-from debatebench_eval.crucible.topic import load_topic
+from debatebench_eval.truth_crucible import corpus as corpus_module
+from debatebench_eval.truth_crucible.corpus import Window, open_corpus, split_lines, windows
+from debatebench_eval.truth_crucible.search import render, search, side_queries
+from debatebench_eval.truth_crucible.topic import load_topic
 
 from support.crucible_replies import FIXTURE_TOPIC
 

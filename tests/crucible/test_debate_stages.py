@@ -10,7 +10,7 @@ from typing import Any
 
 from inspect_ai.log import EvalLog
 
-from debatebench_eval.crucible.record import CrucibleRecord
+from debatebench_eval.truth_crucible.record import CrucibleRecord
 
 from support.crucible_replies import (
     FIXTURE_TOPIC,

@@ -13,9 +13,9 @@ from inspect_ai.log import EvalLog
 
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.run_options import RunOptions
-from debatebench_eval.crucible.options import debate_options, early_stop, scoring_options
-from debatebench_eval.crucible.record import CrucibleRecord
-from debatebench_eval.crucible.task import crucible
+from debatebench_eval.truth_crucible.options import debate_options, early_stop, scoring_options
+from debatebench_eval.truth_crucible.record import CrucibleRecord
+from debatebench_eval.truth_crucible.task import crucible
 
 from support.crucible_replies import FIXTURE_TOPIC, CrucibleScript
 
@@ -79,10 +79,10 @@ def test_a_quorum_is_checked_against_the_topic_files_judges(tmp_path: Path) -> N
     data = yaml.safe_load(topic.read_text())
     data["scoring"] = {"judge_count": 5}
     topic.write_text(yaml.safe_dump(data))
-    task = crucible(topic=str(topic), judging={"judge_quorum": 4})
+    task = crucible(topic=str(topic), judge_quorum=4)
     assert task.dataset[0].id == "t"
-    with pytest.raises(ConfigError, match=r"^-T judging\.judge_quorum: 6 is above judges 5"):
-        crucible(topic=str(topic), judging={"judge_quorum": 6})
+    with pytest.raises(ConfigError, match=r"^-T judge_quorum: 6 is above judges 5"):
+        crucible(topic=str(topic), judge_quorum=6)
 
 
 def run_of(log: EvalLog) -> dict[str, Any]:

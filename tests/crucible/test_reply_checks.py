@@ -7,16 +7,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from debatebench_eval.crucible.audit import check_audit
-from debatebench_eval.crucible.blindview import BlindView
-from debatebench_eval.crucible.claims import check_claims, check_queries, claims_shape
-from debatebench_eval.crucible.conflicts import check_conflicts
-from debatebench_eval.crucible.convergence import check_review
-from debatebench_eval.crucible.corpus import Window
-from debatebench_eval.crucible.neutralize import check_neutral
-from debatebench_eval.crucible.panel import check_scores
-from debatebench_eval.crucible.rounds import Sides, check_turn, round_plan
 from debatebench_eval.judging.blind import Orientation
+from debatebench_eval.truth_crucible.audit import check_audit
+from debatebench_eval.truth_crucible.blindview import BlindView
+from debatebench_eval.truth_crucible.claims import check_claims, check_queries, claims_shape
+from debatebench_eval.truth_crucible.conflicts import check_conflicts
+from debatebench_eval.truth_crucible.convergence import check_review
+from debatebench_eval.truth_crucible.corpus import Window
+from debatebench_eval.truth_crucible.neutralize import check_neutral
+from debatebench_eval.truth_crucible.panel import check_scores
+from debatebench_eval.truth_crucible.rounds import Sides, check_turn, round_plan
 
 CLAIM: dict[str, Any] = {
     "claim": "Counts rose.",

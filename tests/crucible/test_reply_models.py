@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
-from debatebench_eval.crucible import audit, claims, conflicts, convergence, neutralize, panel
-from debatebench_eval.crucible.rounds import Sides, turn_schema
 from debatebench_eval.servers.kind import ServerKind
 from debatebench_eval.servers.schema_forms import server_schema
+from debatebench_eval.truth_crucible import audit, claims, conflicts, convergence, neutralize, panel
+from debatebench_eval.truth_crucible.rounds import Sides, turn_schema
 
 from support.grammar import gbnf, grammar_accepts
 from support.literal_reply import first_instance

@@ -12,9 +12,9 @@ import pytest
 from inspect_ai.log import EvalLog
 
 from debatebench_eval.cli.main import main
-from debatebench_eval.crucible.graph import write_graphs
-from debatebench_eval.crucible.log_reader import NotACrucibleLog
-from debatebench_eval.crucible.report import write_reports
+from debatebench_eval.truth_crucible.graph import write_graphs
+from debatebench_eval.truth_crucible.log_reader import NotACrucibleLog
+from debatebench_eval.truth_crucible.report import write_reports
 
 from support.crucible_replies import Behaviour, CrucibleScript, claims_reply, replace
 

@@ -29,9 +29,9 @@ from inspect_ai.util import Store
 
 from debatebench_eval.core._inspect import resumable_run_id
 from debatebench_eval.core.errors import ServerError
-from debatebench_eval.crucible.calls import Caller, Request
-from debatebench_eval.crucible.record import CrucibleRecord
-from debatebench_eval.crucible.resume import ResumeCache
+from debatebench_eval.truth_crucible.calls import Caller, Request
+from debatebench_eval.truth_crucible.record import CrucibleRecord
+from debatebench_eval.truth_crucible.resume import ResumeCache
 
 from support.crucible_replies import CrucibleScript
 from support.scripted import Script, output

@@ -13,13 +13,14 @@ import pytest
 from inspect_ai.log import EvalLog
 
 from debatebench_eval.core.errors import ConfigError
-from debatebench_eval.crucible.blindview import reading_seed
-from debatebench_eval.crucible.outcome import decide, score_keys
-from debatebench_eval.crucible.prompts import judge_prompts
-from debatebench_eval.crucible.record import CrucibleRecord
-from debatebench_eval.crucible.task import crucible
+from debatebench_eval.debating.log_figures import log_figures
 from debatebench_eval.judging.blind import blind_orientation
 from debatebench_eval.trust.records import JudgeIdentity, save_record
+from debatebench_eval.truth_crucible.blindview import reading_seed
+from debatebench_eval.truth_crucible.outcome import decide, score_keys
+from debatebench_eval.truth_crucible.prompts import judge_prompts
+from debatebench_eval.truth_crucible.record import CrucibleRecord
+from debatebench_eval.truth_crucible.task import crucible
 
 from support.crucible_replies import (
     DIMENSIONS,
@@ -83,6 +84,15 @@ def test_each_reading_has_its_own_orientation_and_unblinds_correctly(run_crucibl
     assert score.value["pro_mean"] == 5 and score.value["con_mean"] == 2
     assert score.answer == "PRO leads · RESOLVED" and score.metadata["leading"] == "pro"
     assert score.value["pro_leads"] == 1 and score.value["tier_resolved"] == 1
+    # The end of the run prints the headline block only (one topic: no stderr).
+    assert log.results is not None
+    (row,) = [s for s in log.results.scores if s.scorer == "crucible_score"]
+    shown = [name for name in row.metrics if name != "judge_alpha"]  # None with no spread
+    assert shown == ["pro_mean", "con_mean", "gap", "tier_resolved", "tier_contested",
+                     "tier_unresolved", "evidence_verified_rate"]  # fmt: skip
+    assert row.metrics["gap"].value == 3 and row.metrics["tier_resolved"].value == 1
+    # Every key's mean is the report's.
+    assert log_figures(log)["crucible_score"]["pro_leads"] == 1
 
 
 def drop_first(system: str, prompt: str, schema: dict[str, Any]) -> str:
@@ -288,8 +298,8 @@ def test_the_trust_stamp_counts_the_meta_judge(
 
 
 def test_the_claims_table_keeps_claims_whole_and_marks_failures_in_red() -> None:
-    from debatebench_eval.crucible.display import claims_message
-    from debatebench_eval.crucible.record import Claim, EvidenceCheck
+    from debatebench_eval.truth_crucible.display import claims_message
+    from debatebench_eval.truth_crucible.record import Claim, EvidenceCheck
 
     long_claim = "The parser rejects an empty header line. " * 12  # about 500 characters
     good = EvidenceCheck(file="src/parse.py", line_start=11, line_end=11, excerpt="x",
@@ -312,8 +322,8 @@ def test_the_claims_table_keeps_claims_whole_and_marks_failures_in_red() -> None
 
 
 def test_the_scores_table_is_aligned_text_in_the_viewer_and_markdown_in_the_report() -> None:
-    from debatebench_eval.crucible.record import Claim
-    from debatebench_eval.crucible.report_text import claims_table
+    from debatebench_eval.truth_crucible.record import Claim
+    from debatebench_eval.truth_crucible.report_text import claims_table
 
     def claim(number: int, verified: bool) -> Claim:
         return Claim(id=f"C-PRO-0{number}", side="pro", order=number, claim="A claim.",

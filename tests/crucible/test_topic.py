@@ -10,9 +10,9 @@ import pytest
 import yaml
 
 from debatebench_eval.core.errors import ConfigError
-from debatebench_eval.crucible.corpus import read_corpus
-from debatebench_eval.crucible.task import topic_paths
-from debatebench_eval.crucible.topic import load_topic
+from debatebench_eval.truth_crucible.corpus import read_corpus
+from debatebench_eval.truth_crucible.task import topic_paths
+from debatebench_eval.truth_crucible.topic import load_topic
 
 GOOD = {
     "topic": {"question": "Q?", "pro_position": "Yes.", "con_position": "No.", "context": ""},

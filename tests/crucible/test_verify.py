@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from debatebench_eval.crucible.claims import FiledClaim, recorded_claims
-from debatebench_eval.crucible.corpus import Corpus, read_corpus
-from debatebench_eval.crucible.topic import load_topic
-from debatebench_eval.crucible.verify import Evidence, verify
+from debatebench_eval.truth_crucible.claims import FiledClaim, recorded_claims
+from debatebench_eval.truth_crucible.corpus import Corpus, read_corpus
+from debatebench_eval.truth_crucible.topic import load_topic
+from debatebench_eval.truth_crucible.verify import Evidence, verify
 
 from support.crucible_replies import FIXTURE_TOPIC
 

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from debatebench_eval.core.errors import ConfigError
-from debatebench_eval.debate.run_yaml import parse_run_yaml
-from debatebench_eval.debate.task import debate
+from debatebench_eval.debating.run_yaml import parse_run_yaml
+from debatebench_eval.debating.task import debate
 from debatebench_eval.record.motions import default_motions, load_motions
 from debatebench_eval.record.teams import load_team, resolve_team
 

@@ -62,7 +62,7 @@ def test_pair_metrics_keep_whole_pairs_and_count_the_rest() -> None:
 def test_the_same_arguments_make_the_same_task_identity() -> None:
     # The token is a solver argument: a random one would change the task's identity
     # on every run, and eval_set would redo every paired debate.
-    from debatebench_eval.debate.task import debate
+    from debatebench_eval.debating.task import debate
 
     first, again = (debate(motion=MOTION, paired=True) for _ in range(2))
     assert first.metadata and again.metadata

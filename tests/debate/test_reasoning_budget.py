@@ -22,7 +22,7 @@ from inspect_ai.model import (
 )
 
 from debatebench_eval.core.errors import ConfigError, ServerError
-from debatebench_eval.debate.task import DEBATE_ARGS, debate
+from debatebench_eval.debating.task import DEBATE_ARGS, debate
 from debatebench_eval.judging.figures import figures_of
 from debatebench_eval.judging.run_summary import reasoning_lines
 from debatebench_eval.record.display import turn_heading

@@ -10,6 +10,7 @@ import pytest
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ContentReasoning, ContentText, GenerateConfig, ModelOutput, ModelUsage
 
+from debatebench_eval.debating.log_figures import log_figures
 from debatebench_eval.record.store import DebateRecord
 
 from support.scripted import Script, output
@@ -195,14 +196,15 @@ def test_viewer_messages_carry_phase_side_team_and_model(run_debate: RunDebate) 
     assert "— CON" in texts[1] and "cautious-skeptic" in texts[1]
 
 
-def test_turn_stats_reports_each_key_as_a_metric(run_debate: RunDebate) -> None:
+def test_turn_stats_shows_the_budget_hit_rate_and_reports_the_rest(run_debate: RunDebate) -> None:
     log = run_debate(phases="[opening]")
     assert log.results is not None
     scores = {score.name: score.metrics for score in log.results.scores}
-    # the listed key and the figures are all the scorer's metrics, in one row
-    assert scores["turn_stats"]["hit_budget_rate"].value == 0.0 and "hit_budget_rate" not in scores
-    assert scores["turn_stats"]["turns"].value == 2.0
-    assert scores["turn_stats"]["pro_output_tokens"].value == 12.0
+    # the terminal's row is the budget-hit rate; every figure is the report's
+    assert list(scores["turn_stats"]) == ["hit_budget_rate"] and "hit_budget_rate" not in scores
+    assert scores["turn_stats"]["hit_budget_rate"].value == 0.0
+    reported = log_figures(log)["turn_stats"]
+    assert reported["turns"] == 2.0 and reported["pro_output_tokens"] == 12.0
 
 
 def test_every_call_is_attributed_to_its_role_with_only_a_main_model(run_debate) -> None:  # type: ignore[no-untyped-def]
@@ -256,7 +258,7 @@ def test_a_roles_budget_goes_with_its_model_when_sides_are_exchanged(
 ) -> None:
     a, b = Script("A"), Script("B")
     run_debate(roles={"pro": a.model(), "con": b.model()}, paired=True, phases="[opening]",
-               pro_budget=30, con_budget=50, fact_check=False, swap_judging=False)  # fmt: skip
+               budget={"pro": 30, "con": 50}, fact_check=False, swap_judging=False)  # fmt: skip
     assert {c.config.max_tokens for c in a.calls} == {30}  # the pro role's, on either side
     assert {c.config.max_tokens for c in b.calls} == {50}
 
@@ -282,22 +284,17 @@ def test_a_judge_server_that_is_down_fails_the_debate_before_any_turn(
     assert (len(pro.calls), len(con.calls)) == (0, 0)
 
 
-def test_the_older_per_role_budget_options_still_work_and_say_the_new_form(
-    run_debate: RunDebate, caplog: pytest.LogCaptureFixture
-) -> None:
+def test_a_roles_own_budget_is_a_key_of_budget(run_debate: RunDebate) -> None:
     pro = Script("pro")
-    run_debate(roles={"pro": pro.model()}, pro_budget=300, phases="[opening]")
+    run_debate(roles={"pro": pro.model()}, budget={"pro": 300}, phases="[opening]")
     assert {c.config.max_tokens for c in pro.calls} == {300}
-    assert '-T pro_budget is accepted as -T budget="{pro: ...}"; give it in that form.' in (
-        caplog.text
-    )
 
 
 def test_a_role_budget_given_twice_or_an_unknown_role_is_refused() -> None:
     from debatebench_eval.core.errors import ConfigError
-    from debatebench_eval.debate.task import debate
+    from debatebench_eval.debating.task import debate
 
-    with pytest.raises(ConfigError, match=r"^-T pro_budget: given also as -T budget\.pro"):
+    with pytest.raises(ConfigError, match=r"^-T pro_budget: a form this package no longer"):
         debate(budget={"pro": 300}, pro_budget=200)
     with pytest.raises(ConfigError, match=r"^-T budget: has the key\(s\) judge; expected a"):
         debate(budget={"judge": 300})

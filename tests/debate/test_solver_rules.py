@@ -17,7 +17,7 @@ from inspect_ai.model import GenerateConfig, ModelOutput, get_model
 
 from debatebench_eval.core.errors import DebateError
 from debatebench_eval.core.seeds import sample_seed
-from debatebench_eval.debate.solver import _check_complete
+from debatebench_eval.debating.solver import _check_complete
 from debatebench_eval.record.protocol import Phase
 from debatebench_eval.record.store import DebateRecord, turn_id
 

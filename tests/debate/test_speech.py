@@ -21,8 +21,8 @@ from inspect_ai.model import (
 )
 
 from debatebench_eval.core.errors import DebateError
-from debatebench_eval.debate.prompts import system_prompt
-from debatebench_eval.debate.speech import Speaker, speak
+from debatebench_eval.debating.prompts import system_prompt
+from debatebench_eval.debating.speech import Speaker, speak
 from debatebench_eval.record.protocol import Phase
 from debatebench_eval.record.store import Turn
 from debatebench_eval.record.teams import Team, resolve_team

@@ -37,7 +37,29 @@ def problems_of(tmp_path: Path, text: str) -> list[str]:
     [
         ("inspect eval debatebench/debat --model ollama/m", "no task debatebench/debat"),
         ("inspect eval debatebench/debate -T motoin=x", "takes no -T motoin"),
-        ('inspect eval debatebench/debate -T judging="{judge_budgit: 9}"', "no key judge_budgit"),
+        # every form no longer taken is named with the one to give
+        (
+            'inspect eval debatebench/debate -T judging="{judge_budget: 9}"',
+            "no longer takes -T judging: give each judging setting as an option of its own",
+        ),
+        ("inspect eval debatebench/debate -T pro_budget=9", 'give -T budget="{pro: N'),
+        ("inspect eval debatebench/debate -T seed=3", "give Inspect's own --seed"),
+        ("inspect eval debatebench/crucible -T timeout=30", "give Inspect's own --timeout"),
+        ("inspect eval debatebench/panel -T run={probe: false}", "no longer takes -T run"),
+        (
+            'inspect score LOG --scorer debatebench/rubric -S judging="{judge_budget: 900}"',
+            "no longer takes -S judging: give each judging setting as an option of its own, "
+            "e.g. -S judge_budget=1024",
+        ),
+        # a tournament's -T options are the debate task's
+        (
+            "debatebench-eval tournament run --models a,b --judges j --log-dir d -T budgit=9",
+            "task debatebench/debate takes no -T budgit",
+        ),
+        (
+            "debatebench-eval tournament plan --models a,b --judges j --log-dir d -T seed=3",
+            "no longer takes -T seed",
+        ),
         ("inspect eval debatebench/debate --limt 1", "No such option '--limt'"),
         ("inspect evl debatebench/debate", "no command 'evl'"),
         ("inspect score LOG --scorer debatebench/rubrik", "no scorer debatebench/rubrik"),
@@ -62,11 +84,12 @@ def test_a_wrong_command_is_named_with_what_is_wrong(
     "text",
     [
         "inspect eval debatebench/debate --model ollama/m -T motion=x --limit 1",
-        # the group's keys, in the mapping and flat (the older spelling), and old budgets
-        'inspect eval debatebench_eval/debate -T judging="{judge_budget: 1024, swap_judging: no}"',
-        "inspect eval debatebench/debate -T judge_budget=1024 -T pro_budget=9",
+        # the judging keys, each an option of its own, and a budget by role
+        "inspect eval debatebench_eval/debate -T judge_budget=1024 -T swap_judging=no",
+        'inspect eval debatebench/debate -T budget="{pro: 9, con: 12}" --seed 3 --timeout 30',
         "inspect eval debatebench/crucible -T judges=1 -T meta_judge=false",
-        'inspect score LOG --scorer debatebench/rubric -S judging="{judge_budget: 900}"',
+        "inspect score LOG --scorer debatebench/rubric -S judge_budget=900",
+        "debatebench-eval tournament run --models a,b --judges j --log-dir d -T budget=600",
         "inspect eval inspect_evals/gpqa --solver debatebench/deliberate -S rounds=2",
         "inspect view --log-dir logs",
         "debatebench-eval export LOG --format heurema -o out",

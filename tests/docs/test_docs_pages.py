@@ -12,8 +12,8 @@ from debatebench_eval.cli.benchmarks_page import load_figures
 from debatebench_eval.cli.main import command_parser
 from debatebench_eval.cli.reference import subcommands
 from debatebench_eval.core.errors import ConfigError
-from debatebench_eval.crucible.options import ScoringOptions
 from debatebench_eval.judging.options import JudgingOptions
+from debatebench_eval.truth_crucible.options import ScoringOptions
 
 ROOT = docs_pages.CHECKOUT
 

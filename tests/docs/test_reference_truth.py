@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 from debatebench_eval._registry import TASKS
 from debatebench_eval.cli import reference, score_keys
 from debatebench_eval.core._inspect import registry_info
+from debatebench_eval.core.task_versions import TASK_VERSIONS
 from debatebench_eval.protocols.tasks import DEBATE_TYPES
 
 from support.paths import FIXTURES
@@ -79,10 +80,13 @@ def test_each_task_runs_the_scorers_the_reference_lists(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)  # no deliberation workspace is found above it
-    built = {}
+    built, versions = {}, {}
     for factory in TASKS:
         name = registry_info(factory).name.removeprefix(PACKAGE_PREFIX)
         task = factory(**REQUIRED_INPUTS.get(name, lambda folder: {})(tmp_path))
         scorers = [registry_info(s).name.removeprefix(PACKAGE_PREFIX) for s in task.scorer or []]
         built[name] = tuple(scorers)
+        versions[name] = task.version
     assert built == dict(score_keys.TASK_SCORERS)
+    # Each task is built with its version, the one the changelog names.
+    assert versions == TASK_VERSIONS

@@ -7,7 +7,7 @@ import pytest
 
 from debatebench_eval.cli import score_keys, surface
 from debatebench_eval.core.errors import ConfigError
-from debatebench_eval.debate.task import debate
+from debatebench_eval.debating.task import debate
 from debatebench_eval.validation.fact_check_task import fact_check_validation
 
 

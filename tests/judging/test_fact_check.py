@@ -11,6 +11,7 @@ from inspect_ai.model import GenerateConfig, ModelOutput
 from inspect_ai.util import Store
 
 from debatebench_eval.core.reply_model import text_pattern, words_pattern
+from debatebench_eval.debating.log_figures import log_figures
 from debatebench_eval.judging.blind import Orientation
 from debatebench_eval.judging.fact_check import FACT_CHECK_KEYS, FACT_CHECK_LISTED
 from debatebench_eval.judging.figures import figures_of
@@ -292,8 +293,11 @@ def test_a_side_with_no_claims_has_nan_rates_not_zero(run_debate: Any) -> None:
         for m in s.metrics.values()
     }
     assert not [name for name, value in shown.items() if math.isnan(value)], shown
-    assert "fact_check.pro_claims" in shown and "fact_check.pro_supported_rate" not in shown
-    assert not [name for name in shown if "unverifiable_citation_pct" in name]
+    # No claim: no share supported and no unverifiable share to show; the report says 0.
+    assert not {"fact_check.supported", "fact_check.unverifiable_citation_pct"} & set(shown)
+    figures = log_figures(log)["fact_check"]
+    assert figures["pro_claims"] == 0 and "pro_supported_rate" not in figures
+    assert not [name for name in figures if "unverifiable_citation_pct" in name]
 
 
 EXCUSED = {"no_claims": NO_CLAIMS}

@@ -151,7 +151,7 @@ def judged_run(tmp_path: Path, planted: str) -> EvalLog:
         Script(REFERENCE.removeprefix("mockllm/"), reply=favouring(marked(STRONG))).model(),
     ]
     logs = eval(
-        judge(transcripts=str(debate_folder(tmp_path)), judging={"judge_repeats": 2},
+        judge(transcripts=str(debate_folder(tmp_path)), judge_repeats=2,
               fact_check=False, probe=False),
         model=Script("main").model(), model_roles={"judge": panel},
         log_dir=str(tmp_path / "logs"), display="none",

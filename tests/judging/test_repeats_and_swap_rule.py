@@ -49,7 +49,7 @@ def test_repeats_judge_k_times_with_distinct_recorded_seeds_and_report_the_sprea
 ) -> None:
     judge = Script("judge", reply=judge_only(content_judge()))
     log = run_debate(roles={**debaters(), "judge": judge.model()}, fact_check=False,
-                     judging={"judge_repeats": 3})  # fmt: skip
+                     judge_repeats=3)  # fmt: skip
     score = rubric_score(log)
     calls = rubric_calls(judge)
     assert len(calls) == 3 * 2  # k x the two orientations
@@ -72,7 +72,7 @@ def test_repeats_judge_k_times_with_distinct_recorded_seeds_and_report_the_sprea
 def test_a_judge_that_follows_its_seed_flips_across_repeats(run_debate: Any) -> None:
     judge = Script("judge", reply=judge_only(seeded_judge))
     log = run_debate(roles={**debaters(), "judge": judge.model()}, fact_check=False,
-                     judging={"judge_repeats": 4}, seed=11)  # fmt: skip
+                     judge_repeats=4, seed=11)  # fmt: skip
     score = rubric_score(log)
     parities = [seed % 2 for seed in score.metadata["judge_repeats"]["seeds"]]
     winners = ["pro" if p else "con" for p in parities]
@@ -105,7 +105,7 @@ def test_survive_makes_a_swap_flipped_verdict_a_tie_with_its_reason(run_debate: 
     roles = {**debaters(), "judge": Script("judge", reply=judge_only(biased_to_a)).model()}
     mean = rubric_score(run_debate(roles=roles, fact_check=False))
     assert mean.metadata["winner"] in ("pro", "con") and "swap_rule" not in mean.metadata
-    log = run_debate(roles=roles, fact_check=False, judging={"swap_rule": "survive"})
+    log = run_debate(roles=roles, fact_check=False, swap_rule="survive")
     score = rubric_score(log)
     assert score.metadata["winner"] == "tie" and score.metadata["winner_reason"] == SWAP_DISAGREED
     assert score.metadata["swap_rule"] == "survive"
@@ -119,19 +119,19 @@ def test_survive_makes_a_swap_flipped_verdict_a_tie_with_its_reason(run_debate: 
 def test_survive_keeps_a_winner_both_orientations_name(run_debate: Any) -> None:
     roles = {**debaters(), "judge": Script("judge", reply=judge_only(content_judge())).model()}
     score = rubric_score(run_debate(roles=roles, fact_check=False,
-                                    judging={"swap_rule": "survive"}))  # fmt: skip
+                                    swap_rule="survive"))  # fmt: skip
     assert score.metadata["winner"] == "pro" and score.metadata["swap_survival"]["survived"]
 
 
 def test_survive_needs_the_swap_and_repeats_are_bounded() -> None:
     taker = scorer_taker("rubric")
     with pytest.raises(ConfigError, match="swap_judging true"):
-        JudgingOptions.parse({"swap_rule": "survive", "swap_judging": False}, {}, taker)
+        JudgingOptions.parse({"swap_rule": "survive", "swap_judging": False}, taker)
     with pytest.raises(ConfigError, match="mean or survive"):
-        JudgingOptions.parse({"swap_rule": "majority"}, {}, taker)
+        JudgingOptions.parse({"swap_rule": "majority"}, taker)
     with pytest.raises(ConfigError, match="at most 25"):
-        JudgingOptions.parse({"judge_repeats": 100}, {}, taker)
-    assert JudgingOptions.parse({"judge_repeats": "3"}, {}, taker).judge_repeats == 3
+        JudgingOptions.parse({"judge_repeats": 100}, taker)
+    assert JudgingOptions.parse({"judge_repeats": "3"}, taker).judge_repeats == 3
 
 
 @pytest.mark.parametrize(
@@ -157,7 +157,7 @@ def test_a_same_family_judge_is_flagged_and_refused_with_strict_family(run_debat
     assert "pro side's model family" in score.metadata["judge_family_warnings"][0]
     strict = Script("pro-judge", reply=judge_only(content_judge()))
     log = run_debate(roles={**debaters(), "judge": strict.model()}, fact_check=False,
-                     judging={"strict_judge": "family"})  # fmt: skip
+                     strict_judge="family")  # fmt: skip
     sample = (log.samples or [])[0]
     assert sample.error is not None and "strict_judge=family" in sample.error.message
     assert strict.calls == []

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from inspect_ai.model import GenerateConfig, ModelOutput
 
+from debatebench_eval.cli.main import main
+from debatebench_eval.debating.log_figures import log_figures
 from debatebench_eval.judging.explain import relabel
 
 from support.judge_replies import is_rubric_call, ledger_reply, rubric_reply, side_scores, turn_ids
@@ -82,17 +85,17 @@ def test_every_score_key_the_viewer_draws_is_a_column_and_there_are_13_at_most(
     ]
     assert set(drawn) == set(VISIBLE) - {"sampleId", "input", "answer", "error"}
     assert len(VISIBLE) <= MOST_COLUMNS
-    # the other numbers are figures in the metadata, with their means in the results
+    # the other numbers are figures in the metadata, their means in the report's figures
+    # (`debatebench-eval report`), the headline in the results
     figures = scores["rubric"].metadata["figures"]  # type: ignore[index]
     assert figures["pro_clarity"] == 8 and figures["pro_win"] == 1
     assert "pro_claims" in scores["fact_check"].metadata["figures"]  # type: ignore[index]
     assert "turns" in scores["turn_stats"].metadata["figures"]  # type: ignore[index]
+    reported = log_figures(log)
+    assert reported["rubric"]["pro_clarity"] == 8 and reported["rubric"]["pro_total"] == 80
+    assert reported["fact_check"]["pro_claims"] == 1 and reported["turn_stats"]["turns"] == 2
     results = {s.name: s.metrics for s in (log.results.scores if log.results else [])}
-    assert results["rubric"]["pro_clarity"].value == 8
-    assert "stderr.pro_clarity" in results["rubric"] and "tier_resolved" in results["rubric"]
-    assert results["fact_check"]["pro_claims"].value == 1
-    assert results["turn_stats"]["turns"].value == 2
-    assert results["rubric"]["pro_total"].value == 80 and "stderr.pro_total" in results["rubric"]
+    assert "tier_resolved" in results["rubric"] and "pro_clarity" not in results["rubric"]
     assert results["turn_stats"]["hit_budget_rate"].value == 0 and "pro_total" not in results
 
 
@@ -149,3 +152,51 @@ def test_relabel_puts_back_each_readings_own_mapping() -> None:
         "CON beats PRO; CON wins."
     )
     assert relabel("Sides Aside", {"A": "pro", "B": "con"}) == "Sides Aside"
+
+
+# What the end of a debate run prints: one block a reader takes in at a glance.
+HEADLINE = {
+    "rubric": ["win_rate.mockllm/pro", "win_rate.mockllm/con", "margin", "swap_flipped",
+               "tier_resolved", "tier_contested", "tier_unresolved"],
+    "fact_check": ["supported", "unverifiable_citation_pct"],
+    "turn_stats": ["hit_budget_rate"],
+}  # fmt: skip
+
+
+def test_the_results_screen_is_the_headline_block_and_the_report_has_the_rest(
+    run_debate: Any, tmp_path: Path
+) -> None:
+    log = run_debate(roles={**debaters(), "judge": judge().model()}, phases="[opening]")
+    assert log.results is not None
+    shown = {s.name: list(s.metrics) for s in log.results.scores}
+    assert shown == HEADLINE  # one debate: no interval, no stderr
+    assert sum(map(len, shown.values())) <= 12
+    fact = {s.name: s.metrics for s in log.results.scores}["fact_check"]
+    assert fact["supported"].value == 0  # one claim contradicted, one unsupported
+    # Everything else is in the report, computed from the samples by the same metrics.
+    path = Path(log.location.removeprefix("file://"))
+    assert main(["report", str(path), "-o", str(tmp_path / "report")]) == 0
+    text = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
+    assert text.startswith("# Debate figures: debatebench_eval/debate")
+    assert "Computed from a log of task debate, version 1." in text
+    for row in ("| pro_total | 80 |", "| pro_clarity | 8 |", "| pro_claims | 1 |", "| turns | 2 |"):
+        assert row in text
+
+
+def test_two_or_more_debates_show_each_models_interval_and_the_margins_stderr(
+    run_debate: Any, tmp_path: Path
+) -> None:
+    motions = tmp_path / "m.yaml"
+    motions.write_text("- {id: one, motion: Ban cars.}\n- {id: two, motion: Tax cars.}\n")
+    log = run_debate(roles={**debaters(), "judge": judge().model()}, phases="[opening]",
+                     motions=str(motions), motion=None, fact_check=False)  # fmt: skip
+    assert log.results is not None
+    rubric = {s.name: s.metrics for s in log.results.scores}["rubric"]
+    assert list(rubric) == [
+        "win_rate.mockllm/pro", "win_rate.mockllm/con",
+        "win_rate_low.mockllm/pro", "win_rate_high.mockllm/pro",
+        "win_rate_low.mockllm/con", "win_rate_high.mockllm/con",
+        "margin", "stderr.margin", "swap_flipped",
+        "tier_resolved", "tier_contested", "tier_unresolved",
+    ]  # fmt: skip
+    assert rubric["win_rate_low.mockllm/pro"].value < 1 == rubric["win_rate.mockllm/pro"].value

@@ -162,6 +162,31 @@ def test_assignments_are_balanced_and_recorded(tmp_path: Path) -> None:
     assert firsts.count(True) == N // 2 and sides.count("pro") == N // 2
 
 
+def _draw(tmp_path: Path, seed: int | None) -> list[tuple[str, str]]:
+    script = scripted("right", True)
+    task = oversight(protocol="debate", questions=str(question_file(tmp_path)), probe=False)
+    log = eval(task, model=script.model(), log_dir=str(tmp_path), display="none", seed=seed)[0]
+    assert log.samples is not None
+    return [(s.metadata["correct_label"], s.metadata["assignment"]["pro"]) for s in log.samples]
+
+
+def test_inspect_seed_draws_the_sides(tmp_path: Path) -> None:
+    unseeded = _draw(tmp_path / "none", None)
+    # No --seed is seed 0: a run repeats its assignment.
+    assert unseeded == _draw(tmp_path / "zero", 0)
+    draws = {tuple(_draw(tmp_path / str(seed), seed)) for seed in (1, 2, 3)}
+    assert len(draws) > 1  # the seed reaches the draw
+
+
+def test_a_task_seed_names_inspects_own(tmp_path: Path) -> None:
+    from debatebench_eval.core.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="--seed"):
+        oversight(questions=str(question_file(tmp_path)), seed=3)
+    with pytest.raises(ConfigError, match="judge_budget=1024"):
+        oversight(questions=str(question_file(tmp_path)), judging={"judge_budget": 9})
+
+
 def test_open_debaters_choices_are_recorded(tmp_path: Path) -> None:
     log, _ = run(tmp_path, "right", "open")
     found = metrics(log)

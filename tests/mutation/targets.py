@@ -143,7 +143,7 @@ TARGETS = (
     Target("probe", "debatebench_eval/servers/probe.py", ("tests/servers/test_probe.py",)),
     Target(
         "speech",
-        "debatebench_eval/debate/speech.py",
+        "debatebench_eval/debating/speech.py",
         (
             "tests/debate/test_speech.py",
             "tests/debate/test_reasoning_budget.py",
@@ -166,7 +166,7 @@ TARGETS = (
     ),
     Target(
         "solver (seed, budgets, completeness)",
-        "debatebench_eval/debate/solver.py",
+        "debatebench_eval/debating/solver.py",
         (
             "tests/debate/test_solver_rules.py",
             "tests/debate/test_solver.py",

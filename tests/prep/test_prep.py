@@ -10,7 +10,7 @@ import pytest
 from inspect_ai.model import GenerateConfig, ModelOutput
 
 from debatebench_eval.core.errors import ConfigError
-from debatebench_eval.debate.run_yaml import parse_run_yaml
+from debatebench_eval.debating.run_yaml import parse_run_yaml
 from debatebench_eval.prep import index as retrieval
 from debatebench_eval.record.store import DebateRecord
 
@@ -167,7 +167,7 @@ teams:
 def test_a_run_yaml_with_prep_and_a_vetted_pool(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from debatebench_eval.debate.task import debate
+    from debatebench_eval.debating.task import debate
 
     (tmp_path / "a.yaml").write_text(
         "id: a\nname: A\nvoice: v\nstance: s\nvalues: [x]\n", encoding="utf-8"

@@ -1,6 +1,6 @@
-"""The settings panel and adjudicate share are one group, declared once: flat (the
-documented form) or as `-T deliberation=...`, each bad value named as typed, each task
-with its own protocol when none is given."""
+"""The settings panel and adjudicate share are one group, declared once, each key an
+option of its own, each bad value named as typed, each task with its own protocol when
+none is given."""
 
 from __future__ import annotations
 
@@ -17,16 +17,14 @@ TAKER = task_taker("panel", PANEL_ARGS)
 
 def test_each_task_has_its_own_protocol_when_none_is_given() -> None:
     assert deliberation_options({}, TAKER, "adjudication").protocol == "adjudication"
-    given = {"deliberation": {"protocol": "panel"}}
+    given = {"protocol": "panel"}
     assert deliberation_options(given, TAKER, "adjudication").protocol == "panel"
 
 
-def test_flat_and_group_forms_give_the_same() -> None:
+def test_the_keys_are_coerced_and_moved_out() -> None:
     flat = {"final_budget": "1500", "send_effort": "true"}
-    grouped = {"deliberation": {"final_budget": 1500, "send_effort": True}}
-    assert deliberation_options(flat, TAKER, "panel") == deliberation_options(
-        grouped, TAKER, "panel"
-    )
+    options = deliberation_options(flat, TAKER, "panel")
+    assert (options.final_budget, options.send_effort) == (1500, True)
     assert flat == {}  # moved out, so the task's own unknown-key check sees none
 
 
@@ -34,11 +32,9 @@ def test_flat_and_group_forms_give_the_same() -> None:
     ("given", "message"),
     [
         ({"final_budget": 0}, "-T final_budget: got 0; expected an integer of at least 1."),
-        (
-            {"deliberation": {"persona_models": "maybe"}},
-            "-T deliberation.persona_models: got 'maybe'; expected true or false.",
-        ),
-        ({"run": {"empty_retries": -1}}, "-T run.empty_retries: got -1; expected an integer"),
+        ({"persona_models": "maybe"}, "-T persona_models: got 'maybe'; expected true or false."),
+        ({"empty_retries": -1}, "-T empty_retries: got -1; expected an integer"),
+        ({"deliberation": {"final_budget": 9}}, "-T deliberation: a form this package no"),
     ],
 )
 def test_the_panel_task_names_a_bad_value_as_typed(given: dict[str, object], message: str) -> None:
@@ -50,7 +46,7 @@ def test_the_panel_task_names_a_bad_value_as_typed(given: dict[str, object], mes
 @pytest.mark.parametrize(
     ("given", "message"),
     [
-        ({"seed": -1}, "-S seed: got -1; expected an integer of at least 0."),
+        ({"seed": 3}, "-S seed: a form this package no longer takes; expected Inspect's own"),
         ({"empty_retries": "x"}, "-S empty_retries: got 'x'; expected an integer of at least 0."),
         ({"final_budget": 0}, "-S final_budget: got 0; expected an integer of at least 1."),
         ({"send_effort": "maybe"}, "-S send_effort: got 'maybe'; expected true or false."),

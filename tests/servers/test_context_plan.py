@@ -14,16 +14,16 @@ from typing import Any
 import pytest
 from inspect_ai.model import get_model
 
-from debatebench_eval.crucible.context_plan import skeleton
-from debatebench_eval.debate.config import DebateSettings
-from debatebench_eval.debate.context_plan import DebatePlan, JudgedCalls, planned_calls
-from debatebench_eval.debate.speech import Speaker
+from debatebench_eval.debating.config import DebateSettings
+from debatebench_eval.debating.context_plan import DebatePlan, JudgedCalls, planned_calls
+from debatebench_eval.debating.speech import Speaker
 from debatebench_eval.judging.options import JudgingOptions
 from debatebench_eval.record.motions import single_motion
 from debatebench_eval.record.protocol import parse_phases, speaking_order
 from debatebench_eval.record.store import Passage, RunSettings
 from debatebench_eval.record.teams import resolve_team
 from debatebench_eval.servers.context_window import reported_context
+from debatebench_eval.truth_crucible.context_plan import skeleton
 
 from support.commands import only_log, run
 from support.stub_server import StubBehaviour, StubServer

@@ -14,13 +14,19 @@ from inspect_ai.util import Store
 
 from debatebench_eval.core.reply_model import check_reply
 from debatebench_eval.core.reply_model import reply_schema as schema_of
-from debatebench_eval.crucible import audit, claims, conflicts, convergence, neutralize, panel
-from debatebench_eval.crucible.blindview import BlindView
-from debatebench_eval.crucible.rounds import Sides, TurnPlan, check_turn, round_plan, turn_schema
 from debatebench_eval.judging import ledger, rubric
 from debatebench_eval.judging.blind import Orientation
 from debatebench_eval.protocols.decision import check_decision, decision_schema
 from debatebench_eval.record.store import DebateRecord, Passage, Turn, TurnUsage
+from debatebench_eval.truth_crucible import audit, claims, conflicts, convergence, neutralize, panel
+from debatebench_eval.truth_crucible.blindview import BlindView
+from debatebench_eval.truth_crucible.rounds import (
+    Sides,
+    TurnPlan,
+    check_turn,
+    round_plan,
+    turn_schema,
+)
 
 VIEW = BlindView(
     orientation=Orientation(a="pro", b="con"),

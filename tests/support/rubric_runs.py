@@ -10,6 +10,8 @@ from typing import Any
 from inspect_ai.log import EvalLog
 from inspect_ai.model import GenerateConfig, ModelOutput
 
+from debatebench_eval.debating.log_figures import log_figures
+
 from support.judge_replies import NONE_MADE, is_rubric_call, rubric_reply, side_scores
 from support.scripted import Script, output
 
@@ -55,8 +57,12 @@ def judge_only(reply: Reply) -> Reply:
 
 
 def all_metrics(log: EvalLog) -> dict[str, float]:
+    """Every figure a user reads: the terminal's headline block (the log's results) and
+    the rest, which `debatebench-eval report` computes from the samples."""
     scores = log.results.scores if log.results else []
-    return {name: metric.value for s in scores for name, metric in s.metrics.items()}
+    shown = {name: metric.value for s in scores for name, metric in s.metrics.items()}
+    rest = {name: value for figures in log_figures(log).values() for name, value in figures.items()}
+    return {**rest, **shown}
 
 
 def rubric_score(log: EvalLog, index: int = 0) -> Any:

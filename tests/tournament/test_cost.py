@@ -9,8 +9,8 @@ import pytest
 from inspect_ai.model import ModelCost, ModelUsage
 
 from debatebench_eval.core.errors import ConfigError
-from debatebench_eval.debate.call_shape import CallBound, debate_bounds, tokens
-from debatebench_eval.debate.prompts import debater_prompts
+from debatebench_eval.debating.call_shape import CallBound, debate_bounds, tokens
+from debatebench_eval.debating.prompts import debater_prompts
 from debatebench_eval.judging.rubric import default_rubric
 from debatebench_eval.record.protocol import parse_phases
 from debatebench_eval.tournament.cost import (

@@ -127,8 +127,8 @@ GOOD = "motion,pro,con,winner,margin,pro_tokens\nm1,x,y,pro,3,100\n"
          "line 3, column 'winner': got 'draw'; expected pro, con or tie."),
         (GOOD + "m1,y,x,con,-2,5\n",
          "line 3, column 'margin': got '-2'; expected a number, 0 or more."),
-        (GOOD + "m1,y,x,tie,2,5\n",
-         "line 3, column 'margin': got 2 for a tie; expected 0 or nothing for a tie."),
+        (GOOD + "m1,y,x,con,0,5\n",
+         "line 3, column 'margin': got 0 for a win by con; expected more than 0, or nothing."),
         (GOOD + "m1,y,x,con,1,lots\n",
          "line 3, column 'pro_tokens': got 'lots'; expected a number, 0 or more."),
         (GOOD + "m1,y,x,con,1,2.5\n",
@@ -141,7 +141,7 @@ GOOD = "motion,pro,con,winner,margin,pro_tokens\nm1,x,y,pro,3,100\n"
          "winner in every row."),
         ("motion,pro,con,winner,score\n",
          "line 1, column 'score': an unknown column; expected one of motion, pro, con, winner, "
-         "margin, judge, pro_words, con_words, pro_tokens, con_tokens."),
+         "margin, pro_margin, judge, pro_words, con_words, pro_tokens, con_tokens."),
     ],
 )  # fmt: skip
 def test_a_malformed_csv_row_is_named_by_file_line_and_column(
@@ -230,3 +230,40 @@ def test_a_malformed_score_file_is_named_by_file_and_key(tmp_path: Path) -> None
     with pytest.raises(ConfigError) as bad:
         read_debatebench([str(folder)])
     assert str(bad.value) == f"{path}, key 'sides[1].total': got 'high'; expected a number."
+
+
+GUIDE = Path(__file__).resolve().parents[2] / "docs" / "guides" / "tournaments.md"
+
+
+def test_the_guides_example_outcomes_file_reads_as_it_says(tmp_path: Path) -> None:
+    """The docs' example: a signed margin (pro - con) and a tie with a non-zero margin."""
+    text = GUIDE.read_text(encoding="utf-8").split("```csv\n", 1)[1].split("```", 1)[0]
+    path = tmp_path / "example.csv"
+    path.write_text(text, encoding="utf-8")
+    found = read_outcomes(str(path))
+    by_line = {d.log.rsplit(":", 1)[1]: d for d in found.results}
+    assert by_line["2"].totals == {"pro": 12.5, "con": 0.0}  # pro led by 12.5
+    assert by_line["3"].totals == {"pro": 0.0, "con": 4.0}  # con led: pro - con = -4
+    assert by_line["4"].result == 0.5 and by_line["4"].totals == {"pro": 0.0, "con": 0.0}
+    assert all(d.margin_known and d.status == "scored" for d in found.results)
+
+
+@pytest.mark.parametrize(
+    ("row", "message"),
+    [
+        ("m1,y,x,con,,3\n",
+         "column 'pro_margin': got 3 for a win by con; expected a number below 0 (pro - con)."),
+        ("m1,y,x,pro,,0\n",
+         "column 'pro_margin': got 0 for a win by pro; expected a number above 0 (pro - con)."),
+        ("m1,y,x,pro,2,2\n",
+         "column 'pro_margin': given with margin; expected one of margin (the winner's lead) "
+         "or pro_margin (pro - con)."),
+        ("m1,y,x,pro,,many\n", "column 'pro_margin': got 'many'; expected a number."),
+    ],
+)  # fmt: skip
+def test_a_signed_margin_must_agree_with_the_winner(tmp_path: Path, row: str, message: str) -> None:
+    path = tmp_path / "signed.csv"
+    path.write_text("motion,pro,con,winner,margin,pro_margin\n" + row)
+    with pytest.raises(ConfigError) as bad:
+        read_outcomes(str(path))
+    assert str(bad.value) == f"{path}, line 2, {message}"

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.core.task_versions import TASK_VERSIONS
 from debatebench_eval.tournament.leaderboard import write_leaderboard
 
 
@@ -40,6 +41,10 @@ def test_the_leaderboard_holds_every_figure_and_its_caveats(played: Path, tmp_pa
     assert "| rank | model | rating | length-controlled | win rate |" in text
     assert "## Caveats" in text and "## Judges" in text and "## Excluded debates" in text
     assert "## What the scale means" in text and "173.7 rating points per logit" in text
+    # The debate task's version each pair's log was made by, in the data and on the page.
+    assert board["tournament"]["task_versions"] == {"debate": [str(TASK_VERSIONS["debate"])]}
+    assert {log["task_version"] for log in board["tournament"]["logs"]} == {TASK_VERSIONS["debate"]}
+    assert f"Task versions: debate {TASK_VERSIONS['debate']}." in text
 
 
 def test_the_plots_are_drawn(played: Path, tmp_path: Path) -> None:

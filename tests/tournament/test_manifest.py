@@ -86,37 +86,33 @@ def _requested(*items: str) -> Schedule:
     )  # fmt: skip
 
 
-def test_the_run_settings_are_taken_as_one_mapping_as_the_tasks_take_them() -> None:
-    """`-T run="{...}"` spells the flat run settings: one tournament either way, and
-    every pair's debate gets them."""
-    grouped = _requested("run={timeout: 30, probe: false}")
-    flat = _requested("timeout=30", "probe=false")
-    assert grouped.settings == flat.settings
-    assert grouped.identity_hash == flat.identity_hash
-    args = grouped.settings.debate_args()
-    assert (args["timeout"], args["probe"], args["seed"]) == (30, False, 7)
-    assert "run" not in args
+def test_the_seed_and_timeout_are_inspects_settings_of_every_pairs_task() -> None:
+    """The tournament's --seed and --timeout go in each debate's generate settings (as
+    Inspect's --seed and --timeout would), the run settings flat among its options."""
+    schedule = requested_schedule(
+        models="ollama/a,ollama/b", judges="ollama/j", motions="default", limit=2,
+        format=None, seed=7, allow_self_judging=False, task_items=["probe=false"], timeout=30,
+    )  # fmt: skip
+    args = schedule.settings.debate_args()
+    assert args["probe"] is False
+    assert not {"seed", "timeout", "run", "judging"} & set(args)
+    assert schedule.settings.generate_settings() == {"seed": 7, "timeout": 30}
+    assert schedule.settings.as_dict()["timeout"] == 30
+    # Without --timeout the identity is the one it had before the option existed.
+    assert "timeout" not in _requested().settings.as_dict()
 
 
 @pytest.mark.parametrize(
     ("item", "message"),
     [
-        ("run={seed: 3}", "-T run.seed: set by the tournament itself; expected --seed N."),
-        ("run={timeout: 0}", "-T run.timeout: got 0; expected an integer of at least 1."),
-        ("run={probe: maybe}", "-T run.probe: got 'maybe'; expected true or false."),
-        ("run={tries: 2}", "-T run.tries: unknown key(s) tries; expected one of seed, timeout,"),
-        ("run=3", "-T run: got 3; expected a mapping such as"),
+        ("seed=3", "-T seed: set by the tournament itself; expected --seed N."),
+        ("timeout=30", "-T timeout: set by the tournament itself; expected --timeout SECONDS."),
+        ("run={probe: false}", "-T run: a form this package no longer takes; expected each"),
+        ("judging={judge_budget: 900}", "-T judging: a form this package no longer takes"),
+        ("probe=maybe", "-T probe: got 'maybe'; expected true or false."),
     ],
 )
-def test_a_bad_run_mapping_is_one_message_naming_its_key(item: str, message: str) -> None:
+def test_a_bad_or_old_task_option_is_one_message_naming_it(item: str, message: str) -> None:
     with pytest.raises(ConfigError) as caught:
         _requested(item)
     assert str(caught.value).startswith(message)
-
-
-def test_a_run_setting_given_both_ways_is_refused() -> None:
-    with pytest.raises(ConfigError) as caught:
-        _requested("timeout=30", "run={timeout: 60}")
-    assert str(caught.value) == (
-        "-T timeout: given also as -T run.timeout; expected each setting once."
-    )

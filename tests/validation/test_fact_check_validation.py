@@ -17,9 +17,10 @@ from inspect_ai.log import EvalLog
 
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.trust.digests import KEY_FILE, bundled_set_dir
+from debatebench_eval.validation.check_reader import read_check_log
 from debatebench_eval.validation.claim_matching import match_ledger
 from debatebench_eval.validation.claim_stats import baselines, macro_f1, summarise_claims
-from debatebench_eval.validation.fact_check_scorer import debate_outcome
+from debatebench_eval.validation.fact_check_scorer import HEADLINE, debate_outcome
 from debatebench_eval.validation.fact_check_task import fact_check_validation
 from debatebench_eval.validation.planted_set import load_planted_set
 
@@ -30,8 +31,14 @@ from support.terminal import assert_printed_whole
 
 
 def metrics(log: EvalLog) -> dict[str, float]:
+    """Every figure: the headline the run prints (its results) and the rest, which
+    `debatebench-eval report` and `trust` read from the samples."""
     assert log.results is not None
-    return {n: m.value for s in log.results.scores for n, m in s.metrics.items()}
+    shown = {n: m.value for s in log.results.scores for n, m in s.metrics.items()}
+    assert set(shown) <= set(HEADLINE)  # the end of a run prints the headline only
+    every = read_check_log(log.location).summary.as_metrics()
+    assert shown == pytest.approx({name: every[name] for name in shown}, nan_ok=True)
+    return {name: value for name, value in every.items() if value is not None}
 
 
 def run(tmp: Path, judge: Script, **args: Any) -> EvalLog:

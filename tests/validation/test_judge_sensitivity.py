@@ -17,6 +17,7 @@ from inspect_ai.log import EvalLog
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.judging.rubric import default_rubric
 from debatebench_eval.trust.digests import bundled_spec_file
+from debatebench_eval.validation.check_reader import read_check_log
 from debatebench_eval.validation.degradations import (
     DEGRADATIONS,
     answer_turn,
@@ -24,7 +25,7 @@ from debatebench_eval.validation.degradations import (
     load_sources,
     load_spec,
 )
-from debatebench_eval.validation.sensitivity_scorer import summarise_scores
+from debatebench_eval.validation.sensitivity_scorer import HEADLINE, summarise_scores
 from debatebench_eval.validation.sensitivity_stats import chance_detection, pair_outcome
 from debatebench_eval.validation.sensitivity_task import judge_sensitivity
 
@@ -38,8 +39,14 @@ MAXIMA = {d.name: d.max for d in default_rubric().dimensions}
 
 
 def metrics(log: EvalLog) -> dict[str, float]:
+    """Every figure: the headline the run prints (its results) and the rest, which
+    `debatebench-eval report` and `trust` read from the samples."""
     assert log.results is not None
-    return {n: m.value for s in log.results.scores for n, m in s.metrics.items()}
+    shown = {n: m.value for s in log.results.scores for n, m in s.metrics.items()}
+    assert set(shown) <= set(HEADLINE)  # the end of a run prints the headline only
+    every = read_check_log(log.location).summary.as_metrics()
+    assert shown == pytest.approx({name: every[name] for name in shown}, nan_ok=True)
+    return {name: value for name, value in every.items() if value is not None}
 
 
 def run(tmp: Path, judge: Script, **args: Any) -> EvalLog:
