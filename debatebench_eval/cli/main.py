@@ -72,7 +72,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     trust.add_argument(
         "log",
-        help="a debate, judge, judge_validation, fact_check_validation or judge_sensitivity log",
+        help="a debate, judge, crucible, oversight, judge_validation, fact_check_validation or "
+        "judge_sensitivity log",
     )
     trust.add_argument("--out", help="folder for the record (default: the user trust folder)")
     from debatebench_eval.trust.records import MIN_PARSE_RATE, MIN_SCORED, MIN_TAU_C
@@ -85,12 +86,13 @@ def _parser() -> argparse.ArgumentParser:
     trust.set_defaults(run=_run_trust)
     report = commands.add_parser(
         "report",
-        help="every figure of a debate, judge or crucible log (Markdown), or a judge validation's "
-        "or check's tables (Markdown) and plot (PNG)",
+        help="every figure of a debate, judge, crucible or oversight log (Markdown), or a judge "
+        "validation's or check's tables (Markdown) and plot (PNG)",
     )
     report.add_argument(
         "log",
-        help="a debate, judge, judge_validation, fact_check_validation or judge_sensitivity log",
+        help="a debate, judge, crucible, oversight, judge_validation, fact_check_validation or "
+        "judge_sensitivity log",
     )
     report.add_argument("-o", "--out", default="report", help="output folder (default ./report)")
     report.set_defaults(run=_run_report)
@@ -217,11 +219,15 @@ def _run_report(args: argparse.Namespace) -> int:
 
     from debatebench_eval.core.log_files import log_file
     from debatebench_eval.debating.log_figures import is_debate_log, write_debate_report
+    from debatebench_eval.known_answer.report import is_oversight_log, write_oversight_report
 
-    if is_debate_log(read_eval_log(str(log_file(args.log)), header_only=True)):
-        for path in write_debate_report(log_file(args.log), Path(args.out)):
-            print(path)
-        return 0
+    header = read_eval_log(str(log_file(args.log)), header_only=True)
+    writers = ((is_debate_log, write_debate_report), (is_oversight_log, write_oversight_report))
+    for is_kind, write in writers:
+        if is_kind(header):
+            for path in write(log_file(args.log), Path(args.out)):
+                print(path)
+            return 0
     from debatebench_eval.validation.log_reader import NotAValidationLog
     from debatebench_eval.validation.report import write_report
 

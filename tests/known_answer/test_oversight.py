@@ -110,7 +110,18 @@ def test_each_strategy_gives_its_accuracy(
         assert found["accuracy_right_first"] == 1.0 and found["accuracy_right_second"] == 0.0
     # A judge 80% sure: the Brier score is 0.04 when right, 0.64 when wrong.
     assert found["brier"] == pytest.approx(0.04 * expected + 0.64 * (1 - expected))
-    assert found["reliability.80.n"] == N and found["reliability.50.n"] == 0
+    assert len(found) <= 11  # the headline; the reliability table is in the report
+
+
+def test_the_report_holds_the_reliability_table(tmp_path: Path) -> None:
+    from debatebench_eval.cli.main import main
+
+    log, _ = run(tmp_path, "first", "debate")
+    assert main(["report", log.location, "-o", str(tmp_path / "report")]) == 0
+    text = (tmp_path / "report" / "report.md").read_text()
+    assert "version 1" in text and "| accuracy | 0.5 |" in text
+    # Every pick 80% sure, half of them right.
+    assert f"| 80-90% | {N} | 0.8 | 0.5 |" in text and "| 50-60% | 0 | - | - |" in text
 
 
 def test_the_judge_never_reads_the_evidence(tmp_path: Path) -> None:
