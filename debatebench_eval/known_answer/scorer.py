@@ -175,7 +175,8 @@ def judge_accuracy(**judging: Any) -> Scorer:
                 "p_correct": verdict.p_correct,
                 "brier": (1 - verdict.p_correct) ** 2,
             },
-            answer=verdict.pick,
+            # The sample list's answer column: the pick, whether it was right, the protocol.
+            answer=f"{verdict.pick} · {'right' if correct else 'wrong'} · {record.protocol}",
             explanation=f"{'RIGHT' if correct else 'WRONG'} · {record.protocol}: picked "
             f"{verdict.pick}, the right answer is {right}",
             metadata=details,

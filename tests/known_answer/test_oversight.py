@@ -103,8 +103,12 @@ def metrics(log: EvalLog) -> dict[str, float]:
 def test_each_strategy_gives_its_accuracy(
     tmp_path: Path, strategy: str, expected: float, protocol: str
 ) -> None:
-    found = metrics(run(tmp_path, strategy, protocol)[0])
+    log = run(tmp_path, strategy, protocol)[0]
+    found = metrics(log)
     assert found["accuracy"] == expected
+    assert log.samples is not None  # the sample list names the pick, its truth, the protocol
+    answers = {str(s.scores["judge_accuracy"].answer).split(" · ", 1)[1] for s in log.samples}
+    assert answers == {f"{'right' if expected else 'wrong'} · {protocol}"} or strategy == "first"
     assert found["accuracy_low"] <= expected <= found["accuracy_high"]
     if strategy == "first":  # the position split shows the bias whole
         assert found["accuracy_right_first"] == 1.0 and found["accuracy_right_second"] == 0.0
