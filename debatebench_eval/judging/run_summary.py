@@ -40,7 +40,7 @@ from inspect_ai.scorer import Score
 from debatebench_eval.core.errors import ErrorsWhenSilent
 from debatebench_eval.record.store import REASONING_BUDGETS_KEY
 from debatebench_eval.trust.speech_rows import row_of
-from debatebench_eval.trust.stats import FIGURES, why_undefined
+from debatebench_eval.trust.stats import FIGURES, summarise, why_undefined
 
 # A score is unscored when its value is Inspect's sentinel (NaN), or, for the
 # scorers below, when this key of its value is 0 or NaN: the judge gave no
@@ -254,17 +254,13 @@ def undefined_lines(log: EvalLog, samples: list[EvalSampleSummary]) -> list[str]
     rated = [(s.id, score) for s in samples if (score := (s.scores or {}).get("speech_rating"))]
     if not rated or log.results is None:
         return []
-    shown = {
-        name: metric.value
-        for score in log.results.scores
-        if score.scorer == "speech_rating"
-        for name, metric in score.metrics.items()
-    }
-    undefined = [f for f in FIGURES if not _defined(shown.get(f))]
     try:
         rows = [row_of(score, sample_id) for sample_id, score in rated]
     except (KeyError, TypeError, ValueError):  # a summary without its speech's data
         return []
+    # Every figure, from the samples: the printed block holds only the headline.
+    figures = summarise(rows).as_metrics()
+    undefined = [f for f in FIGURES if not _defined(figures.get(f))]
     grouped: dict[str, list[str]] = defaultdict(list)
     for name, why in why_undefined(undefined, rows).items():
         grouped[why].append(name)

@@ -292,8 +292,21 @@ class ValidationSummary:
         metrics.update({f"bias.{s}": b for s, b in self.bias_by_source.items()})
         return metrics
 
+    def headline_metrics(self) -> dict[str, float | None]:
+        """What a run prints (eight lines at most): tau-c with its interval, the
+        source baseline and the annotators' ceiling it is read against, the parse
+        rate, the speeches scored and the bias. Every other figure is in
+        `debatebench-eval report LOG` and the trust record, computed from the samples."""
+        every = self.as_metrics()
+        return {name: every[name] for name in HEADLINE_FIGURES}
+
 
 HEADLINE = "tau_c"
+# The run's printed block, in order (`ValidationSummary.headline_metrics`).
+HEADLINE_FIGURES = (
+    HEADLINE, "tau_c_low", "tau_c_high", "source_baseline_tau_c", "ceiling_by_annotator",
+    "parse_rate", "n_scored", "bias",
+)  # fmt: skip
 # Every figure of a summary by name (per-source bias aside), as its metrics name them.
 FIGURES = tuple(f.name for f in fields(ValidationSummary) if f.name != "bias_by_source")
 _HEADLINE_FIRST = (HEADLINE, "tau_c_low", "tau_c_high", "tau_b", "source_baseline_tau_c")

@@ -33,8 +33,11 @@ def parse_rating(reply: str) -> int | None:
 
 @metric
 def validation_stats() -> Metric:
-    """Tau-c with its CI, tau-b, parse rate, ceilings, source baseline and calibration,
-    over whatever speeches were rated; a figure they leave undefined is left out.
+    """The headline: tau-c with its CI, the source baseline, the annotators' ceiling,
+    parse rate, speeches scored and bias, over whatever speeches were rated; a figure
+    they leave undefined is left out. Every other figure (tau-b, within-source and
+    within-topic tau, means, per-source bias, the position ceiling) is in
+    `debatebench-eval report LOG`, computed from the samples by the same summary.
 
     Inspect computes a run's metrics once before any speech is scored, for its
     progress display: with none, only the headline is reported (undefined), so
@@ -43,7 +46,7 @@ def validation_stats() -> Metric:
     def compute(scores: list[SampleScore]) -> dict[str, float | None]:
         if not scores:
             return dict(NO_SPEECHES)
-        return summarise([row_of(s.score, s.sample_id) for s in scores]).as_metrics()
+        return summarise([row_of(s.score, s.sample_id) for s in scores]).headline_metrics()
 
     return compute
 
