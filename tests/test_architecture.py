@@ -116,6 +116,8 @@ MODULES = {
     "debatebench_eval.known_answer.scorer": "solvers",
     "debatebench_eval.known_answer.task": "tasks",
     "debatebench_eval.known_answer.log_reader": "commands",
+    # Reads a finished log for `debatebench-eval report`.
+    "debatebench_eval.known_answer.report": "commands",
 }
 
 

@@ -148,6 +148,7 @@ def _record_question(
 def _speakers(protocol: str, swapped: bool, main: Model) -> dict[str, Model]:
     """Each speaking position's model: its own role's, or in a swapped sample of a
     paired run the other debater's (the record names the model in each position)."""
+
     def role(position: str) -> str:
         return ("con" if position == "pro" else "pro") if swapped else position
 

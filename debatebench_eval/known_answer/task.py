@@ -126,8 +126,9 @@ def _setup(found: tuple[Question, ...], given: dict[str, Any]) -> tuple[Setup, J
         raise ConfigError("-T interactive", f"true with protocol {chosen}", "protocol=consultancy")
     is_paired = arg.as_bool("paired", given["paired"])
     if is_paired and chosen not in TWO_DEBATERS:
+        two = " or ".join(TWO_DEBATERS)
         raise ConfigError("-T paired", f"true with protocol {chosen}",
-                          f"protocol {' or '.join(TWO_DEBATERS)} (two debaters to exchange)")  # fmt: skip
+                          f"protocol {two} (two debaters to exchange)")  # fmt: skip
     setup = Setup(
         protocol=chosen,
         questions={q.id: q for q in found},
@@ -152,8 +153,12 @@ def oversight_dataset(setup: Setup) -> MemoryDataset:
             id=f"{q.id}{SWAPPED_SUFFIX}" if swapped else q.id,
             input=q.question,
             target=q.right,
-            metadata={"question_id": q.id, "category": q.category, "protocol": setup.protocol,
-                      **({"swapped": swapped} if setup.paired else {})},  # fmt: skip
+            metadata={
+                "question_id": q.id,
+                "category": q.category,
+                "protocol": setup.protocol,
+                **({"swapped": swapped} if setup.paired else {}),
+            },
         )
         for q in setup.questions.values()
         for swapped in ((False, True) if setup.paired else (False,))

@@ -97,7 +97,8 @@ def test_a_paired_run_exchanges_the_debaters_on_each_question(tmp_path: Path) ->
     for pair in by_question.values():
         # Both orders: each model speaks pro once, and defends each answer once.
         assert sorted((d.pro, d.con) for d in pair) == [
-            ("mockllm/m1", "mockllm/m2"), ("mockllm/m2", "mockllm/m1")
+            ("mockllm/m1", "mockllm/m2"),
+            ("mockllm/m2", "mockllm/m1"),
         ]
         assert sorted(d.pro_won for d in pair) == [False, True]
         m1_right = [d.correct for d in pair]  # the judge always sides with m1
