@@ -54,7 +54,7 @@ def oversight_tournament(
         return main(["tournament", command, "--task", "oversight", "--models", MODELS,
                      "--judges", JUDGE, "--questions", str(questions), "--limit", str(limit),
                      "-T", "rounds=1", "--log-dir", str(tmp_path / "tourney"),
-                     "--display", "none", *extra])  # fmt: skip
+                     *(["--display", "none"] if command == "run" else []), *extra])  # fmt: skip
 
 
 def stub_behaviour() -> StubBehaviour:
