@@ -75,7 +75,7 @@ def test_persuasion_command_over_debate_logs(tmp_path: Path, capsys: Any) -> Non
     table = (out / "persuasion.md").read_text()
     first, second = re.findall(r"^\| (mockllm/m\d) \| (\d+) \|", table, re.MULTILINE)
     assert first[0] == "mockllm/m1" and int(first[1]) > 1000 > int(second[1])
-    assert f"| mockllm/m1 vs mockllm/m2 | 1000 | 0.500 | {2 * N} |" in table
+    assert f"| mockllm/m1 vs mockllm/m2 | 1000 | 0.500 | 0.500 to 0.500 | {2 * N} |" in table
     assert (out / "accuracy_vs_rating.png").stat().st_size > 1000
     assert "persuasion.md" in capsys.readouterr().out
 
