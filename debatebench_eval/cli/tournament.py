@@ -552,9 +552,10 @@ def _nothing_rated(board_path: str) -> str | None:
     if counts["error"] or counts["missing"]:
         return f"{why}; run the same `debatebench-eval tournament run` again to finish them"
     if counts["unscored"]:
+        scorer = "judge_accuracy" if board["tournament"].get("task") == "oversight" else "rubric"
         return (
             f"{why}; the judges gave no usable verdict (each reason is in leaderboard.md): "
-            "re-judge the logs with `inspect score LOG --scorer debatebench/rubric "
+            f"re-judge the logs with `inspect score LOG --scorer debatebench/{scorer} "
             "--model-role judge=...` or run again with other --judges"
         )
     return f"{why}; run `debatebench-eval tournament run` with this --log-dir first"
