@@ -104,7 +104,7 @@ def check_same_tournament(there: Schedule, here: Schedule, where: str) -> None:
         return
     if there.settings.task != here.settings.task:
         raise ConfigError(
-            where, f"holds a tournament of {there.settings.task} debates, this one runs "
+            where, f"holds a --task {there.settings.task} tournament, this one is --task "
             f"{here.settings.task}", f"--task {there.settings.task} there, or another --log-dir",
         )  # fmt: skip
     difference = first_difference(there.identity(), here.identity()) or "the settings differ"

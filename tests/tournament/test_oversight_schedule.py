@@ -92,7 +92,7 @@ def test_a_folder_holds_one_kind_of_tournament(tmp_path: Path, capsys: Any) -> N
     assert main(["tournament", "plan", "--models", MODELS, "--judges", "ollama/j1",
                  "--log-dir", folder, "--dry-run"]) == 2  # fmt: skip
     assert (
-        "holds a tournament of oversight debates, this one runs debate" in capsys.readouterr().err
+        "holds a --task oversight tournament, this one is --task debate" in capsys.readouterr().err
     )
 
 
@@ -114,3 +114,51 @@ def test_each_pair_is_one_task_with_both_orders_of_every_question(tmp_path: Path
     assert ids == ["q0", "q0.swapped", "q1", "q1.swapped", "q2", "q2.swapped"]
     assert task.name == "ollama-m1_vs_ollama-m2"
     assert isinstance(schedule.questions[0], Question)
+
+
+def _result(pair: tuple[str, str], question: str, swapped: bool, right: bool | None) -> Any:
+    """A debate of `pair` in which the judge sided with pair[0] (None: unscored)."""
+    from debatebench_eval.tournament.results import DebateResult
+
+    pro, con = (pair[1], pair[0]) if swapped else pair
+    if right is None:
+        return DebateResult(pair, question, swapped, pro, con, "unscored", reason="no reply")
+    side = "con" if swapped else "pro"
+    return DebateResult(pair, question, swapped, pro, con, "scored", sided_with=side,
+                        correct=right)  # fmt: skip
+
+
+def test_the_oversight_board_counts_accuracy_per_pair_by_hand() -> None:
+    from debatebench_eval.tournament.manifest import Manifest
+    from debatebench_eval.tournament.outcomes import TournamentLogs
+    from debatebench_eval.tournament.oversight_board import oversight_board
+
+    ab, ac = ("a/x", "b/x"), ("a/x", "c/x")
+    # Right picks per question, (pair[0] pro, pair[0] con): a/b 5 of 8, a/c 6 of 6 once
+    # q3, whose second debate went unscored, is left out for that pair.
+    picks = {ab: {"q0": (True, False), "q1": (True, True), "q2": (False, False),
+                  "q3": (True, True)},
+             ac: {"q0": (True, True), "q1": (True, True), "q2": (True, True),
+                  "q3": (True, None)}}  # fmt: skip
+    results = [_result(pair, q, swapped, rights[swapped])
+               for pair, questions in picks.items() for q, rights in questions.items()
+               for swapped in (False, True)]  # fmt: skip
+    logs = TournamentLogs(Manifest(_schedule()), results, [], [], [], [])
+    header = {"identity": {"settings": {"task_args": {}}, "judges": ["j/x"]},
+              "models": ["a/x", "b/x", "c/x"], "questions": ["q0", "q1", "q2", "q3"]}  # fmt: skip
+    board, text, pairs = oversight_board(logs, header, 200, 0)
+    found = {tuple(p["models"]): p for p in board["pairs"]}
+    assert found[ab]["accuracy"]["value"] == 5 / 8 and found[ab]["debates"] == 8
+    assert 0 <= found[ab]["accuracy"]["low"] < 5 / 8 < found[ab]["accuracy"]["high"] <= 1
+    assert found[ac]["accuracy"] == {"value": 1.0, "low": 1.0, "high": 1.0}
+    assert found[ac]["debates"] == 6
+    assert board["models"][0]["model"] == "a/x", "the judge always sided with a"
+    assert board["counts"]["unscored"] == 1 and board["counts"]["eligible_debates"] == 14
+    # Over every rated debate each question weighs the same: q0 3 of 4, q2 2 of 4.
+    assert board["accuracy"]["n"] == 14 and board["accuracy"]["value"] == pytest.approx(
+        (0.75 + 1 + 0.5 + 1) / 4
+    )
+    assert (
+        "| unscored | c/x | a/x | q3 | no reply |" in text and "| twin | a/x | c/x | q3 |" in text
+    )
+    assert len(pairs) == 2
