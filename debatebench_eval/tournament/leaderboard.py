@@ -19,6 +19,7 @@ from debatebench_eval.core.task_versions import versions_line
 from debatebench_eval.judging.reliability import BIASES, PANEL
 from debatebench_eval.tournament.bootstrap import LEVEL
 from debatebench_eval.tournament.bradley_terry import ELO_PER_LOGIT
+from debatebench_eval.tournament.figure_text import excluded_table
 from debatebench_eval.tournament.figure_text import interval_text as _ci
 from debatebench_eval.tournament.figure_text import number_text as _number
 from debatebench_eval.tournament.judged_elsewhere import (
@@ -34,8 +35,6 @@ from debatebench_eval.tournament.oversight_board import PLOT, oversight_board
 from debatebench_eval.tournament.schedule import OVERSIGHT, motion_record
 from debatebench_eval.tournament.spend import spend_table
 from debatebench_eval.tournament.standings import TIE_CAVEAT_SHARE, Options, standings
-
-_LISTED = 50  # excluded debates listed in the Markdown; the JSON has them all
 
 
 def write_leaderboard(
@@ -611,18 +610,11 @@ def _head_to_head_lines(board: dict[str, Any]) -> list[str]:
 
 
 def _excluded_lines(counts: dict[str, Any]) -> list[str]:
-    found = [(why, d) for why, ds in counts["excluded"].items() for d in ds]
     lines = ["", "## Excluded debates", "",
              f"Scored {counts['scored']}, unscored {counts['unscored']} (fact-checks unscored "
              f"{counts.get('fact_check_unscored', 0)}), failed {counts['error']}, "
              f"missing {counts['missing']}; a scored debate whose twin (same matchup, sides "
              "exchanged) was not scored does not count either."]  # fmt: skip
-    if not found:
+    if not any(counts["excluded"].values()):
         return [*lines, "", "None: every scheduled matchup counts."]
-    lines += ["", "| why | pro | con | motion | reason |", "|---|---|---|---|---|"]
-    for why, d in found[:_LISTED]:
-        reason = (d.get("reason") or "").replace("|", "/")
-        lines.append(f"| {why} | {d['pro']} | {d['con']} | {d['motion']} | {reason} |")
-    if len(found) > _LISTED:
-        lines.append(f"| … {len(found) - _LISTED} more in leaderboard.json | | | | |")
-    return lines
+    return lines + excluded_table(counts["excluded"], "motion")

@@ -16,6 +16,7 @@ from typing import Any
 from debatebench_eval.core.task_versions import versions_line
 from debatebench_eval.known_answer.stats import JudgedDebate, accuracy_of
 from debatebench_eval.tournament.bootstrap import LEVEL
+from debatebench_eval.tournament.figure_text import excluded_table
 from debatebench_eval.tournament.outcomes import TournamentLogs
 from debatebench_eval.tournament.persuasion import (
     PairAccuracy,
@@ -34,7 +35,6 @@ from debatebench_eval.tournament.results import (
 )
 
 PLOT = "accuracy_vs_rating.png"
-_LISTED = 50  # excluded debates listed in the Markdown; the JSON has them all
 
 
 def judged(results: list[DebateResult]) -> list[JudgedDebate]:
@@ -149,21 +149,14 @@ def _counts(results: list[DebateResult]) -> dict[str, Any]:
 
 
 def _excluded_lines(counts: dict[str, Any]) -> list[str]:
-    found = [(why, d) for why, ds in counts["excluded"].items() for d in ds]
     lines = ["", "## Excluded debates", "",
              f"Scored {counts['scored']}, unscored {counts['unscored']} (no judge's reply "
              f"could be used), failed {counts['error']}, missing {counts['missing']}; a scored "
              "debate whose twin (the same question, the models exchanged) was not scored does "
              "not count either."]  # fmt: skip
-    if not found:
+    if not any(counts["excluded"].values()):
         return [*lines, "", "None: every scheduled debate counts."]
-    lines += ["", "| why | pro | con | question | reason |", "|---|---|---|---|---|"]
-    for why, d in found[:_LISTED]:
-        reason = (d.get("reason") or "").replace("|", "/")
-        lines.append(f"| {why} | {d['pro']} | {d['con']} | {d['motion']} | {reason} |")
-    if len(found) > _LISTED:
-        lines.append(f"| … {len(found) - _LISTED} more in leaderboard.json | | | | |")
-    return lines
+    return lines + excluded_table(counts["excluded"], "question")
 
 
 def _caveats(board: dict[str, Any]) -> list[str]:

@@ -14,9 +14,9 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
 
@@ -170,41 +170,43 @@ class Schedule:
         a dataset that shrank would make Inspect re-run a whole pair)."""
         if other.identity_hash != self.identity_hash:
             raise ValueError("only a schedule of the same tournament can be merged")
-        known = {m.id: m for m in self.motions}
-        for motion in other.motions:
-            old = known.get(motion.id)
-            if old is not None and motion_sha256(old) != motion_sha256(motion):
-                raise ConfigError(
-                    f"--motions: motion {motion.id!r}",
-                    "its text, topic or category differs from the one this tournament "
-                    f"scheduled ({old.text!r})",
-                    "the motion unchanged, or the new text under a new id",
-                )
-        added = tuple(m for m in other.motions if m.id not in known)
+        motions = _grown(self.motions, other.motions, motion_sha256, _EDITED_MOTION)
+        questions = _grown(self.questions, other.questions, question_sha256, _EDITED_QUESTION)
         return replace(
             self,
             models=tuple(sorted({*self.models, *other.models})),
-            motions=(*self.motions, *added),
-            questions=_grown_questions(self.questions, other.questions),
+            motions=motions,
+            questions=questions,
         )
 
 
-def _grown_questions(
-    scheduled: tuple[Question, ...], asked: tuple[Question, ...]
-) -> tuple[Question, ...]:
-    """The scheduled questions and the new ones after them; a question edited under its
-    id is refused (its debates so far were about the old one)."""
-    known = {q.id: q for q in scheduled}
-    for question in asked:
-        old = known.get(question.id)
-        if old is not None and question_sha256(old) != question_sha256(question):
-            raise ConfigError(
-                f"--questions: question {question.id!r}",
-                "its text, answers, right answer, evidence or category differs from the "
-                f"one this tournament scheduled ({old.question!r})",
-                "the question unchanged, or the new one under a new id",
-            )
-    return (*scheduled, *(q for q in asked if q.id not in known))
+# What a motion or question edited under its id is told: (flag, kind, what differs, expected).
+_EDITED_MOTION = ("--motions", "motion", "its text, topic or category",
+                  "the motion unchanged, or the new text under a new id")  # fmt: skip
+_EDITED_QUESTION = ("--questions", "question",
+                    "its text, answers, right answer, evidence or category",
+                    "the question unchanged, or the new one under a new id")  # fmt: skip
+Item = TypeVar("Item", Motion, Question)
+
+
+def _grown(
+    scheduled: tuple[Item, ...],
+    asked: tuple[Item, ...],
+    sha256: Callable[[Item], str],
+    edited: tuple[str, str, str, str],
+) -> tuple[Item, ...]:
+    """The scheduled motions (or questions) and the new ones after them; one edited under
+    its id is refused (its debates so far were about the old one)."""
+    known: dict[str, Item] = {item.id: item for item in scheduled}
+    flag, kind, differs, expected = edited
+    for item in asked:
+        old = known.get(item.id)
+        if old is not None and sha256(old) != sha256(item):
+            was = old.text if isinstance(old, Motion) else old.question
+            raise ConfigError(f"{flag}: {kind} {item.id!r}",
+                              f"{differs} differs from the one this tournament scheduled ({was!r})",
+                              expected)  # fmt: skip
+    return scheduled + tuple(item for item in asked if item.id not in known)
 
 
 def pairs_of(models: Iterable[str]) -> tuple[tuple[str, str], ...]:
