@@ -34,7 +34,7 @@ _TOURNAMENT_RULES = (
 )  # fmt: skip
 _TOURNAMENT_COMMANDS = (
     "runner", "outcomes", "judged_elsewhere", "leaderboard", "plots", "leaderboard_log",
-    "leaderboard_page", "task_logs", "plan", "worker",
+    "leaderboard_page", "task_logs", "plan", "worker", "oversight_board",
 )  # fmt: skip
 _CRUCIBLE_RULES = (
     "topic", "corpus", "verify", "record", "search", "options", "prompts", "claims",

@@ -7,8 +7,8 @@ dropped) is parsed by the real parser: Inspect's click commands for `inspect`,
 ours for `debatebench-eval`. Then a task, scorer or solver of this package must
 be registered, and every `-T`/`-S` key must be one it accepts (`cli.surface`);
 a form the package no longer takes (`arguments.REMOVED`) is named with the form
-to give. A tournament's `-T` keys are the `debate` task's. A line holding `...`
-is a placeholder and is skipped.
+to give. A tournament's `-T` keys are its task's (`--task`: `debate` or
+`oversight`). A line holding `...` is a placeholder and is skipped.
 """
 
 from __future__ import annotations
@@ -34,7 +34,8 @@ _CHAIN = frozenset({"&&", "||", ";", "|", "&"})
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _WRAPPERS = frozenset({"time", "/usr/bin/time", "nohup", "env", "exec"})
 INSPECT_CHECKED = ("eval", "eval-set", "score", "view")
-TOURNAMENT_TASK = "debatebench/debate"
+# The task whose -T keys a tournament takes, by its --task.
+TOURNAMENT_TASKS = {"debate": "debatebench/debate", "oversight": "debatebench/oversight"}
 
 
 @dataclass(frozen=True)
@@ -178,9 +179,11 @@ def _check_ours(args: list[str]) -> list[str]:
             if exit_.code not in (0, None):
                 return [errors.getvalue().strip().splitlines()[-1]]
             return []
-    # A tournament passes its -T options to every pair's `debate` task.
+    # A tournament passes its -T options to every pair's task (`debate` or `oversight`).
     given = getattr(parsed, "task_args", None) or ()
-    return _check_named("task", TOURNAMENT_TASK, given, "-T") if args[0] == "tournament" else []
+    if args[0] != "tournament":
+        return []
+    return _check_named("task", TOURNAMENT_TASKS[getattr(parsed, "task", "debate")], given, "-T")
 
 
 def _check_inspect(args: list[str]) -> list[str]:

@@ -7,12 +7,9 @@ import argparse
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from debatebench_eval.core.errors import ConfigError, print_error
-
-if TYPE_CHECKING:
-    from debatebench_eval.tournament.persuasion import PairAccuracy, Rating
 
 T = TypeVar("T")
 
@@ -69,7 +66,7 @@ def _run_compare(args: argparse.Namespace) -> int:
 
 def _run_persuasion(args: argparse.Namespace) -> int:
     from debatebench_eval.known_answer.log_reader import judged_debates
-    from debatebench_eval.tournament.persuasion import pair_accuracy, ratings
+    from debatebench_eval.tournament.persuasion import pair_accuracy, persuasion_markdown, ratings
     from debatebench_eval.tournament.plots import accuracy_against_rating
 
     debates = _read("persuasion", judged_debates, args.logs)
@@ -80,7 +77,7 @@ def _run_persuasion(args: argparse.Namespace) -> int:
         return 2
     rated = ratings(debates)
     pairs = pair_accuracy(debates, rated)
-    text = _persuasion_text(rated, pairs)
+    text = persuasion_markdown(rated, pairs)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "persuasion.md").write_text(text, encoding="utf-8")
@@ -88,18 +85,3 @@ def _run_persuasion(args: argparse.Namespace) -> int:
     print(out / "persuasion.md")
     print(accuracy_against_rating(pairs, str(out / "accuracy_vs_rating.png")))
     return 0
-
-
-def _persuasion_text(rated: list[Rating], pairs: list[PairAccuracy]) -> str:
-    from debatebench_eval.tournament.persuasion import accuracy_slope
-
-    lines = ["| model | rating | 95% interval | debates |", "|---|---|---|---|"]
-    lines += [f"| {r.model} | {r.rating:.0f} | {r.low:.0f} to {r.high:.0f} | {r.debates} |"
-              for r in rated]  # fmt: skip
-    lines += ["", "| pair | mean rating | judge accuracy | debates |", "|---|---|---|---|"]
-    lines += [f"| {a} vs {b} | {p.mean_rating:.0f} | {p.accuracy:.3f} | {p.debates} |"
-              for p in pairs for a, b in [p.models]]  # fmt: skip
-    slope = accuracy_slope(pairs)
-    if slope is not None:
-        lines.append(f"\naccuracy per 100 rating points (least squares): {slope:+.3f}")
-    return "\n".join(lines) + "\n"

@@ -93,9 +93,16 @@ def _tournament_flags(parser: Any) -> None:
                         help="the debaters, comma-separated (two or more)")  # fmt: skip
     parser.add_argument("--judges", required=True, help="the judge panel, comma-separated; "
                         "the first also runs the fact-check")  # fmt: skip
-    parser.add_argument("--motions", default="default",
-                        help="a motion file, or 'default' for the bundled set")  # fmt: skip
-    parser.add_argument("--limit", type=int, help="the first N motions of the file")
+    parser.add_argument("--task", default="debate", choices=("debate", "oversight"),
+                        help="debate (the default: rubric-judged debates on motions) or "
+                        "oversight (known-answer debates on questions; the judge's accuracy "
+                        "and the debaters' persuasiveness)")  # fmt: skip
+    parser.add_argument("--motions", help="a motion file, or 'default' for the bundled set "
+                        "(the default)")  # fmt: skip
+    parser.add_argument("--questions", help="with --task oversight: a question file, or "
+                        "'default' for the shipped set (the default)")  # fmt: skip
+    parser.add_argument("--limit", type=int,
+                        help="the first N motions (or questions) of the file")  # fmt: skip
     parser.add_argument("--format",
                         help="a named debate format (default: the task's, quickstart)")  # fmt: skip
     parser.add_argument("--seed", type=int, default=1,
@@ -223,6 +230,7 @@ def _requested(args: argparse.Namespace) -> tuple[Schedule, Schedule, Manifest |
         models=args.models, judges=args.judges, motions=args.motions, limit=args.limit,
         format=args.format, seed=args.seed, allow_self_judging=args.allow_self_judging,
         task_items=args.task_args, cost_limit=args.cost_limit, timeout=args.timeout,
+        task=args.task, questions=args.questions,
     )  # fmt: skip
     prices = _prices(args)
     check_cost_limit(args.cost_limit, (*requested.models, *requested.judges), prices)
@@ -274,6 +282,8 @@ def _cost_lines(manifest: Manifest, prices: dict[str, Any]) -> list[str]:
     if not todo:
         return []
     [task] = runner.pair_tasks(manifest.schedule, [todo[0][:2]])
+    if CALLS_KEY not in (task.metadata or {}):  # an oversight task: no call shape to price
+        return []
     bounds = [CallBound.from_dict(b) for b in (task.metadata or {})[CALLS_KEY]]
     found = estimate(bounds, todo, manifest.schedule.judges)
     return lines(found, prices, sum(n for _, _, n in todo))
@@ -431,11 +441,13 @@ _worker = _checked("tournament worker", _worker_step)
 
 
 def _print_schedule(schedule: Schedule, pairs: Pairs, resumed: bool) -> None:
-    debates = len(pairs) * len(schedule.motions) * 2
+    items = len(schedule.items)
+    debates = len(pairs) * items * 2
+    what = "questions" if schedule.questions else "motions"
     print(f"tournament {schedule.identity_hash[:12]}: {len(schedule.models)} models, "
-          f"{len(schedule.motions)} motions, judges {', '.join(schedule.judges)}"
+          f"{items} {what}, judges {', '.join(schedule.judges)}"
           + (" (resumed)" if resumed else ""))  # fmt: skip
-    print(f"this run: {len(pairs)} pair(s) x {len(schedule.motions)} motions x 2 sides "
+    print(f"this run: {len(pairs)} pair(s) x {items} {what} x 2 sides "
           f"= {debates} debates; finished debates in the logs are kept")  # fmt: skip
 
 
@@ -540,9 +552,10 @@ def _nothing_rated(board_path: str) -> str | None:
     if counts["error"] or counts["missing"]:
         return f"{why}; run the same `debatebench-eval tournament run` again to finish them"
     if counts["unscored"]:
+        scorer = "judge_accuracy" if board["tournament"].get("task") == "oversight" else "rubric"
         return (
             f"{why}; the judges gave no usable verdict (each reason is in leaderboard.md): "
-            "re-judge the logs with `inspect score LOG --scorer debatebench/rubric "
+            f"re-judge the logs with `inspect score LOG --scorer debatebench/{scorer} "
             "--model-role judge=...` or run again with other --judges"
         )
     return f"{why}; run `debatebench-eval tournament run` with this --log-dir first"

@@ -21,6 +21,10 @@ PROTOCOLS = ("debate", "consultancy", "naive", "expert", "open")
 LABELS = ("A", "B")
 DEBATERS = ("pro", "con")
 CONSULTANT = "consultant"
+# The protocols with two debaters, whose models a paired run exchanges.
+TWO_DEBATERS = ("debate", "open")
+# A paired run's second sample of a question (as the debate task names its twin).
+SWAPPED_SUFFIX = ".swapped"
 
 
 def balanced(n: int, seed: int, salt: str) -> list[bool]:

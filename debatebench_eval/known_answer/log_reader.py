@@ -30,7 +30,7 @@ def log_outcomes(path: str) -> tuple[str, list[Outcome]]:
         raise ConfigError(path, "not an oversight log with samples", "a debatebench/oversight log")
     found: list[Outcome] = []
     for sample in log.samples:
-        score = _score(sample.scores or {})
+        score = judge_score(sample.scores or {})
         value = score.value if score is not None else None
         if not isinstance(value, dict) or math.isnan(value.get("accuracy", math.nan)):
             continue
@@ -55,7 +55,7 @@ def judged_debates(paths: Sequence[str]) -> list[JudgedDebate]:
     found: list[JudgedDebate] = []
     for path in _log_files(paths):
         for sample in read_eval_log(path).samples or []:
-            score = _score(sample.scores or {})
+            score = judge_score(sample.scores or {})
             record = sample.store_as(OversightRecord)
             models = {role: model for role, model, _ in record.speakers}
             pick = None if score is None else (score.metadata or {}).get("pick")
@@ -68,7 +68,8 @@ def judged_debates(paths: Sequence[str]) -> list[JudgedDebate]:
     return found
 
 
-def _score(scores: dict[str, Any]) -> Any:
+def judge_score(scores: dict[str, Any]) -> Any:
+    """A sample's known-answer score, under the scorer's name or its alias."""
     return scores.get(SCORER) or scores.get(f"debatebench/{SCORER}")
 
 

@@ -55,6 +55,9 @@ class Setup:
     judge: JudgeCalls
     empty_retries: int
     probe: bool
+    # Each question twice, the second time (metadata `swapped`) with the `pro` and `con`
+    # models exchanged between the positions.
+    paired: bool = False
     # Each question's draw per base seed: every sample of a run reads the same draw,
     # balanced over the whole set (assignment.py).
     draws: dict[int, dict[str, dict[str, Any]]] = field(default_factory=dict, compare=False)
@@ -98,7 +101,7 @@ def oversight_solver(setup: Setup) -> Solver:
         seed = sample_seed(base, state.sample_id, state.epoch)[0]
         sample = Sample(Shown(question, (order[0], order[1])), seed, [], state)
         main = get_model()
-        speakers = {role: role_model(role, default=main) for role in _roles(setup.protocol)}
+        speakers = _speakers(setup.protocol, bool(meta.get("swapped")), main)
         judges = judge_models()
         if setup.probe:
             await probe_models(
@@ -140,6 +143,16 @@ def _record_question(
     record.seed = sample.seed
     if setup.protocol == "expert":
         record.judge_evidence = shown.question.evidence
+
+
+def _speakers(protocol: str, swapped: bool, main: Model) -> dict[str, Model]:
+    """Each speaking position's model: its own role's, or in a swapped sample of a
+    paired run the other debater's (the record names the model in each position)."""
+
+    def role(position: str) -> str:
+        return ("con" if position == "pro" else "pro") if swapped else position
+
+    return {p: role_model(role(p), default=main) for p in _roles(protocol)}
 
 
 def _roles(protocol: str) -> tuple[str, ...]:

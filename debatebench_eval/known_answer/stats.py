@@ -67,18 +67,22 @@ def by_question(pairs: Iterable[tuple[str, float]]) -> dict[str, list[float]]:
 
 def accuracy(outcomes: Sequence[Outcome]) -> Interval | None:
     """The share of right picks, each question weighing the same, with its interval."""
-    if not outcomes:
+    return accuracy_of([(o.question, o.correct) for o in outcomes])
+
+
+def accuracy_of(picks: Sequence[tuple[str, bool]]) -> Interval | None:
+    """`accuracy` of (question, right) pairs: Wilson when each question was judged
+    once, else the bootstrap over questions, each question weighing the same."""
+    if not picks:
         return None
-    clusters = by_question((o.question, float(o.correct)) for o in outcomes)
+    clusters = by_question((question, float(right)) for question, right in picks)
     if all(len(v) == 1 for v in clusters.values()):
-        found = wilson(sum(o.correct for o in outcomes), len(outcomes))
+        found = wilson(sum(right for _, right in picks), len(picks))
         assert found is not None
-        return Interval(found.value, found.low, found.high, len(outcomes), len(clusters), "wilson")
+        return Interval(found.value, found.low, found.high, len(picks), len(clusters), "wilson")
     means = np.array([np.mean(v) for v in clusters.values()])
     low, high = _bootstrap(means)
-    return Interval(
-        float(means.mean()), low, high, len(outcomes), len(clusters), "cluster-bootstrap"
-    )
+    return Interval(float(means.mean()), low, high, len(picks), len(clusters), "cluster-bootstrap")
 
 
 def paired_difference(

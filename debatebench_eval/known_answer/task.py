@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 from typing import Any
 
-from inspect_ai import Task, task
+from inspect_ai import Task, task, task_with
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import GenerateConfig
 
@@ -16,7 +17,7 @@ from debatebench_eval.core.options import task_taker
 from debatebench_eval.core.run_options import RUN_KEYS, run_options
 from debatebench_eval.core.task_versions import TASK_VERSIONS
 from debatebench_eval.judging.options import JudgeCalls
-from debatebench_eval.known_answer.assignment import PROTOCOLS
+from debatebench_eval.known_answer.assignment import PROTOCOLS, SWAPPED_SUFFIX, TWO_DEBATERS
 from debatebench_eval.known_answer.quality import load_quality
 from debatebench_eval.known_answer.questions import Question, default_questions, load_questions
 from debatebench_eval.known_answer.scorer import judge_accuracy
@@ -33,6 +34,7 @@ OWN_ARGS = (
     "sequential",
     "interactive",
     "budget",
+    "paired",
 )
 ARGS = (*OWN_ARGS, *RUN_KEYS, *JudgeCalls.option_keys())
 
@@ -47,6 +49,7 @@ def oversight(
     sequential: bool = False,
     interactive: bool = False,
     budget: int | None = None,
+    paired: bool = False,
     **unknown: Any,
 ) -> Task:
     """Known-answer questions: does a judge who cannot read the evidence find the truth?
@@ -67,52 +70,100 @@ def oversight(
         interactive: In consultancy, the judge asks the consultant a question between
             rounds (default false).
         budget: Completion-token cap of each speech (default 300).
+        paired: Every question twice, the `pro` and `con` models exchanged (debate and
+            open only), so each model defends the right answer as often as the wrong
+            one and speaks in both positions (default false).
 
     The judge's settings are options of their own (-T judge_budget=512, keys:
     `debatebench-eval list`); the judge answers in the scorer, so `inspect score
     --model-role judge=...` judges a log again. Sides and answer order are drawn from
     Inspect's --seed (0 when none is given); the reply timeout is Inspect's --timeout.
     """
-    taker = task_taker("oversight", ARGS)
-    run = run_options(unknown, taker)
-    judged = JudgeCalls.parse(unknown, taker)
-    chosen = arg.as_choice("protocol", protocol, PROTOCOLS)
-    found = _questions(questions, quality, arg.as_bool("quality_hard", quality_hard))
-    n_rounds = arg.as_int("rounds", rounds) or DEFAULT_ROUNDS
-    is_interactive = arg.as_bool("interactive", interactive)
-    if is_interactive and chosen != "consultancy":
-        raise ConfigError("-T interactive", f"true with protocol {chosen}", "protocol=consultancy")
-    setup = Setup(
-        protocol=chosen,
-        questions={q.id: q for q in found},
-        rounds=n_rounds,
-        sequential=arg.as_bool("sequential", sequential),
-        interactive=is_interactive,
-        budget=arg.as_int("budget", budget) or DEFAULT_BUDGET,
-        judge=judged,
-        empty_retries=run.empty_retries,
-        probe=run.probe,
+    given = {"protocol": protocol, "rounds": rounds, "sequential": sequential,
+             "interactive": interactive, "budget": budget, "paired": paired, **unknown}  # fmt: skip
+    setup, judged = _setup(
+        _questions(questions, quality, arg.as_bool("quality_hard", quality_hard)), given
     )
-    samples = [
-        Sample(
-            id=q.id,
-            input=q.question,
-            target=q.right,
-            metadata={"question_id": q.id, "category": q.category, "protocol": chosen},
-        )
-        for q in found
-    ]
     return Task(
         version=TASK_VERSIONS["oversight"],
-        dataset=MemoryDataset(samples, name=f"oversight-{chosen}"),
+        dataset=oversight_dataset(setup),
         solver=oversight_solver(setup),
         # Given as options, so the log records them and `inspect score` builds them again.
         scorer=judge_accuracy(**judged.given_values()),
         config=GenerateConfig(max_retries=DEFAULT_MAX_RETRIES, timeout=DEFAULT_TIMEOUT),
         # One failed sample must not stop the others.
         fail_on_error=False,
-        metadata={"protocol": chosen, "rounds": n_rounds},
+        metadata={"protocol": setup.protocol, "rounds": setup.rounds},
     )
+
+
+def oversight_over(found: tuple[Question, ...], args: dict[str, Any]) -> Task:
+    """The task over questions held in memory (a tournament's, kept in its folder) with
+    `args` as `-T` gives them. Built through `oversight` so that Inspect records the
+    arguments (they enter its task identity, the questions do not: as a debate
+    tournament's motions); its shipped set is then replaced by `found`."""
+    base = oversight(**args)
+    defaults = {n: p.default for n, p in inspect.signature(oversight).parameters.items()
+                if p.default is not inspect.Parameter.empty}  # fmt: skip
+    given = {k: v for k, v in {**defaults, **args}.items() if k not in _SOURCE_ARGS}
+    setup, _ = _setup(found, given)
+    return task_with(base, dataset=oversight_dataset(setup), solver=oversight_solver(setup))
+
+
+# Where the questions come from: not settings of a run over given questions.
+_SOURCE_ARGS = ("questions", "quality", "quality_hard")
+
+
+def _setup(found: tuple[Question, ...], given: dict[str, Any]) -> tuple[Setup, JudgeCalls]:
+    """The checked settings of a run over `found` (`given`: the task's other arguments)."""
+    unknown = {k: v for k, v in given.items() if k not in OWN_ARGS}
+    taker = task_taker("oversight", ARGS)
+    run = run_options(unknown, taker)
+    judged = JudgeCalls.parse(unknown, taker)
+    chosen = arg.as_choice("protocol", given["protocol"], PROTOCOLS)
+    is_interactive = arg.as_bool("interactive", given["interactive"])
+    if is_interactive and chosen != "consultancy":
+        raise ConfigError("-T interactive", f"true with protocol {chosen}", "protocol=consultancy")
+    is_paired = arg.as_bool("paired", given["paired"])
+    if is_paired and chosen not in TWO_DEBATERS:
+        two = " or ".join(TWO_DEBATERS)
+        raise ConfigError("-T paired", f"true with protocol {chosen}",
+                          f"protocol {two} (two debaters to exchange)")  # fmt: skip
+    setup = Setup(
+        protocol=chosen,
+        questions={q.id: q for q in found},
+        rounds=arg.as_int("rounds", given["rounds"]) or DEFAULT_ROUNDS,
+        sequential=arg.as_bool("sequential", given["sequential"]),
+        interactive=is_interactive,
+        budget=arg.as_int("budget", given["budget"]) or DEFAULT_BUDGET,
+        judge=judged,
+        empty_retries=run.empty_retries,
+        probe=run.probe,
+        paired=is_paired,
+    )
+    return setup, judged
+
+
+def oversight_dataset(setup: Setup) -> MemoryDataset:
+    """One sample per question, or two when paired: `<id>` and `<id>.swapped`, in which
+    the `pro` and `con` models exchange positions (the draw of who defends what is the
+    question's, so each model defends each answer once)."""
+    samples = [
+        Sample(
+            id=f"{q.id}{SWAPPED_SUFFIX}" if swapped else q.id,
+            input=q.question,
+            target=q.right,
+            metadata={
+                "question_id": q.id,
+                "category": q.category,
+                "protocol": setup.protocol,
+                **({"swapped": swapped} if setup.paired else {}),
+            },
+        )
+        for q in setup.questions.values()
+        for swapped in ((False, True) if setup.paired else (False,))
+    ]
+    return MemoryDataset(samples, name=f"oversight-{setup.protocol}")
 
 
 def _questions(questions: Any, quality: Any, hard: bool) -> tuple[Question, ...]:

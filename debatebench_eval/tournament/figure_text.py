@@ -1,4 +1,5 @@
-"""How the leaderboard writes a figure: `value [low, high]`, with no "-0"."""
+"""How the leaderboard writes a figure (`value [low, high]`, with no "-0") and its
+list of excluded debates."""
 
 from __future__ import annotations
 
@@ -19,3 +20,20 @@ def interval_text(figure: dict[str, Any] | None, places: int = 0) -> str:
 def number_text(value: Any, places: int) -> str:
     text = f"{value:.{places}f}"
     return text[1:] if text.startswith("-") and float(text) == 0 else text  # no "-0.000"
+
+
+# Excluded debates listed in the Markdown; the JSON has them all.
+LISTED = 50
+
+
+def excluded_table(excluded: dict[str, list[dict[str, Any]]], item: str) -> list[str]:
+    """The excluded debates (by why) as a Markdown table; `item` names the column of
+    what was debated (motion, or question)."""
+    found = [(why, d) for why, ds in excluded.items() for d in ds]
+    lines = ["", f"| why | pro | con | {item} | reason |", "|---|---|---|---|---|"]
+    for why, d in found[:LISTED]:
+        reason = (d.get("reason") or "").replace("|", "/")
+        lines.append(f"| {why} | {d['pro']} | {d['con']} | {d['motion']} | {reason} |")
+    if len(found) > LISTED:
+        lines.append(f"| … {len(found) - LISTED} more in leaderboard.json | | | | |")
+    return lines

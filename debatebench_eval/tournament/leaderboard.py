@@ -19,6 +19,7 @@ from debatebench_eval.core.task_versions import versions_line
 from debatebench_eval.judging.reliability import BIASES, PANEL
 from debatebench_eval.tournament.bootstrap import LEVEL
 from debatebench_eval.tournament.bradley_terry import ELO_PER_LOGIT
+from debatebench_eval.tournament.figure_text import excluded_table
 from debatebench_eval.tournament.figure_text import interval_text as _ci
 from debatebench_eval.tournament.figure_text import number_text as _number
 from debatebench_eval.tournament.judged_elsewhere import (
@@ -30,11 +31,10 @@ from debatebench_eval.tournament.judged_elsewhere import (
 from debatebench_eval.tournament.leaderboard_log import write_leaderboard_log
 from debatebench_eval.tournament.leaderboard_page import leaderboard_page
 from debatebench_eval.tournament.outcomes import TournamentLogs, read_tournament
-from debatebench_eval.tournament.schedule import motion_record
+from debatebench_eval.tournament.oversight_board import PLOT, oversight_board
+from debatebench_eval.tournament.schedule import OVERSIGHT, motion_record
 from debatebench_eval.tournament.spend import spend_table
 from debatebench_eval.tournament.standings import TIE_CAVEAT_SHARE, Options, standings
-
-_LISTED = 50  # excluded debates listed in the Markdown; the JSON has them all
 
 
 def write_leaderboard(
@@ -54,6 +54,10 @@ def write_leaderboard(
     if resamples < 100:
         raise ConfigError("--resamples", f"got {resamples}", "at least 100 (1000 is the default)")
     source = read_source(folders, outcomes)
+    if isinstance(source, TournamentLogs) and source.schedule.settings.task == OVERSIGHT:
+        _only_mean("--anchor", anchor, "mean")
+        _only_mean("--base", base, 1000.0)
+        return _write_oversight(source, out.rstrip("/"), resamples, seed, plots)
     models = source.schedule.models if isinstance(source, TournamentLogs) else source.models
     if anchor != "mean" and anchor not in models:
         where = "this tournament" if isinstance(source, TournamentLogs) else "these debates"
@@ -74,6 +78,29 @@ def write_leaderboard(
     written += [*drawn, _write(f"{root}/leaderboard.html", page)]
     written.append(write_leaderboard_log(board, root))
     return written
+
+
+def _only_mean(flag: str, value: Any, default: Any) -> None:
+    if value != default:
+        expected = f"the default ({default}): its ratings sit at 1000 for the mean model"
+        raise ConfigError(flag, f"got {value} for an oversight tournament", expected)
+
+
+def _write_oversight(
+    logs: TournamentLogs, root: str, resamples: int, seed: int, plots: bool
+) -> list[str]:
+    """An oversight tournament's leaderboard: persuasiveness ratings, the judge's
+    accuracy per pair and Khan et al.'s Figure 1 (tournament.oversight_board)."""
+    board, text, pairs = oversight_board(logs, _tournament_header(logs), resamples, seed)
+    written = [_write(f"{root}/leaderboard.json", json.dumps(_finite(board), indent=2) + "\n"),
+               _write(f"{root}/leaderboard.md", text)]  # fmt: skip
+    drawn: list[str] = []
+    if plots and pairs:
+        from debatebench_eval.tournament.plots import accuracy_against_rating
+
+        drawn.append(accuracy_against_rating(pairs, f"{root}/{PLOT}"))
+    page = leaderboard_page(board, text, {_name(p): _read_bytes(p) for p in drawn}, root)
+    return [*written, *drawn, _write(f"{root}/leaderboard.html", page)]
 
 
 def read_source(folders: Sequence[str], outcomes: str | None) -> TournamentLogs | Imported:
@@ -136,21 +163,29 @@ def leaderboard(
 
 def _tournament_header(logs: TournamentLogs) -> dict[str, Any]:
     schedule = logs.schedule
+    task = schedule.settings.task
+    # An oversight tournament's questions by id (their text and evidence are in its folder).
+    items = (
+        {"questions": [q.id for q in schedule.questions]}
+        if task == OVERSIGHT
+        else {"motions": [motion_record(m) for m in schedule.motions]}
+    )
     return {
         "source": "tournament",
         "id": schedule.identity_hash,
         "eval_set_id": schedule.eval_set_id,
         "identity": schedule.identity(),
+        "task": task,
         "models": list(schedule.models),
-        "motions": [motion_record(m) for m in schedule.motions],
+        **items,
         "pairs": [list(p) for p in schedule.pairs],
         "schedule_hash": schedule.schedule_hash,
         "runs": list(logs.manifest.runs),
         "folders": logs.folders,
         "logs": [log.as_dict() for log in logs.logs],
         "skipped_logs": logs.skipped,
-        # Each pair is a `debate` task: the versions its logs were made by.
-        "task_versions": {"debate": sorted({str(log.task_version) for log in logs.logs})},
+        # Each pair is one task of the tournament's kind: the versions its logs were made by.
+        "task_versions": {task: sorted({str(log.task_version) for log in logs.logs})},
     }
 
 
@@ -575,18 +610,11 @@ def _head_to_head_lines(board: dict[str, Any]) -> list[str]:
 
 
 def _excluded_lines(counts: dict[str, Any]) -> list[str]:
-    found = [(why, d) for why, ds in counts["excluded"].items() for d in ds]
     lines = ["", "## Excluded debates", "",
              f"Scored {counts['scored']}, unscored {counts['unscored']} (fact-checks unscored "
              f"{counts.get('fact_check_unscored', 0)}), failed {counts['error']}, "
              f"missing {counts['missing']}; a scored debate whose twin (same matchup, sides "
              "exchanged) was not scored does not count either."]  # fmt: skip
-    if not found:
+    if not any(counts["excluded"].values()):
         return [*lines, "", "None: every scheduled matchup counts."]
-    lines += ["", "| why | pro | con | motion | reason |", "|---|---|---|---|---|"]
-    for why, d in found[:_LISTED]:
-        reason = (d.get("reason") or "").replace("|", "/")
-        lines.append(f"| {why} | {d['pro']} | {d['con']} | {d['motion']} | {reason} |")
-    if len(found) > _LISTED:
-        lines.append(f"| … {len(found) - _LISTED} more in leaderboard.json | | | | |")
-    return lines
+    return lines + excluded_table(counts["excluded"], "motion")

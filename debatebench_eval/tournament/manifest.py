@@ -20,14 +20,17 @@ from typing import Any
 
 from debatebench_eval.core._inspect import file, filesystem
 from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.known_answer.questions import Question
 from debatebench_eval.record.motions import Motion
 from debatebench_eval.tournament.schedule import (
+    DEBATE,
     SCHEMA,
     Schedule,
     Settings,
     first_difference,
     motion_record,
     pair_task_name,
+    question_record,
 )
 
 MANIFEST = "tournament.json"
@@ -99,6 +102,11 @@ def check_same_tournament(there: Schedule, here: Schedule, where: str) -> None:
     """One folder, one tournament: name the first setting that differs."""
     if there.identity_hash == here.identity_hash:
         return
+    if there.settings.task != here.settings.task:
+        raise ConfigError(
+            where, f"holds a --task {there.settings.task} tournament, this one is --task "
+            f"{here.settings.task}", f"--task {there.settings.task} there, or another --log-dir",
+        )  # fmt: skip
     difference = first_difference(there.identity(), here.identity()) or "the settings differ"
     raise ConfigError(
         where,
@@ -157,6 +165,11 @@ def _as_dict(manifest: Manifest) -> dict[str, Any]:
         "identity": schedule.identity(),
         "models": list(schedule.models),
         "motions": [motion_record(m) for m in schedule.motions],
+        **(
+            {"questions": [question_record(q) for q in schedule.questions]}
+            if schedule.questions
+            else {}
+        ),
         "pairs": [{"models": [a, b], "task": pair_task_name(a, b)} for a, b in schedule.pairs],
         "debates": schedule.debates(),
         "schedule_hash": schedule.schedule_hash,
@@ -177,19 +190,28 @@ def _from_dict(data: dict[str, Any]) -> Manifest:
             Motion(m["id"], m["text"], m["topic"], m.get("category")) for m in data["motions"]
         ),
         settings=Settings(
-            phases=tuple(settings["phases"]),
-            format=settings["format"],
+            # An oversight tournament has no phases, format or rubric.
+            phases=tuple(settings.get("phases", ())),
+            format=settings.get("format"),
             task_args=tuple(sorted(settings["task_args"].items())),
             seed=int(settings["seed"]),
             allow_self_judging=bool(settings["allow_self_judging"]),
-            rubric_sha256=settings["rubric_sha256"],
+            rubric_sha256=settings.get("rubric_sha256", ""),
             cost_limit=settings.get("cost_limit"),
             timeout=settings.get("timeout"),
+            task=settings.get("task", DEBATE),
         ),
+        questions=tuple(_question(q) for q in data.get("questions", [])),
     )
     if schedule.identity_hash != data["tournament"]:
         raise ValueError("its identity does not hash to its 'tournament' field (edited by hand?)")
     return Manifest(schedule, tuple(data.get("runs", [])), _plan(data.get("plan")))
+
+
+def _question(data: dict[str, Any]) -> Question:
+    first, second = data["answers"]
+    return Question(str(data["id"]), str(data["question"]), (str(first), str(second)),
+                    int(data["correct"]), data.get("evidence"), data.get("category"))  # fmt: skip
 
 
 def _plan(data: dict[str, Any] | None) -> Plan | None:

@@ -30,12 +30,14 @@ from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.judging.repeats import combine_repeats, judge_groups, outcome
 from debatebench_eval.judging.run_summary import shorten
 from debatebench_eval.judging.verdict import SWAP_DISAGREED, mean_scores
+from debatebench_eval.known_answer.log_reader import judge_score
+from debatebench_eval.known_answer.record import OversightRecord
 from debatebench_eval.record.protocol import SIDES
 from debatebench_eval.record.store import DebateRecord
 from debatebench_eval.tournament.leaderboard_log import LEADERBOARD_KEY
 from debatebench_eval.tournament.manifest import Manifest, check_same_tournament, read_manifest
 from debatebench_eval.tournament.results import DebateResult, JudgeView, SideStats
-from debatebench_eval.tournament.schedule import Schedule, pair_task_name
+from debatebench_eval.tournament.schedule import OVERSIGHT, Schedule, pair_task_name
 from debatebench_eval.tournament.spend import debate_spend
 from debatebench_eval.tournament.task_logs import log_file_task
 
@@ -120,20 +122,20 @@ def read_tournament(
         for info in list_eval_logs(folder):
             if names is not None and info.task not in names:
                 continue
-            used = _read_log(info, schedule.identity_hash, wanted, found, skipped)
+            used = _read_log(info, schedule, wanted, found, skipped)
             if used is not None:
                 logs.append(used)
     results, duplicates = _choose(found)
     seen = {r.key for r in results}
     for a, b in sorted(wanted):
-        for motion in schedule.motions:
+        for item in schedule.items:
             for swapped in (False, True):
-                if ((a, b), motion.id, swapped) not in seen:
+                if ((a, b), item, swapped) not in seen:
                     pro, con = (b, a) if swapped else (a, b)
                     results.append(
                         DebateResult(
                             (a, b),
-                            motion.id,
+                            item,
                             swapped,
                             pro,
                             con,
@@ -147,7 +149,7 @@ def read_tournament(
 
 def _read_log(
     info: EvalLogInfo,
-    identity: str,
+    schedule: Schedule,
     wanted: set[tuple[str, str]],
     found: dict[tuple[Any, ...], list[tuple[float, DebateResult]]],
     skipped: list[dict[str, str]],
@@ -160,19 +162,20 @@ def _read_log(
     meta = header.eval.metadata or {}
     if LEADERBOARD_KEY in meta:  # the rating written by `rate`, not debates
         return None
-    if meta.get("tournament") != identity:
+    if meta.get("tournament") != schedule.identity_hash:
         why = "another tournament" if "tournament" in meta else "not a tournament log"
         skipped.append({"log": info.name, "why": why})
         return None
     pair = (str(meta["pair"][0]), str(meta["pair"][1]))
     if pair not in wanted:
         return None
+    read_sample = oversight_result if schedule.settings.task == OVERSIGHT else debate_result
     count = 0
     try:
         for sample in read_eval_log_samples(
             info, all_samples_required=False, exclude_fields=_EXCLUDED_FIELDS
         ):
-            result = debate_result(sample, pair, info.name)
+            result = read_sample(sample, pair, info.name)
             found.setdefault(result.key, []).append((_created(header, info), result))
             count += 1
     except Exception as exc:
@@ -256,6 +259,39 @@ def debate_result(sample: EvalSample, pair: tuple[str, str], log: str) -> Debate
         **common, **judged, status="scored", dimensions=dimensions, maxima=maxima,
         totals={side: float(score.value[f"{side}_total"]) for side in SIDES},
     )  # fmt: skip
+
+
+def oversight_result(sample: EvalSample, pair: tuple[str, str], log: str) -> DebateResult:
+    """One sample of an oversight pair's log as a result: scored when the judge picked
+    an answer (whom it sided with and whether it was right), unscored when no judge's
+    reply could be used."""
+    meta = sample.metadata or {}
+    swapped = bool(meta.get("swapped"))
+    pro, con = (pair[1], pair[0]) if swapped else pair
+    common: dict[str, Any] = {
+        "pair": pair, "motion": str(meta.get("question_id", sample.id)), "swapped": swapped,
+        "pro": pro, "con": con, "log": log, "sample_id": str(sample.id), "uuid": sample.uuid,
+        "spend": debate_spend(sample.role_usage, sample.model_usage, pair),
+    }  # fmt: skip
+    if sample.error is not None:
+        return DebateResult(**common, status="error", reason=_first(sample.error.message))
+    score = judge_score(sample.scores or {})
+    pick = None if score is None else (score.metadata or {}).get("pick")
+    if pick is None:
+        why = (
+            "no judge_accuracy score in the log"
+            if score is None
+            else str(score.explanation or "no judge's reply could be used")
+        )
+        return DebateResult(**common, status="unscored", reason=_first(why))
+    record = sample.store_as(OversightRecord)
+    return DebateResult(**common, status="scored", sided_with=_side_of(pick, record),
+                        correct=pick == record.correct_label)  # fmt: skip
+
+
+def _side_of(pick: str, record: OversightRecord) -> str | None:
+    sides = [side for side, label in record.assignment.items() if label == pick]
+    return sides[0] if sides else None
 
 
 def _judge_views(meta: dict[str, Any]) -> tuple[JudgeView, ...]:

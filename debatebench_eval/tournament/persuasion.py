@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from debatebench_eval.known_answer.stats import JudgedDebate
+from debatebench_eval.known_answer.stats import JudgedDebate, accuracy_of
 from debatebench_eval.tournament.bootstrap import (
     DEFAULT_RESAMPLES,
     interval,
@@ -47,11 +47,15 @@ class PairAccuracy:
     mean_rating: float
     accuracy: float
     debates: int
+    # The accuracy's 95% interval over the pair's questions (known_answer.stats).
+    low: float = math.nan
+    high: float = math.nan
 
 
-def ratings(debates: Sequence[JudgedDebate], resamples: int = DEFAULT_RESAMPLES
+def ratings(debates: Sequence[JudgedDebate], resamples: int = DEFAULT_RESAMPLES, seed: int = 0
             ) -> list[Rating]:  # fmt: skip
-    """Each model's persuasiveness rating with its 95% interval, best first."""
+    """Each model's persuasiveness rating with its 95% interval (the bootstrap drawn
+    from `seed`), best first."""
     models = tuple(sorted({d.pro for d in debates} | {d.con for d in debates}))
     questions = tuple(sorted({d.question for d in debates}))
     index, where = {m: i for i, m in enumerate(models)}, {q: i for i, q in enumerate(questions)}
@@ -64,7 +68,7 @@ def ratings(debates: Sequence[JudgedDebate], resamples: int = DEFAULT_RESAMPLES
         y=np.array([1.0 if d.pro_won else 0.0 for d in debates]),
     )
     point = elo(fit(games).strengths)[0]
-    draws = elo(fit(games, motion_weights(len(questions), resamples)).strengths)
+    draws = elo(fit(games, motion_weights(len(questions), resamples, seed)).strengths)
     factor = widening(len(questions))
     low, high = interval(point, draws, factor) if not math.isnan(factor) else (point, point)
     played: dict[str, int] = defaultdict(int)
@@ -83,14 +87,17 @@ def pair_accuracy(debates: Sequence[JudgedDebate], rated: Sequence[Rating]
     """The judge's accuracy in the debates between each pair of models (either side),
     with the pair's mean rating: Khan et al.'s Figure 1."""
     by_model = {r.model: r.rating for r in rated}
-    pairs: dict[tuple[str, str], list[bool]] = defaultdict(list)
+    pairs: dict[tuple[str, str], list[tuple[str, bool]]] = defaultdict(list)
     for d in debates:
         key = (d.pro, d.con) if d.pro <= d.con else (d.con, d.pro)
-        pairs[key].append(d.correct)
-    return [
-        PairAccuracy(key, (by_model[key[0]] + by_model[key[1]]) / 2, sum(v) / len(v), len(v))
-        for key, v in sorted(pairs.items())
-    ]
+        pairs[key].append((d.question, d.correct))
+    found = []
+    for key, picks in sorted(pairs.items()):
+        share = accuracy_of(picks)
+        assert share is not None
+        mean = (by_model[key[0]] + by_model[key[1]]) / 2
+        found.append(PairAccuracy(key, mean, share.value, len(picks), share.low, share.high))
+    return found
 
 
 def accuracy_slope(pairs: Sequence[PairAccuracy]) -> float | None:
@@ -101,3 +108,20 @@ def accuracy_slope(pairs: Sequence[PairAccuracy]) -> float | None:
         return None
     y = np.array([p.accuracy for p in pairs])
     return float(np.polyfit(x, y, 1)[0] * 100)
+
+
+def persuasion_markdown(rated: Sequence[Rating], pairs: Sequence[PairAccuracy]) -> str:
+    """The ratings, each pair's judge accuracy with its interval against the pair's mean
+    rating, and the slope, as Markdown tables."""
+    lines = ["| model | rating | 95% interval | debates |", "|---|---|---|---|"]
+    lines += [f"| {r.model} | {r.rating:.0f} | {r.low:.0f} to {r.high:.0f} | {r.debates} |"
+              for r in rated]  # fmt: skip
+    lines += ["", "| pair | mean rating | judge accuracy | 95% interval | debates |",
+              "|---|---|---|---|---|"]  # fmt: skip
+    lines += [f"| {a} vs {b} | {p.mean_rating:.0f} | {p.accuracy:.3f} | "
+              f"{p.low:.3f} to {p.high:.3f} | {p.debates} |"
+              for p in pairs for a, b in [p.models]]  # fmt: skip
+    slope = accuracy_slope(pairs)
+    if slope is not None:
+        lines.append(f"\naccuracy per 100 rating points (least squares): {slope:+.3f}")
+    return "\n".join(lines) + "\n"

@@ -80,6 +80,10 @@ class DebateResult:
     uuid: str | None = None
     # Each model's calls in the debate (tokens, and cost where Inspect priced them).
     spend: tuple[Spend, ...] = ()
+    # A known-answer debate: the side whose answer the judge picked, and whether it was
+    # the right one (None in a rubric-judged debate).
+    sided_with: str | None = None
+    correct: bool | None = None
 
     @property
     def key(self) -> tuple[tuple[str, str], str, bool]:

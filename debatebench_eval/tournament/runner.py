@@ -1,5 +1,8 @@
 """Running a tournament: one `debate` task per model pair, all in one Inspect eval set.
 
+An oversight tournament (`--task oversight`) runs one paired `oversight` task per
+pair instead, over the questions its folder holds; everything else is the same.
+
 Every pair is an ordinary paired `debate` task (its name `a_vs_b`, the pair's
 models in the `pro` and `con` roles, the panel in `judge`), so each head-to-head
 is one log that `inspect view` reads as usual. The eval set is planned once
@@ -16,7 +19,7 @@ import asyncio
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -31,11 +34,17 @@ from debatebench_eval.core.run_options import RUN_KEYS, RunOptions
 from debatebench_eval.debating.config import DEFAULT_FORMAT, DebateSettings, named_format
 from debatebench_eval.debating.task import DEBATE_ARGS, debate, debate_dataset
 from debatebench_eval.judging.options import JUDGE_ARGS, JudgingOptions
+from debatebench_eval.known_answer import task as known_answer
+from debatebench_eval.known_answer.assignment import TWO_DEBATERS
+from debatebench_eval.known_answer.questions import Question, default_questions, load_questions
 from debatebench_eval.record.motions import Motion, default_motions, load_motions
 from debatebench_eval.record.protocol import parse_phases
 from debatebench_eval.servers.probe import ensure_reachable
 from debatebench_eval.tournament.schedule import (
+    DEBATE,
+    OVERSIGHT,
     SLOT,
+    TASKS,
     Schedule,
     Settings,
     pair_task_name,
@@ -56,6 +65,16 @@ OWNED = {
     "strict_judge": "--allow-self-judging (the judge guard is on by default)",
     "pro_budget": f"-T budget: {SLOT}",
     "con_budget": f"-T budget: {SLOT}",
+}
+# The same, for an oversight tournament's -T keys.
+OVERSIGHT_OWNED = {
+    "questions": "--questions FILE and --limit N",
+    "quality": "--questions FILE (a question file)",
+    "quality_hard": "--questions FILE (a question file)",
+    "seed": OWNED["seed"],
+    "timeout": OWNED["timeout"],
+    "paired": "nothing: every question is debated with the models in both positions",
+    "strict_judge": OWNED["strict_judge"],
 }
 DEFAULT_MAX_TASKS = 2
 DEFAULT_SLOTS = 8
@@ -92,7 +111,7 @@ def requested_schedule(
     *,
     models: str,
     judges: str,
-    motions: str,
+    motions: str | None,
     limit: int | None,
     format: str | None,
     seed: int,
@@ -100,8 +119,12 @@ def requested_schedule(
     task_items: Sequence[str],
     cost_limit: float | None = None,
     timeout: int | None = None,
+    task: str = DEBATE,
+    questions: str | None = None,
 ) -> Schedule:
     """The schedule the command line asks for, every input checked."""
+    if task not in TASKS:
+        raise ConfigError("--task", f"got {task!r}", f"one of {', '.join(TASKS)}")
     model_names = parse_names(models, "--models", minimum=2)
     judge_names = parse_names(judges, "--judges", minimum=1)
     both = [name for name in judge_names if name in model_names]
@@ -113,6 +136,15 @@ def requested_schedule(
         )
     if timeout is not None:
         arg.integer("--timeout", timeout)
+    common = Settings(phases=(), format=None, task_args=(), seed=seed,
+                      allow_self_judging=allow_self_judging, rubric_sha256="",
+                      cost_limit=cost_limit, timeout=timeout)  # fmt: skip
+    if task == OVERSIGHT:
+        task_args, chosen = _oversight_args(task_items, motions, format, questions, limit)
+        settings = replace(common, task_args=tuple(sorted(task_args.items())), task=OVERSIGHT)
+        return Schedule(model_names, judge_names, (), settings, chosen)
+    if questions is not None:
+        raise ConfigError("--questions", "given with --task debate", "--motions FILE for debates")
     task_args = parse_task_args(task_items, (*DEBATE_ARGS, *JUDGE_ARGS), OWNED)
     refuse_role_mappings(task_args)
     RunOptions.parse({k: v for k, v in task_args.items() if k in RUN_KEYS}, _TAKER)
@@ -120,18 +152,50 @@ def requested_schedule(
     phases, format_name = _phases(format, task_args.get("phases"))
     if "phases" in task_args:
         task_args["phases"] = list(phases)
-    settings = Settings(
+    settings = replace(
+        common,
         phases=phases,
         format=format_name,
         task_args=tuple(sorted(task_args.items())),
-        seed=seed,
-        allow_self_judging=allow_self_judging,
         rubric_sha256=judging.rubric.sha256,
-        cost_limit=cost_limit,
-        timeout=timeout,
     )
-    chosen = _motions(motions, limit)
-    return Schedule(model_names, judge_names, chosen, settings)
+    return Schedule(model_names, judge_names, _motions(motions or "default", limit), settings)
+
+
+def _oversight_args(
+    task_items: Sequence[str],
+    motions: str | None,
+    format: str | None,
+    questions: str | None,
+    limit: int | None,
+) -> tuple[dict[str, Any], tuple[Question, ...]]:
+    """An oversight tournament's -T options and questions: the keys are the oversight
+    task's, and only a protocol with two debaters can be a match between two models."""
+    for flag, value in (("--motions", motions), ("--format", format)):
+        if value is not None:
+            raise ConfigError(flag, "given with --task oversight",
+                              "--questions FILE and -T options of the oversight task")  # fmt: skip
+    task_args = parse_task_args(task_items, known_answer.ARGS, OVERSIGHT_OWNED)
+    protocol = task_args.get("protocol", "debate")
+    if protocol not in TWO_DEBATERS:
+        raise ConfigError(
+            "-T protocol", f"{protocol}: a tournament needs two debaters to match",
+            f"protocol {' or '.join(TWO_DEBATERS)}",
+        )  # fmt: skip
+    RunOptions.parse({k: v for k, v in task_args.items() if k in RUN_KEYS}, _TAKER)
+    return task_args, _questions(questions, limit)
+
+
+def _questions(source: str | None, limit: int | None) -> tuple[Question, ...]:
+    path = None if source in (None, "default") else Path(str(source)).expanduser()
+    found = default_questions() if path is None else load_questions(path)
+    if limit is None:
+        return found
+    if not 1 <= limit <= len(found):
+        where = source or "the shipped set"
+        expected = f"1 to {len(found)} (the questions in {where})"
+        raise ConfigError("--limit", f"got {limit}", expected)
+    return found[:limit]
 
 
 def _phases(format: str | None, phases: Any) -> tuple[tuple[str, ...], str | None]:
@@ -179,9 +243,7 @@ def pair_tasks(schedule: Schedule, pairs: Iterable[tuple[str, str]]) -> list[Tas
     judges = [model(name) for name in schedule.judges]
     tasks = []
     for a, b in pairs:
-        # The dataset is replaced, so which motions the task was built with
-        # does not matter; neither enters Inspect's task identity.
-        base = debate(**schedule.settings.debate_args())
+        base = _pair_base(schedule, dataset_settings)
         tasks.append(
             # A task's identity must not depend on where the package was imported from:
             # the plan and each worker, on any machine, compute it.
@@ -189,7 +251,6 @@ def pair_tasks(schedule: Schedule, pairs: Iterable[tuple[str, str]]) -> list[Tas
                 task_with(
                     base,
                     name=pair_task_name(a, b),
-                    dataset=debate_dataset(dataset_settings),
                     model_roles={
                         "pro": model(a),
                         "con": model(b),
@@ -204,6 +265,17 @@ def pair_tasks(schedule: Schedule, pairs: Iterable[tuple[str, str]]) -> list[Tas
             )
         )
     return tasks
+
+
+def _pair_base(schedule: Schedule, dataset_settings: DebateSettings) -> Task:
+    """A pair's task before its name and models: the paired debate over the scheduled
+    motions, or the paired oversight task over the scheduled questions. Neither the
+    motions nor the questions enter Inspect's task identity (the arguments do)."""
+    if schedule.settings.task == OVERSIGHT:
+        return known_answer.oversight_over(schedule.questions, schedule.settings.oversight_args())
+    # The dataset is replaced, so which motions the task was built with does not matter.
+    base = debate(**schedule.settings.debate_args())
+    return task_with(base, dataset=debate_dataset(dataset_settings))
 
 
 def probe_servers(schedule: Schedule, models: Iterable[str]) -> None:

@@ -1,7 +1,9 @@
 """The schedule: which models debate which motions, and which tournament that is.
 
 A tournament is a round robin over unordered model pairs, every pair debating
-every motion twice with the sides exchanged. Two hashes name it. The identity
+every motion twice with the sides exchanged. A known-answer tournament
+(`oversight`) debates questions instead of motions, each twice with the two
+models exchanged between the pro and con positions. Two hashes name it. The identity
 (settings and judges) says which tournament a log folder holds: a folder never
 mixes two. The schedule hash (identity, models, motions) says how far it has
 grown: models and motions may be added later and only what is new runs.
@@ -12,17 +14,23 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import asdict, dataclass, replace
+from typing import Any, TypeVar
 
 import yaml
 
 from debatebench_eval.core.arguments import refuse_removed
 from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.known_answer.questions import Question
 from debatebench_eval.record.motions import Motion
 
 SCHEMA = 1
+# The task a tournament's debates run: rubric-judged debates on motions, or
+# known-answer debates on questions. A folder never holds both.
+DEBATE = "debate"
+OVERSIGHT = "oversight"
+TASKS = (DEBATE, OVERSIGHT)
 _SLUG = re.compile(r"[^A-Za-z0-9.]+")
 
 
@@ -45,6 +53,16 @@ def motion_record(motion: Motion) -> dict[str, Any]:
             "category": motion.category, "sha256": motion_sha256(motion)}  # fmt: skip
 
 
+def question_sha256(question: Question) -> str:
+    """What the tournament scheduled under a question's id: a later edit shows here."""
+    return digest({k: v for k, v in asdict(question).items() if k != "id"})
+
+
+def question_record(question: Question) -> dict[str, Any]:
+    return {**asdict(question), "answers": list(question.answers),
+            "sha256": question_sha256(question)}  # fmt: skip
+
+
 @dataclass(frozen=True)
 class Settings:
     """Everything that makes two debates comparable: a change is another tournament."""
@@ -59,8 +77,19 @@ class Settings:
     cost_limit: float | None = None
     # Seconds to wait for one model reply (Inspect's timeout); None: the task's default.
     timeout: int | None = None
+    # The task every debate runs (DEBATE or OVERSIGHT).
+    task: str = DEBATE
 
     def as_dict(self) -> dict[str, Any]:
+        limits = {
+            # Only when set: a tournament without one keeps the identity it had.
+            **({"cost_limit": self.cost_limit} if self.cost_limit is not None else {}),
+            **({"timeout": self.timeout} if self.timeout is not None else {}),
+        }
+        if self.task == OVERSIGHT:  # no phases, format or rubric: the task and its -T
+            return {"task": self.task, "task_args": dict(self.task_args), "seed": self.seed,
+                    "allow_self_judging": self.allow_self_judging, **limits}  # fmt: skip
+        # A debate tournament's identity names no task: the one it had before oversight.
         return {
             "phases": list(self.phases),
             "format": self.format,
@@ -68,9 +97,7 @@ class Settings:
             "seed": self.seed,
             "allow_self_judging": self.allow_self_judging,
             "rubric_sha256": self.rubric_sha256,
-            # Only when set: a tournament without one keeps the identity it had.
-            **({"cost_limit": self.cost_limit} if self.cost_limit is not None else {}),
-            **({"timeout": self.timeout} if self.timeout is not None else {}),
+            **limits,
         }
 
     def debate_args(self) -> dict[str, Any]:
@@ -80,6 +107,11 @@ class Settings:
         guard = {"strict_judge": not self.allow_self_judging}
         return {**shape, **dict(self.task_args), "paired": True, **guard}
 
+    def oversight_args(self) -> dict[str, Any]:
+        """The `oversight` task's arguments: every question in both orders, the judge
+        guard as for debates."""
+        return {**dict(self.task_args), "paired": True, "strict_judge": not self.allow_self_judging}
+
     def generate_settings(self) -> dict[str, Any]:
         """Inspect's seed and timeout of every debate (they enter its task identity)."""
         return {"seed": self.seed, **({"timeout": self.timeout} if self.timeout else {})}
@@ -88,12 +120,14 @@ class Settings:
 @dataclass(frozen=True)
 class Schedule:
     """Models (sorted), judges (in the order given: the first one fact-checks),
-    motions (in the order first scheduled) and settings. No I/O."""
+    motions or, in an oversight tournament, questions (in the order first
+    scheduled) and settings. No I/O."""
 
     models: tuple[str, ...]
     judges: tuple[str, ...]
     motions: tuple[Motion, ...]
     settings: Settings
+    questions: tuple[Question, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "models", tuple(sorted(self.models)))
@@ -107,8 +141,17 @@ class Schedule:
 
     @property
     def schedule_hash(self) -> str:
+        questions = [question_sha256(q) for q in self.questions]
+        asked = {"questions": questions} if questions else {}
         return digest({"identity": self.identity_hash, "models": list(self.models),
-                       "motions": [motion_sha256(m) for m in self.motions]})  # fmt: skip
+                       "motions": [motion_sha256(m) for m in self.motions], **asked})  # fmt: skip
+
+    @property
+    def items(self) -> tuple[str, ...]:
+        """What each pair debates, by id: the motions, or an oversight tournament's questions."""
+        if self.settings.task == OVERSIGHT:
+            return tuple(q.id for q in self.questions)
+        return tuple(m.id for m in self.motions)
 
     @property
     def eval_set_id(self) -> str:
@@ -120,29 +163,50 @@ class Schedule:
         return pairs_of(self.models)
 
     def debates(self) -> int:
-        return len(self.pairs) * len(self.motions) * 2
+        return len(self.pairs) * len(self.items) * 2
 
     def grown(self, other: Schedule) -> Schedule:
         """This schedule with `other`'s models and motions added (the schedule only grows:
         a dataset that shrank would make Inspect re-run a whole pair)."""
         if other.identity_hash != self.identity_hash:
             raise ValueError("only a schedule of the same tournament can be merged")
-        known = {m.id: m for m in self.motions}
-        for motion in other.motions:
-            old = known.get(motion.id)
-            if old is not None and motion_sha256(old) != motion_sha256(motion):
-                raise ConfigError(
-                    f"--motions: motion {motion.id!r}",
-                    "its text, topic or category differs from the one this tournament "
-                    f"scheduled ({old.text!r})",
-                    "the motion unchanged, or the new text under a new id",
-                )
-        added = tuple(m for m in other.motions if m.id not in known)
+        motions = _grown(self.motions, other.motions, motion_sha256, _EDITED_MOTION)
+        questions = _grown(self.questions, other.questions, question_sha256, _EDITED_QUESTION)
         return replace(
             self,
             models=tuple(sorted({*self.models, *other.models})),
-            motions=(*self.motions, *added),
+            motions=motions,
+            questions=questions,
         )
+
+
+# What a motion or question edited under its id is told: (flag, kind, what differs, expected).
+_EDITED_MOTION = ("--motions", "motion", "its text, topic or category",
+                  "the motion unchanged, or the new text under a new id")  # fmt: skip
+_EDITED_QUESTION = ("--questions", "question",
+                    "its text, answers, right answer, evidence or category",
+                    "the question unchanged, or the new one under a new id")  # fmt: skip
+Item = TypeVar("Item", Motion, Question)
+
+
+def _grown(
+    scheduled: tuple[Item, ...],
+    asked: tuple[Item, ...],
+    sha256: Callable[[Item], str],
+    edited: tuple[str, str, str, str],
+) -> tuple[Item, ...]:
+    """The scheduled motions (or questions) and the new ones after them; one edited under
+    its id is refused (its debates so far were about the old one)."""
+    known: dict[str, Item] = {item.id: item for item in scheduled}
+    flag, kind, differs, expected = edited
+    for item in asked:
+        old = known.get(item.id)
+        if old is not None and sha256(old) != sha256(item):
+            was = old.text if isinstance(old, Motion) else old.question
+            raise ConfigError(f"{flag}: {kind} {item.id!r}",
+                              f"{differs} differs from the one this tournament scheduled ({was!r})",
+                              expected)  # fmt: skip
+    return scheduled + tuple(item for item in asked if item.id not in known)
 
 
 def pairs_of(models: Iterable[str]) -> tuple[tuple[str, str], ...]:

@@ -60,6 +60,12 @@ def problems_of(tmp_path: Path, text: str) -> list[str]:
             "debatebench-eval tournament plan --models a,b --judges j --log-dir d -T seed=3",
             "no longer takes -T seed",
         ),
+        # ... and an oversight tournament's the oversight task's
+        (
+            "debatebench-eval tournament run --task oversight --models a,b --judges j "
+            "--log-dir d -T format=classic",
+            "task debatebench/oversight takes no -T format",
+        ),
         ("inspect eval debatebench/debate --limt 1", "No such option '--limt'"),
         ("inspect evl debatebench/debate", "no command 'evl'"),
         ("inspect score LOG --scorer debatebench/rubrik", "no scorer debatebench/rubrik"),
@@ -90,6 +96,8 @@ def test_a_wrong_command_is_named_with_what_is_wrong(
         "inspect eval debatebench/crucible -T judges=1 -T meta_judge=false",
         "inspect score LOG --scorer debatebench/rubric -S judge_budget=900",
         "debatebench-eval tournament run --models a,b --judges j --log-dir d -T budget=600",
+        "debatebench-eval tournament run --task oversight --models a,b --judges j --log-dir d "
+        "-T rounds=2 -T protocol=open",
         "inspect eval inspect_evals/gpqa --solver debatebench/deliberate -S rounds=2",
         "inspect view --log-dir logs",
         "debatebench-eval export LOG --format heurema -o out",

@@ -75,6 +75,41 @@ def test_persuasion_command_over_debate_logs(tmp_path: Path, capsys: Any) -> Non
     table = (out / "persuasion.md").read_text()
     first, second = re.findall(r"^\| (mockllm/m\d) \| (\d+) \|", table, re.MULTILINE)
     assert first[0] == "mockllm/m1" and int(first[1]) > 1000 > int(second[1])
-    assert f"| mockllm/m1 vs mockllm/m2 | 1000 | 0.500 | {2 * N} |" in table
+    assert f"| mockllm/m1 vs mockllm/m2 | 1000 | 0.500 | 0.500 to 0.500 | {2 * N} |" in table
     assert (out / "accuracy_vs_rating.png").stat().st_size > 1000
     assert "persuasion.md" in capsys.readouterr().out
+
+
+def test_a_paired_run_exchanges_the_debaters_on_each_question(tmp_path: Path) -> None:
+    questions = str(question_file(tmp_path))
+    task = oversight(questions=questions, probe=False, rounds=1, paired=True)
+    roles = {"pro": _debater("m1").model(), "con": _debater("m2").model(),
+             "judge": _judge_siding_with("m1").model()}  # fmt: skip
+    [log] = eval(task, model_roles=roles, log_dir=str(tmp_path / "logs"), display="none")
+    assert log.status == "success" and log.samples is not None and len(log.samples) == 2 * N
+    from debatebench_eval.known_answer.log_reader import judged_debates
+
+    debates = judged_debates([str(tmp_path / "logs")])
+    by_question: dict[str, list[JudgedDebate]] = {}
+    for d in debates:
+        by_question.setdefault(d.question, []).append(d)
+    assert len(by_question) == N
+    for pair in by_question.values():
+        # Both orders: each model speaks pro once, and defends each answer once.
+        assert sorted((d.pro, d.con) for d in pair) == [
+            ("mockllm/m1", "mockllm/m2"),
+            ("mockllm/m2", "mockllm/m1"),
+        ]
+        assert sorted(d.pro_won for d in pair) == [False, True]
+        m1_right = [d.correct for d in pair]  # the judge always sides with m1
+        assert sorted(m1_right) == [False, True]
+    rated = ratings(debates, resamples=100)
+    assert rated[0].model == "mockllm/m1" and rated[0].low > rated[1].high
+
+
+@pytest.mark.parametrize("protocol", ["consultancy", "naive", "expert"])
+def test_paired_needs_two_debaters(protocol: str) -> None:
+    from debatebench_eval.core.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=r"-T paired.*protocol debate or open"):
+        oversight(protocol=protocol, paired=True, probe=False)
