@@ -52,6 +52,7 @@ _KNOWN_ANSWER_RULES = (
     "questions", "quality", "assignment", "quotes", "replies", "record", "prompts", "stats",
     "comparison",
 )  # fmt: skip
+_ANNOTATION_RULES = ("agreement_stats", "ppi")
 MODULES = {
     "debatebench_eval": "commands",  # the public face: tasks, scorers, tournament steps
     "debatebench_eval.__main__": "commands",
@@ -116,6 +117,7 @@ MODULES = {
     "debatebench_eval.known_answer.scorer": "solvers",
     "debatebench_eval.known_answer.task": "tasks",
     "debatebench_eval.known_answer.log_reader": "commands",
+    **{f"debatebench_eval.annotation.{name}": "rules" for name in _ANNOTATION_RULES},
 }
 
 
@@ -140,11 +142,16 @@ ALLOWED: dict[str, frozenset[str]] = {
         "protocols": (*_BELOW_JUDGING, "judging"),
         # Known-answer debates reuse the judge's machinery, not the rubric debate's task.
         "known_answer": (*_BELOW_JUDGING, "judging"),
-        "tournament": (*_BELOW_JUDGING, "judging", "interop", "debating", "known_answer"),
+        # Human labels are read against debates and judged by the judge's own statistics.
+        "annotation": (*_BELOW_JUDGING, "trust", "judging", "known_answer"),
+        "tournament": (
+            *_BELOW_JUDGING, "judging", "interop", "debating", "known_answer", "annotation",
+        ),
         # cli's generated reference reads every task's own constants, debate's too.
         "cli": (
             *_BELOW_JUDGING, "trust", "prep", "judging", "validation", "interop",
             "truth_crucible", "protocols", "tournament", "debating", "known_answer",
+            "annotation",
         ),
     }.items()
 }  # fmt: skip

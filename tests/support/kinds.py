@@ -31,6 +31,7 @@ PLACES: dict[str, frozenset[str]] = {
     "deploy/test_slurm_array.py": frozenset({"slurm"}),
     # The files that took most of the rest of the suite's time (pytest --durations).
     "tournament/test_simulation.py": frozenset({"simulation"}),
+    "annotation/test_ppi_checks.py": frozenset({"simulation"}),
     "validation/test_judge_sensitivity.py": frozenset({"whole_set"}),
     "validation/test_fact_check_validation.py": frozenset({"whole_set"}),
     "servers/test_context_window.py": frozenset({"stub_runs"}),
