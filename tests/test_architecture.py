@@ -21,6 +21,8 @@ LAYERS = ("core", "rules", "solvers", "tasks", "commands")
 WHOLE = {
     "core": "core", "servers": "rules", "record": "rules", "trust": "rules", "prep": "rules",
     "cli": "commands",
+    # The labelling page and the labels read back: log readers and a page writer.
+    "annotation": "commands",
 }  # fmt: skip
 _DEBATE_RULES = ("config", "run_yaml", "prompts", "call_shape")
 _JUDGING_RULES = (
@@ -140,11 +142,16 @@ ALLOWED: dict[str, frozenset[str]] = {
         "protocols": (*_BELOW_JUDGING, "judging"),
         # Known-answer debates reuse the judge's machinery, not the rubric debate's task.
         "known_answer": (*_BELOW_JUDGING, "judging"),
-        "tournament": (*_BELOW_JUDGING, "judging", "interop", "debating", "known_answer"),
+        # Human labels: the debates of a folder as items, and the labels read back.
+        "annotation": (*_BELOW_JUDGING, "trust", "judging", "known_answer"),
+        "tournament": (
+            *_BELOW_JUDGING, "judging", "interop", "debating", "known_answer", "annotation",
+        ),
         # cli's generated reference reads every task's own constants, debate's too.
         "cli": (
             *_BELOW_JUDGING, "trust", "prep", "judging", "validation", "interop",
             "truth_crucible", "protocols", "tournament", "debating", "known_answer",
+            "annotation",
         ),
     }.items()
 }  # fmt: skip
