@@ -21,6 +21,8 @@ LAYERS = ("core", "rules", "solvers", "tasks", "commands")
 WHOLE = {
     "core": "core", "servers": "rules", "record": "rules", "trust": "rules", "prep": "rules",
     "cli": "commands",
+    # The labelling page and the labels read back: log readers and a page writer.
+    "annotation": "commands",
 }  # fmt: skip
 _DEBATE_RULES = ("config", "run_yaml", "prompts", "call_shape")
 _JUDGING_RULES = (
@@ -142,7 +144,8 @@ ALLOWED: dict[str, frozenset[str]] = {
         "protocols": (*_BELOW_JUDGING, "judging"),
         # Known-answer debates reuse the judge's machinery, not the rubric debate's task.
         "known_answer": (*_BELOW_JUDGING, "judging"),
-        # Human labels are read against debates and judged by the judge's own statistics.
+        # Human labels: the debates of a folder as items, the labels read back, and what
+        # they say of the judge (by the judge's own statistics).
         "annotation": (*_BELOW_JUDGING, "trust", "judging", "known_answer"),
         "tournament": (
             *_BELOW_JUDGING, "judging", "interop", "debating", "known_answer", "annotation",

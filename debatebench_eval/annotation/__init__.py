@@ -1,2 +1,1 @@
-"""Human labels of debates: the blind labelling page, the label files, and what they
-say about a judge (agreement, kappa) and about ratings (prediction-powered inference)."""
+"""Human labels: a blind page to label a folder's debates by hand, and the labels read back."""
