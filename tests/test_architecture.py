@@ -32,11 +32,11 @@ _JUDGING_RULES = (
 _TOURNAMENT_RULES = (
     "schedule", "manifest", "results", "bradley_terry", "bootstrap", "agreement", "standings",
     "figure_text", "calibration", "judge_reliability", "shares", "location", "cost", "spend",
-    "persuasion",
+    "persuasion", "human_ratings",
 )  # fmt: skip
 _TOURNAMENT_COMMANDS = (
     "runner", "outcomes", "judged_elsewhere", "leaderboard", "plots", "leaderboard_log",
-    "leaderboard_page", "task_logs", "plan", "worker",
+    "leaderboard_page", "task_logs", "plan", "worker", "human_labels",
 )  # fmt: skip
 _CRUCIBLE_RULES = (
     "topic", "corpus", "verify", "record", "search", "options", "prompts", "claims",
@@ -55,6 +55,7 @@ _KNOWN_ANSWER_RULES = (
     "comparison",
 )  # fmt: skip
 _ANNOTATION_RULES = ("agreement_stats", "ppi")
+# annotation.agreement reads the label rows (a command-layer model), so it sits there too.
 MODULES = {
     "debatebench_eval": "commands",  # the public face: tasks, scorers, tournament steps
     "debatebench_eval.__main__": "commands",
