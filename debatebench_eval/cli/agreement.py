@@ -32,7 +32,7 @@ def add_commands(commands: Any) -> None:
         help="how far a folder's judge agrees with people's labels of its debates (kappa, "
         "biases, tau-c), written into the judge's trust record",
         description="Match the labels (JSONL files the labelling page exported) to LOG_DIR's "
-        "debates and print the judge-human figures with 95%% intervals: raw agreement and "
+        "debates and print the judge-human figures with 95% intervals: raw agreement and "
         "Cohen's kappa on the winner, the judge's side and position bias against the "
         "humans, Kendall's tau-c on the dimension scores where labelled, Krippendorff's "
         "alpha between annotators, and on known-answer debates the humans' accuracy "
