@@ -130,15 +130,24 @@ def load_check_records(check: str) -> list[tuple[Path, CheckRecord]]:
     return found
 
 
-def check_status(identity: JudgeIdentity, check: str, bundled_sha256: str) -> dict[str, Any]:
-    """One debate check's status for a judge: passed, failed, not_run or
-    identity_unverifiable, with the record that decided it."""
+def newest_record(identity: JudgeIdentity, check: str) -> tuple[Path, CheckRecord] | dict[str, Any]:
+    """The newest record of this check for the same model, or the status saying why
+    there is none (identity_unverifiable, not_run)."""
     if not identity.verifiable:
         return {"status": "identity_unverifiable", "record": None}
     matches = [(p, r) for p, r in load_check_records(check) if r.judge.same_model(identity)]
     if not matches:
         return {"status": "not_run", "record": None}
-    path, record = max(matches, key=lambda match: match[1].date)
+    return max(matches, key=lambda match: match[1].date)
+
+
+def check_status(identity: JudgeIdentity, check: str, bundled_sha256: str) -> dict[str, Any]:
+    """One debate check's status for a judge: passed, failed, not_run or
+    identity_unverifiable, with the record that decided it."""
+    found = newest_record(identity, check)
+    if isinstance(found, dict):
+        return found
+    path, record = found
     passed, reasons = check_verdict(check, record.figures, complete=record.complete)
     if record.data_sha256 != bundled_sha256:
         passed, reasons = False, [*reasons, "checked on other data than the bundled set"]
@@ -149,14 +158,13 @@ def check_status(identity: JudgeIdentity, check: str, bundled_sha256: str) -> di
 
 
 def human_check(identity: JudgeIdentity, min_kappa: float | None = None) -> dict[str, Any]:
-    """The human-agreement check's status for a judge, against the default kappa or a
-    higher one asked for; with the kappa of the record that decided it."""
-    if not identity.verifiable:
-        return {"status": "identity_unverifiable", "record": None}
-    matches = [(p, r) for p, r in load_check_records(HUMAN) if r.judge.same_model(identity)]
-    if not matches:
-        return {"status": "not_run", "record": None}
-    path, record = max(matches, key=lambda match: match[1].date)
+    """The human-agreement check's status for a judge, against the default kappa or the
+    one a run asks for; with the kappa of the record that decided it. There is no
+    bundled set: the labels are the user's own."""
+    found = newest_record(identity, HUMAN)
+    if isinstance(found, dict):
+        return found
+    path, record = found
     limit = MIN_HUMAN_KAPPA if min_kappa is None else min_kappa
     passed, reasons = check_verdict(HUMAN, record.figures, complete=True, limits={"kappa": limit})
     status = {"status": "passed" if passed else "failed", "record": path.name,

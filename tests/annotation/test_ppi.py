@@ -7,18 +7,14 @@ import numpy as np
 
 from debatebench_eval.annotation.ppi import _moments, ppi_mean, variance
 
+from support.ppi_data import outcomes
+
 RNG_SEED = 7
-
-
-def _outcomes(rng: np.random.Generator, k: int, accuracy: float) -> tuple[np.ndarray, np.ndarray]:
-    """Human outcomes (a tie a half) and a judge right `accuracy` of the time."""
-    y = rng.choice([0.0, 0.5, 1.0], size=k, p=[0.35, 0.1, 0.55])
-    return y, np.where(rng.random(k) < accuracy, y, 1 - y)
 
 
 def test_lambda_falls_to_zero_for_a_judge_that_knows_nothing() -> None:
     rng = np.random.default_rng(RNG_SEED)
-    y, _ = _outcomes(rng, 80, 1.0)
+    y, _ = outcomes(rng, 80, 1.0)
     noise, unlabelled = rng.random(80), rng.random(400)
     found = ppi_mean(y, noise, unlabelled)
     # Power tuning: a useless judge costs (almost) nothing over the humans alone.
@@ -28,7 +24,7 @@ def test_lambda_falls_to_zero_for_a_judge_that_knows_nothing() -> None:
 
 def test_a_good_judge_narrows_the_interval() -> None:
     rng = np.random.default_rng(RNG_SEED)
-    (y, yhat), (_, unlabelled) = _outcomes(rng, 60, 0.95), _outcomes(rng, 2000, 0.95)
+    (y, yhat), (_, unlabelled) = outcomes(rng, 60, 0.95), outcomes(rng, 2000, 0.95)
     found = ppi_mean(y, yhat, unlabelled)
     assert found.lam > 0.7
     assert found.high - found.low < 0.7 * (found.classical_high - found.classical_low)
@@ -36,7 +32,7 @@ def test_a_good_judge_narrows_the_interval() -> None:
 
 def test_labels_to_halve_do_halve_the_variance_formula() -> None:
     rng = np.random.default_rng(RNG_SEED)
-    (y, yhat), (_, unlabelled) = _outcomes(rng, 40, 0.85), _outcomes(rng, 4000, 0.85)
+    (y, yhat), (_, unlabelled) = outcomes(rng, 40, 0.85), outcomes(rng, 4000, 0.85)
     found = ppi_mean(y, yhat, unlabelled)
     assert found.labels_to_halve is not None
     total = found.n + found.N

@@ -9,19 +9,15 @@ import pytest
 
 from debatebench_eval.annotation.ppi import ppi_logistic, ppi_mean
 
+from support.ppi_data import outcomes
+
 RNG_SEED = 7
 REPEATS = 300
 
 
-def _outcomes(rng: np.random.Generator, k: int, accuracy: float) -> tuple[np.ndarray, np.ndarray]:
-    """Human outcomes (a tie a half) and a judge right `accuracy` of the time."""
-    y = rng.choice([0.0, 0.5, 1.0], size=k, p=[0.35, 0.1, 0.55])
-    return y, np.where(rng.random(k) < accuracy, y, 1 - y)
-
-
 def test_the_mean_is_ppi_pythons() -> None:
     rng = np.random.default_rng(RNG_SEED)
-    (y, yhat), (_, unlabelled) = _outcomes(rng, 60, 0.8), _outcomes(rng, 500, 0.8)
+    (y, yhat), (_, unlabelled) = outcomes(rng, 60, 0.8), outcomes(rng, 500, 0.8)
     from ppi_py import ppi_mean_ci
 
     ours = ppi_mean(y, yhat, unlabelled)
@@ -57,7 +53,7 @@ def test_the_mean_interval_covers_the_truth() -> None:
     rng = np.random.default_rng(RNG_SEED)
     covered = 0
     for _ in range(REPEATS):
-        (y, yhat), (_, unlabelled) = _outcomes(rng, 100, 0.8), _outcomes(rng, 1000, 0.8)
+        (y, yhat), (_, unlabelled) = outcomes(rng, 100, 0.8), outcomes(rng, 1000, 0.8)
         found = ppi_mean(y, yhat, unlabelled)
         covered += bool(found.low[0] <= 0.6 <= found.high[0])
     assert 0.91 <= covered / REPEATS <= 0.99
