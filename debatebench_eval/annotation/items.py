@@ -157,7 +157,7 @@ Reader = Callable[[EvalSample, str], "Item | None"]
 
 
 def _reader(header: EvalLog) -> Reader | None:
-    task = (header.eval.task_registry_name or header.eval.task).rsplit("/", 1)[-1]
+    task = _task(header)
     if task == DEBATE_TASK:
         return rubric_item
     protocol = (header.eval.metadata or {}).get("protocol")
@@ -168,9 +168,14 @@ def _reader(header: EvalLog) -> Reader | None:
 
 def _what(header: EvalLog) -> str:
     protocol = (header.eval.metadata or {}).get("protocol")
-    if protocol is not None:
+    if _task(header) == OVERSIGHT_TASK:
         return f"an oversight log of protocol {protocol}, which has no speeches to label"
     return f"a {header.eval.task} log, not a debate or oversight log"
+
+
+def _task(header: EvalLog) -> str:
+    """The task's own name (a tournament names its debate tasks after the pair)."""
+    return (header.eval.task_registry_name or header.eval.task).rsplit("/", 1)[-1]
 
 
 def _read_log(info: Any, name: str, reader: Reader, found: FolderItems) -> None:
