@@ -57,11 +57,11 @@ def page_data(items: Sequence[Item], seed: int) -> dict[str, Any]:
                 "help": " ".join(d.description.split()),
             }
             for d in rubric.dimensions
-        ],  # fmt: skip
+        ],
         "scale": {
             "score": [LOWEST_SCORE, HIGHEST_SCORE],
             "confidence": [LOWEST_CONFIDENCE, HIGHEST_CONFIDENCE],
-        },  # fmt: skip
+        },
         "items": [shown_item(item, a_side(item, seed)) for item in items],
     }
 
@@ -83,7 +83,7 @@ def shown_item(item: Item, side_a: str) -> dict[str, Any]:
                 "text": mask(s.text, hidden, orientation),
             }
             for s in item.speeches
-        ],  # fmt: skip
+        ],
     }
     if item.kind == "known_answer":
         shown["answers"] = list(item.answers)

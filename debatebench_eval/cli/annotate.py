@@ -34,7 +34,8 @@ def add_commands(commands: Any) -> None:
                       "split panels, close margins or judge probabilities) instead of a "
                       "sample stratified over model pairs and motions")  # fmt: skip
     page.add_argument("--seed", type=int, default=0,
-                      help="draws the sample and which side each debate shows as A (default 0)")  # fmt: skip
+                      help="draws the sample and the side each debate shows as A "
+                      "(default 0)")  # fmt: skip
     page.set_defaults(run=run_annotate)
 
 
@@ -49,8 +50,9 @@ def run_annotate(args: argparse.Namespace) -> int:
         found = read_folder(args.log_dir)
         if not found.items:
             raise ConfigError(args.log_dir, "no finished debate in it",
-                              "a folder of debatebench/debate logs or debatebench/oversight logs "
-                              "of protocol debate, consultancy or open", also=found.notes)  # fmt: skip
+                              "a folder of debatebench/debate logs, or debatebench/oversight "
+                              "logs of protocol debate, consultancy or open",
+                              also=found.notes)  # fmt: skip
     except ConfigError as exc:
         print_error("annotate", exc)
         return 2
