@@ -211,12 +211,8 @@ def rubric_item(sample: EvalSample, log: str) -> Item | None:
     )
     content = {"motion": record.run.motion, "speeches": _content(speeches)}
     return Item(
-        item=item_id(log, sample.id, sample.epoch),
-        digest=content_digest(content),
+        **_identity(sample, log, content),
         kind="rubric",
-        log=log,
-        sample_id=str(sample.id),
-        epoch=sample.epoch,
         models=tuple(sorted(side.model for side in record.run.sides)),
         topic=record.run.motion_id,
         prompt=record.run.motion,
@@ -244,12 +240,8 @@ def known_answer_item(sample: EvalSample, log: str) -> Item | None:
     defends_a = next((s.speaker for s in speeches if s.defends == "A" and s.speaker != "judge"),
                      None)  # fmt: skip
     return Item(
-        item=item_id(log, sample.id, sample.epoch),
-        digest=content_digest(content),
+        **_identity(sample, log, content),
         kind="known_answer",
-        log=log,
-        sample_id=str(sample.id),
-        epoch=sample.epoch,
         models=models,
         topic=str((sample.metadata or {}).get("question_id", sample.id)),
         protocol=record.protocol,
@@ -260,6 +252,12 @@ def known_answer_item(sample: EvalSample, log: str) -> Item | None:
         hidden=tuple((model, False) for model in dict.fromkeys(models)),
         verdict=known_answer_verdict(_score(sample, "judge_accuracy")),
     )
+
+
+def _identity(sample: EvalSample, log: str, content: dict[str, Any]) -> dict[str, Any]:
+    """The fields that name an item and fingerprint its content."""
+    return {"item": item_id(log, sample.id, sample.epoch), "digest": content_digest(content),
+            "log": log, "sample_id": str(sample.id), "epoch": sample.epoch}  # fmt: skip
 
 
 def _content(speeches: tuple[ItemSpeech, ...]) -> list[list[str | None]]:
