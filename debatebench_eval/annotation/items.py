@@ -92,8 +92,9 @@ class Item(_Frozen):
     prompt: str
     # Known-answer debates: the answers as labelled A then B.
     answers: tuple[str, ...] = ()
-    # Known-answer debates: the debater (or consultant: `pro`) that defends answer A is
-    # fixed by the record; None for rubric debates, whose A is drawn by the page.
+    # Known-answer debates: the debater that defends answer A, fixed by the record (`pro`
+    # in a consultancy, whose one speaker is no side); None for rubric debates, whose A
+    # the page draws.
     a_side: Side | None = None
     speeches: tuple[ItemSpeech, ...]
     # Identity strings (model and team names) masked on the page, with whether case matters.
@@ -237,8 +238,7 @@ def known_answer_item(sample: EvalSample, log: str) -> Item | None:
         "speeches": _content(speeches),
     }
     models = tuple(sorted(model for role, model, _ in record.speakers if role != "judge"))
-    defends_a = next((s.speaker for s in speeches if s.defends == "A" and s.speaker != "judge"),
-                     None)  # fmt: skip
+    defends_a = next((s.speaker for s in speeches if s.defends == "A"), None)
     return Item(
         **_identity(sample, log, content),
         kind="known_answer",

@@ -6,6 +6,7 @@ screenshots at a desktop and a phone size."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -112,6 +113,27 @@ def test_label_by_keyboard_reload_export_and_import(
         assert fresh.evaluate("document.getElementById('annotator').value") == "Ada Lovelace"
         assert fresh.evaluate("window.labelsPage.exportText()") == text
         assert "3 labels loaded" in fresh.evaluate("document.getElementById('status').textContent")
+        # A file with a label for a debate not on the page and one whose text changed.
+        rows = [json.loads(line) for line in text.splitlines()]
+        stray = tmp_path / "stray.jsonl"
+        stray.write_text("".join(json.dumps(r) + "\n" for r in (
+            {**rows[0], "item": "other.eval:x:1", "annotator": "Bo"},
+            {**rows[1], "digest": "0" * 16, "annotator": "Bo"},
+            {**rows[2], "annotator": "Bo"},
+        )))  # fmt: skip
+        fresh.set_files("#import", stray)
+        status = fresh.wait_for(lambda: fresh.evaluate(
+            "document.getElementById('status').textContent.includes('1 labels loaded') && "
+            "document.getElementById('status').textContent"), "the second import")  # fmt: skip
+        assert "1 for debates not on this page, left out" in status
+        assert "1 for debates whose text changed, left out" in status
+        merged = read_labels([_write(tmp_path / "merged.jsonl", fresh)])
+        assert sorted(lb.annotator for lb in merged) == ["Ada Lovelace"] * 3 + ["Bo"]
+
+
+def _write(path: Path, browser: Browser) -> Path:
+    path.write_text(browser.evaluate("window.labelsPage.exportText()"))
+    return path
 
 
 def test_a_speech_cannot_inject_markup(page: Path, tmp_path: Path) -> None:
