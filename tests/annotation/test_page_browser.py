@@ -120,13 +120,15 @@ def test_label_by_keyboard_reload_export_and_import(
             {**rows[0], "item": "other.eval:x:1", "annotator": "Bo"},
             {**rows[1], "digest": "0" * 16, "annotator": "Bo"},
             {**rows[2], "annotator": "Bo"},
-        )))  # fmt: skip
+            {**rows[2], "annotator": "Cy", "winner": "Z", "answer": "Z"},
+        )) + "{not json\n")  # fmt: skip
         fresh.set_files("#import", stray)
         status = fresh.wait_for(lambda: fresh.evaluate(
             "document.getElementById('status').textContent.includes('1 labels loaded') && "
             "document.getElementById('status').textContent"), "the second import")  # fmt: skip
         assert "1 for debates not on this page, left out" in status
         assert "1 for debates whose text changed, left out" in status
+        assert "2 unreadable or incomplete lines, left out" in status
         merged = read_labels([_write(tmp_path / "merged.jsonl", fresh)])
         assert sorted(lb.annotator for lb in merged) == ["Ada Lovelace"] * 3 + ["Bo"]
 
