@@ -100,6 +100,8 @@ class Item(_Frozen):
     # Identity strings (model and team names) masked on the page, with whether case matters.
     hidden: tuple[tuple[str, bool], ...] = ()
     verdict: JudgeVerdict | None = None
+    # Inspect's id of the sample: a resumed run copies finished samples into its new log.
+    uuid: str | None = None
 
     @property
     def stratum(self) -> tuple[tuple[str, ...], str]:
@@ -150,8 +152,21 @@ def read_folder(log_dir: str | Path) -> FolderItems:
             found.notes.append(f"passed over {name}: still being written")
         else:
             _read_log(info, name, reader, found)
-    found.items.sort(key=lambda item: item.item)
+    found.items, copies = once_each(found.items)
+    if copies:
+        found.notes.append(f"{copies} debate(s) are in more than one log (a resumed run "
+                           "copies its finished debates): each is shown once, from its "
+                           "newest log")  # fmt: skip
     return found
+
+
+def once_each(items: list[Item]) -> tuple[list[Item], int]:
+    """Each sample once (by uuid), from the log whose name sorts last: Inspect's log
+    names begin with their start time, so that is the newest; the number of copies left."""
+    kept: dict[str, Item] = {}
+    for item in sorted(items, key=lambda i: i.item, reverse=True):
+        kept.setdefault(item.uuid or item.item, item)
+    return sorted(kept.values(), key=lambda i: i.item), len(items) - len(kept)
 
 
 Reader = Callable[[EvalSample, str], "Item | None"]
@@ -257,7 +272,8 @@ def known_answer_item(sample: EvalSample, log: str) -> Item | None:
 def _identity(sample: EvalSample, log: str, content: dict[str, Any]) -> dict[str, Any]:
     """The fields that name an item and fingerprint its content."""
     return {"item": item_id(log, sample.id, sample.epoch), "digest": content_digest(content),
-            "log": log, "sample_id": str(sample.id), "epoch": sample.epoch}  # fmt: skip
+            "log": log, "sample_id": str(sample.id), "epoch": sample.epoch,
+            "uuid": sample.uuid}  # fmt: skip
 
 
 def _content(speeches: tuple[ItemSpeech, ...]) -> list[list[str | None]]:

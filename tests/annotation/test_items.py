@@ -3,6 +3,7 @@ figures, every log passed over said once, a changed debate a new digest."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -54,7 +55,8 @@ def test_each_log_passed_over_gets_one_note(log_folder: Path) -> None:
 
 
 def test_a_changed_speech_changes_the_digest(log_folder: Path) -> None:
-    log = next(p for p in sorted(log_folder.glob("*_debate_*.eval")) if p.name != BROKEN)
+    log = next(p for p in sorted(log_folder.glob("*_debate_*.eval"))
+               if p.name not in (BROKEN, STARTED))  # fmt: skip
     sample = (read_eval_log(str(log)).samples or [])[0]
     before = rubric_item(sample, log.name)
     record = sample.store_as(DebateRecord)
@@ -86,3 +88,19 @@ def test_consultancy_and_open_debates_show_each_speaker_by_the_answer_it_defends
     for item in (i for i in items if i.protocol == "open"):
         defends_a = next(s.speaker for s in item.speeches if s.defends == "A")
         assert item.a_side == defends_a
+
+
+def test_a_debate_copied_into_a_resumed_runs_log_is_shown_once(
+    log_folder: Path, tmp_path: Path
+) -> None:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    original = next(p for p in sorted(log_folder.glob("*_debate_*.eval"))
+                    if p.name not in (BROKEN, STARTED))  # fmt: skip
+    shutil.copy(original, logs / original.name)
+    # The resumed run's log: a later start time leads its name, the same samples inside.
+    resumed = "2099-01-01T00-00-00-00-00_debate_ResumedRun000000000000.eval"
+    shutil.copy(original, logs / resumed)
+    found = read_folder(logs)
+    assert len(found.items) == 2 and {i.log for i in found.items} == {resumed}
+    assert "2 debate(s) are in more than one log" in found.notes[0]
