@@ -54,7 +54,7 @@ def page_data(items: Sequence[Item], seed: int) -> dict[str, Any]:
             {
                 "key": d.name,
                 "name": d.name.replace("_", " ").capitalize(),
-                "help": " ".join(d.description.split()),
+                "help": first_sentence(d.description),
             }
             for d in rubric.dimensions
         ],
@@ -64,6 +64,14 @@ def page_data(items: Sequence[Item], seed: int) -> dict[str, Any]:
         },
         "items": [shown_item(item, a_side(item, seed)) for item in items],
     }
+
+
+def first_sentence(description: str) -> str:
+    """A dimension's first sentence: what it measures. The rest instructs the judge (how to
+    fill its hit ledger, which passages to credit), which a person does not fill."""
+    text = " ".join(description.split())
+    end = text.find(". ")
+    return text if end < 0 else text[: end + 1]
 
 
 def shown_item(item: Item, side_a: str) -> dict[str, Any]:

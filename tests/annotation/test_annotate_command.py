@@ -11,7 +11,9 @@ from typing import Any
 
 import pytest
 
+from debatebench_eval.annotation.page import page_data
 from debatebench_eval.cli.main import main
+from debatebench_eval.judging.rubric import default_rubric
 
 from support.annotation_logs import BROKEN, INJECTION, STARTED
 
@@ -118,3 +120,11 @@ def test_a_missing_folder_is_named(tmp_path: Path, capsys: pytest.CaptureFixture
     code, _, err = annotate(capsys, str(tmp_path / "nowhere"))
     assert code == 2
     assert f"{tmp_path / 'nowhere'}: not a folder; expected a folder of Inspect logs" in err
+
+
+def test_each_dimension_is_explained_to_people_by_what_it_measures() -> None:
+    dimensions = page_data([], 0)["dimensions"]
+    assert [d["key"] for d in dimensions] == list(default_rubric().names)
+    rebuttal = next(d for d in dimensions if d["key"] == "rebuttal_effectiveness")
+    assert rebuttal["help"] == "How well the side answers the opponent's points."
+    assert all(d["help"].endswith(".") and "ledger" not in d["help"] for d in dimensions)
