@@ -92,13 +92,16 @@ class Item(_Frozen):
     prompt: str
     # Known-answer debates: the answers as labelled A then B.
     answers: tuple[str, ...] = ()
-    # Known-answer debates: the debater (or consultant: `pro`) that defends answer A is
-    # fixed by the record; None for rubric debates, whose A is drawn by the page.
+    # Known-answer debates: the debater that defends answer A, fixed by the record (`pro`
+    # in a consultancy, whose one speaker is no side); None for rubric debates, whose A
+    # the page draws.
     a_side: Side | None = None
     speeches: tuple[ItemSpeech, ...]
     # Identity strings (model and team names) masked on the page, with whether case matters.
     hidden: tuple[tuple[str, bool], ...] = ()
     verdict: JudgeVerdict | None = None
+    # Inspect's id of the sample: a resumed run copies finished samples into its new log.
+    uuid: str | None = None
 
     @property
     def stratum(self) -> tuple[tuple[str, ...], str]:
@@ -149,15 +152,28 @@ def read_folder(log_dir: str | Path) -> FolderItems:
             found.notes.append(f"passed over {name}: still being written")
         else:
             _read_log(info, name, reader, found)
-    found.items.sort(key=lambda item: item.item)
+    found.items, copies = once_each(found.items)
+    if copies:
+        found.notes.append(f"{copies} debate(s) are in more than one log (a resumed run "
+                           "copies its finished debates): each is shown once, from its "
+                           "newest log")  # fmt: skip
     return found
+
+
+def once_each(items: list[Item]) -> tuple[list[Item], int]:
+    """Each sample once (by uuid), from the log whose name sorts last: Inspect's log
+    names begin with their start time, so that is the newest; the number of copies left."""
+    kept: dict[str, Item] = {}
+    for item in sorted(items, key=lambda i: i.item, reverse=True):
+        kept.setdefault(item.uuid or item.item, item)
+    return sorted(kept.values(), key=lambda i: i.item), len(items) - len(kept)
 
 
 Reader = Callable[[EvalSample, str], "Item | None"]
 
 
 def _reader(header: EvalLog) -> Reader | None:
-    task = (header.eval.task_registry_name or header.eval.task).rsplit("/", 1)[-1]
+    task = _task(header)
     if task == DEBATE_TASK:
         return rubric_item
     protocol = (header.eval.metadata or {}).get("protocol")
@@ -168,9 +184,14 @@ def _reader(header: EvalLog) -> Reader | None:
 
 def _what(header: EvalLog) -> str:
     protocol = (header.eval.metadata or {}).get("protocol")
-    if protocol is not None:
+    if _task(header) == OVERSIGHT_TASK:
         return f"an oversight log of protocol {protocol}, which has no speeches to label"
     return f"a {header.eval.task} log, not a debate or oversight log"
+
+
+def _task(header: EvalLog) -> str:
+    """The task's own name (a tournament names its debate tasks after the pair)."""
+    return (header.eval.task_registry_name or header.eval.task).rsplit("/", 1)[-1]
 
 
 def _read_log(info: Any, name: str, reader: Reader, found: FolderItems) -> None:
@@ -206,12 +227,8 @@ def rubric_item(sample: EvalSample, log: str) -> Item | None:
     )
     content = {"motion": record.run.motion, "speeches": _content(speeches)}
     return Item(
-        item=item_id(log, sample.id, sample.epoch),
-        digest=content_digest(content),
+        **_identity(sample, log, content),
         kind="rubric",
-        log=log,
-        sample_id=str(sample.id),
-        epoch=sample.epoch,
         models=tuple(sorted(side.model for side in record.run.sides)),
         topic=record.run.motion_id,
         prompt=record.run.motion,
@@ -236,15 +253,10 @@ def known_answer_item(sample: EvalSample, log: str) -> Item | None:
         "speeches": _content(speeches),
     }
     models = tuple(sorted(model for role, model, _ in record.speakers if role != "judge"))
-    defends_a = next((s.speaker for s in speeches if s.defends == "A" and s.speaker != "judge"),
-                     None)  # fmt: skip
+    defends_a = next((s.speaker for s in speeches if s.defends == "A"), None)
     return Item(
-        item=item_id(log, sample.id, sample.epoch),
-        digest=content_digest(content),
+        **_identity(sample, log, content),
         kind="known_answer",
-        log=log,
-        sample_id=str(sample.id),
-        epoch=sample.epoch,
         models=models,
         topic=str((sample.metadata or {}).get("question_id", sample.id)),
         protocol=record.protocol,
@@ -255,6 +267,13 @@ def known_answer_item(sample: EvalSample, log: str) -> Item | None:
         hidden=tuple((model, False) for model in dict.fromkeys(models)),
         verdict=known_answer_verdict(_score(sample, "judge_accuracy")),
     )
+
+
+def _identity(sample: EvalSample, log: str, content: dict[str, Any]) -> dict[str, Any]:
+    """The fields that name an item and fingerprint its content."""
+    return {"item": item_id(log, sample.id, sample.epoch), "digest": content_digest(content),
+            "log": log, "sample_id": str(sample.id), "epoch": sample.epoch,
+            "uuid": sample.uuid}  # fmt: skip
 
 
 def _content(speeches: tuple[ItemSpeech, ...]) -> list[list[str | None]]:

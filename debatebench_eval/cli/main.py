@@ -119,6 +119,9 @@ def _parser() -> argparse.ArgumentParser:
 
     add_agreement_commands(commands)
     deliberation.register(commands)
+    from debatebench_eval.cli.annotate import add_commands as add_annotate_command
+
+    add_annotate_command(commands)
     return parser
 
 

@@ -23,7 +23,7 @@ from support.rubric_runs import STRONG
 @pytest.fixture(scope="session")
 def log_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("annotation")
-    first = debate_log(root, "alpha", "beta", pro_text=STRONG + " " + INJECTION)
+    first = debate_log(root, "alpha", "beta", pro_text=f"{STRONG} As alpha, I say: {INJECTION}")
     debate_log(root, "gamma", "delta")
     oversight_log(root, plain_oversight(), "debate", n=2)
     oversight_log(root, plain_oversight(), "naive", n=2)

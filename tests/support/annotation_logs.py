@@ -48,9 +48,12 @@ def debate_log(
     return Path(log.location)
 
 
-def oversight_log(folder: Path, script: Script, protocol: str = "debate", n: int = 4) -> Path:
+def oversight_log(
+    folder: Path, script: Script, protocol: str = "debate", n: int = 4, **args: Any
+) -> Path:
+    args.setdefault("rounds", 1)
     task = oversight(protocol=protocol, questions=str(question_file(folder / "data", n)),
-                     probe=False, rounds=1)  # fmt: skip
+                     probe=False, **args)  # fmt: skip
     log = eval(task, model=script.model(), log_dir=str(folder / "logs"), display="none")[0]
     assert log.status == "success", log.error
     return Path(log.location)
