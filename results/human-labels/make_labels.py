@@ -28,7 +28,7 @@ SEED = 39
 LABELLED = 4
 PAGE = f"script-seed-{SEED}-items-{LABELLED}"
 # The assistant's reading of each drawn debate (by the order --show prints them).
-ASSISTANT: list[str] = []
+ASSISTANT = ["A", "tie", "B", "tie"]
 
 
 def drawn() -> list[tuple[Item, str]]:
