@@ -108,6 +108,8 @@ def _record(args: argparse.Namespace, figures: dict[str, Any], matched: Any) -> 
             f"judged by {len(judges)} judges ({', '.join(judges)}); a record describes one"
             if len(judges) > 1
             else "no rubric debate with a judge's verdict was labelled"
+            if figures["winner"] is None
+            else "the logs name no judge model for the labelled debates"
         )
         return {"written": None, "why": why}  # fmt: skip
     record = human_record(judges[0], figures, matched, args.log_dir)
