@@ -23,7 +23,7 @@ from pathlib import Path
 from debatebench_eval.annotation.items import Item, load_items
 
 HERE = Path(__file__).parent
-LOGS = HERE / "logs"
+LOGS = HERE / "tournament"
 SEED = 39
 LABELLED = 4
 PAGE = f"script-seed-{SEED}-items-{LABELLED}"
