@@ -21,6 +21,8 @@ LAYERS = ("core", "rules", "solvers", "tasks", "commands")
 WHOLE = {
     "core": "core", "servers": "rules", "record": "rules", "trust": "rules", "prep": "rules",
     "cli": "commands",
+    # The labelling page and the labels read back: log readers and a page writer.
+    "annotation": "commands",
 }  # fmt: skip
 _DEBATE_RULES = ("config", "run_yaml", "prompts", "call_shape")
 _JUDGING_RULES = (
@@ -30,11 +32,11 @@ _JUDGING_RULES = (
 _TOURNAMENT_RULES = (
     "schedule", "manifest", "results", "bradley_terry", "bootstrap", "agreement", "standings",
     "figure_text", "calibration", "judge_reliability", "shares", "location", "cost", "spend",
-    "persuasion",
+    "persuasion", "human_ratings",
 )  # fmt: skip
 _TOURNAMENT_COMMANDS = (
     "runner", "outcomes", "judged_elsewhere", "leaderboard", "plots", "leaderboard_log",
-    "leaderboard_page", "task_logs", "plan", "worker", "oversight_board",
+    "leaderboard_page", "task_logs", "plan", "worker", "oversight_board", "human_labels",
 )  # fmt: skip
 _CRUCIBLE_RULES = (
     "topic", "corpus", "verify", "record", "search", "options", "prompts", "claims",
@@ -52,6 +54,8 @@ _KNOWN_ANSWER_RULES = (
     "questions", "quality", "assignment", "quotes", "replies", "record", "prompts", "stats",
     "comparison",
 )  # fmt: skip
+_ANNOTATION_RULES = ("agreement_stats", "ppi")
+# annotation.agreement reads the label rows (a command-layer model), so it sits there too.
 MODULES = {
     "debatebench_eval": "commands",  # the public face: tasks, scorers, tournament steps
     "debatebench_eval.__main__": "commands",
@@ -118,6 +122,7 @@ MODULES = {
     "debatebench_eval.known_answer.log_reader": "commands",
     # Reads a finished log for `debatebench-eval report`.
     "debatebench_eval.known_answer.report": "commands",
+    **{f"debatebench_eval.annotation.{name}": "rules" for name in _ANNOTATION_RULES},
 }
 
 
@@ -142,11 +147,17 @@ ALLOWED: dict[str, frozenset[str]] = {
         "protocols": (*_BELOW_JUDGING, "judging"),
         # Known-answer debates reuse the judge's machinery, not the rubric debate's task.
         "known_answer": (*_BELOW_JUDGING, "judging"),
-        "tournament": (*_BELOW_JUDGING, "judging", "interop", "debating", "known_answer"),
+        # Human labels: the debates of a folder as items, the labels read back, and what
+        # they say of the judge (by the judge's own statistics).
+        "annotation": (*_BELOW_JUDGING, "trust", "judging", "known_answer"),
+        "tournament": (
+            *_BELOW_JUDGING, "judging", "interop", "debating", "known_answer", "annotation",
+        ),
         # cli's generated reference reads every task's own constants, debate's too.
         "cli": (
             *_BELOW_JUDGING, "trust", "prep", "judging", "validation", "interop",
             "truth_crucible", "protocols", "tournament", "debating", "known_answer",
+            "annotation",
         ),
     }.items()
 }  # fmt: skip

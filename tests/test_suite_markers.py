@@ -19,7 +19,7 @@ from mutation.targets import TARGETS
 
 from debatebench_eval.cli.embedded import INSTALL_HINT
 
-from support import embedded_model, kinds, parallel, slurm
+from support import browser, embedded_model, kinds, parallel, slurm
 from support.paths import ROOT
 
 
@@ -41,6 +41,7 @@ def test_every_kind_is_a_registered_marker_and_the_suite_refuses_unknown_ones() 
         ("cli/test_tournament.py", {"command"}),
         ("cli/test_real_server.py", {"command", "real_server"}),
         ("deploy/test_slurm_array.py", {"slurm"}),
+        ("annotation/test_page_browser.py", {"browser"}),
         ("benchmarks/test_harness_profile.py", {"benchmark"}),
         ("judging/test_rubric_rules.py", set()),
         ("clinic/test_x.py", set()),  # a prefix of a folder's name is not the folder
@@ -136,6 +137,22 @@ def test_without_slurm_a_test_skips_naming_what_to_install_and_ci_fails_instead(
     with pytest.raises(pytest.fail.Exception) as failed:
         slurm.require()
     assert str(failed.value).startswith("DEBATEBENCH_SLURM=1 but needs a local Slurm: sbatch")
+
+
+def test_without_chromium_the_browser_test_skips_naming_it_and_ci_fails_instead(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(browser, "CHROMIUM", str(tmp_path / "chromium"))
+    monkeypatch.delenv(browser.REQUIRED_VAR, raising=False)
+    with pytest.raises(pytest.skip.Exception) as skipped:
+        browser.require()
+    assert str(skipped.value) == (
+        f"needs Debian's chromium at {tmp_path / 'chromium'}; run: {browser.INSTALL}"
+    )
+    monkeypatch.setenv(browser.REQUIRED_VAR, "1")
+    with pytest.raises(pytest.fail.Exception) as failed:
+        browser.require()
+    assert str(failed.value).startswith("DEBATEBENCH_CHROMIUM=1 but needs Debian's chromium")
 
 
 def test_files_reading_one_session_fixture_share_a_worker() -> None:

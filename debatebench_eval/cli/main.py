@@ -117,7 +117,13 @@ def _parser() -> argparse.ArgumentParser:
     from debatebench_eval.cli.oversight import add_commands as add_oversight_commands
 
     add_oversight_commands(commands)
+    from debatebench_eval.cli.agreement import add_commands as add_agreement_commands
+
+    add_agreement_commands(commands)
     deliberation.register(commands)
+    from debatebench_eval.cli.annotate import add_commands as add_annotate_command
+
+    add_annotate_command(commands)
     return parser
 
 

@@ -167,6 +167,10 @@ def _rate_parser(sub: Any) -> None:
     rate.add_argument("--out", help="where the leaderboard goes (default: the first LOG_DIR, "
                       "or the outcomes file's folder)")  # fmt: skip
     rate.add_argument("--no-plots", action="store_true", help="write no PNG")
+    human = ("labels files (JSONL) people made of these debates on the labelling page: "
+             "adds prediction-powered (PPI++) win rates and ratings beside the judge-only "
+             "ones, and the labels that would halve their intervals")  # fmt: skip
+    rate.add_argument("--human", nargs="+", default=[], metavar="LABELS", help=human)
     _prices_flag(rate)
     rate.set_defaults(run=_rate)
 
@@ -498,7 +502,7 @@ def _rate(args: argparse.Namespace) -> int:
         written = write_leaderboard(
             args.folders, out=out, anchor=args.anchor, base=args.base,
             resamples=args.resamples, seed=args.seed, plots=not args.no_plots,
-            outcomes=args.outcomes, prices=_prices(args),
+            outcomes=args.outcomes, prices=_prices(args), human=args.human,
         )  # fmt: skip
     except ConfigError as exc:
         print_error("tournament rate", exc)

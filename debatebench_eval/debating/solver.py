@@ -172,8 +172,8 @@ def debate_solver(
         for kin in family_clashes(judges, debaters(record)):
             # Said before any debater speaks; the score carries it too.
             transcript().info(f"Judge family: {kin}.", source="debatebench")
-        if options.require_validated_judge:
-            await judge_trust(judges, require=True)
+        if options.require_validated_judge or options.require_human_kappa is not None:
+            await judge_trust(judges, options.require_validated_judge, options.require_human_kappa)
         passages: list[Passage] = []
         if pools is not None:
             passages = _prep_evidence(pools, state)

@@ -97,6 +97,7 @@ def judge(
             debates,
             probe=run.probe,
             require_validated_judge=options.require_validated_judge,
+            require_human_kappa=options.require_human_kappa,
         ),
         scorer=judging_set.scorers,
         viewer=debate_viewer(judging_set.score_keys),
@@ -155,7 +156,10 @@ def transcript_dataset(debates: Transcripts) -> MemoryDataset:
 
 @solver
 def recorded_debate(
-    debates: Transcripts, probe: bool = True, require_validated_judge: bool = False
+    debates: Transcripts,
+    probe: bool = True,
+    require_validated_judge: bool = False,
+    require_human_kappa: float | None = None,
 ) -> Solver:
     """Put the sample's recorded debate into its DebateRecord store; no model is called.
 
@@ -163,11 +167,12 @@ def recorded_debate(
         debates: The checked transcripts, by sample id.
         probe: Check each judge model's server answers first (it fails the sample fast).
         require_validated_judge: Refuse a judge without a passing validation record first.
+        require_human_kappa: Refuse a judge without a human-agreement record of this kappa.
     """
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        if require_validated_judge:
-            await judge_trust(judge_models(), require=True)
+        if require_validated_judge or require_human_kappa is not None:
+            await judge_trust(judge_models(), require_validated_judge, require_human_kappa)
         if probe:
             for model in judge_models():
                 await ensure_reachable(model, JUDGE_ROLE)

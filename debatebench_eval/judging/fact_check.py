@@ -89,7 +89,7 @@ def fact_check(**judging: Any) -> Scorer:
             return None
         judge = judge_models()[0]
         warnings = guard([judge], record, strict)
-        trust = await judge_trust([judge], required)
+        trust = await judge_trust([judge], required, options.require_human_kappa)
         orientation = blind_orientation(record.run.seed)
         async with span(f"fact-check: {judge}", type="judge"):
             transcript().info(

@@ -1,8 +1,9 @@
 """The gates before judging: a judge that is also a debater (or of a debater's model
-family), a judge not trusted, and a panel too small for its quorum.
+family), a judge not trusted, a judge people have not checked, and a panel too small
+for its quorum.
 
-They run before any model call (the first two when strict: `strict_judge`,
-`require_validated_judge`), so a refused run costs nothing.
+They run before any model call (the first three when asked: `strict_judge`,
+`require_validated_judge`, `require_human_kappa`), so a refused run costs nothing.
 """
 
 from __future__ import annotations
@@ -17,7 +18,13 @@ from debatebench_eval.judging.families import family, same_family
 from debatebench_eval.judging.options import FAMILY
 from debatebench_eval.record.store import DebateRecord
 from debatebench_eval.servers.probe import model_base_url
-from debatebench_eval.trust.check_records import CHECKS, FACT_CHECK, SENSITIVITY, all_checks
+from debatebench_eval.trust.check_records import (
+    CHECKS,
+    FACT_CHECK,
+    SENSITIVITY,
+    all_checks,
+    human_check,
+)
 from debatebench_eval.trust.digests import planted_sha256, sensitivity_sha256
 from debatebench_eval.trust.records import JudgeIdentity, judge_identity, trust_status
 
@@ -100,13 +107,19 @@ def check_quorum(judges: list[Model], quorum: int | None) -> None:
         )
 
 
-async def judge_trust(judges: list[Model], require: bool) -> dict[str, Any]:
+async def judge_trust(
+    judges: list[Model], require: bool, human_kappa: float | None = None
+) -> dict[str, Any]:
     """The judges' trust status (a panel's least trusted), or an error when one is required.
 
     `status` is the speech validation's (the gate `require_validated_judge` applies);
-    `checks` says, for each of the three checks, whether the judge passed it (a panel
-    passes a check when every judge did; else the first that did not is reported)."""
+    `checks` says, for each of the four checks, whether the judge passed it (a panel
+    passes a check when every judge did; else the first that did not is reported).
+    `human_kappa` (`require_human_kappa`) refuses a judge whose newest human-agreement
+    record has a lower kappa, or that has none."""
     identities = [await judge_identity(judge) for judge in judges]
+    if human_kappa is not None:
+        require_human_agreement(judges, identities, human_kappa)
     statuses = [
         (judge, trust_status(identity)) for judge, identity in zip(judges, identities, strict=True)
     ]
@@ -123,6 +136,25 @@ async def judge_trust(judges: list[Model], require: bool) -> dict[str, Any]:
         "record": worst.get("record"),
         "checks": panel_checks(identities),
     }
+
+
+def require_human_agreement(
+    judges: list[Model], identities: list[JudgeIdentity], kappa: float
+) -> None:
+    """Refuse the first judge without a human-agreement record of at least this kappa."""
+    for judge, identity in zip(judges, identities, strict=True):
+        found = human_check(identity, kappa)
+        if found["status"] != "passed":
+            why = found.get("why") or {
+                "not_run": "no record of its agreement with people",
+                "identity_unverifiable": "its server reports no model fingerprint, so no "
+                "record can be matched",
+            }.get(found["status"], found["status"])
+            raise DebateError(
+                f"require_human_kappa={kappa}: judge {judge} has {why}; label some of its "
+                "debates (`debatebench-eval annotate LOG_DIR`) and run "
+                "`debatebench-eval agreement LOG_DIR LABELS...` first"
+            )
 
 
 def panel_checks(identities: list[JudgeIdentity]) -> dict[str, dict[str, Any]]:

@@ -190,6 +190,16 @@ def _schema(where: str, value: Any) -> str:
     return json_mode(where, value)
 
 
+def _kappa(where: str, value: Any) -> float | None:
+    """A kappa to require: a number from 0 to 1 (a YAML string is read as a number)."""
+    if isinstance(value, str):
+        with contextlib.suppress(ValueError):
+            value = float(value)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+        raise ConfigError(where, f"got {value!r}", "a Cohen's kappa from 0 to 1, e.g. 0.6")
+    return float(value)
+
+
 def _resolved(where: str, value: Any) -> float:
     return points(where, value, DEFAULT_RESOLVED_MARGIN)
 
@@ -228,6 +238,12 @@ class JudgeCalls(OptionGroup):
         default=False,
         description="Refuse, before any model call, a judge without a passing validation "
         "record (see `debatebench-eval trust`).",
+    )
+    require_human_kappa: Annotated[float | None, coerced(_kappa)] = Field(
+        default=None,
+        description="Refuse, before any model call, a judge whose newest human-agreement "
+        "record (`debatebench-eval agreement`) has a Cohen's kappa below this, or that has "
+        "none (default: not required; the record's own pass mark is 0.40).",
     )
 
 

@@ -44,6 +44,7 @@ flagged when its interval excludes the no-bias value (1/2, or 0).
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -103,6 +104,17 @@ def wilson(successes: float, n: int) -> Estimate | None:
     centre = (share + z * z / (2 * n)) / (1 + z * z / n)
     half = z / (1 + z * z / n) * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n))
     return Estimate(share, max(0.0, centre - half), min(1.0, centre + half), n, 0.5)
+
+
+def cohen_kappa(answers: Sequence[tuple[Any, Any]]) -> float:
+    """(observed - expected agreement) / (1 - expected), expected from each rater's own rates."""
+    n = len(answers)
+    if not n:
+        return math.nan
+    observed = sum(x == y for x, y in answers) / n
+    first, second = Counter(x for x, _ in answers), Counter(y for _, y in answers)
+    expected = sum(first[c] * second[c] for c in first) / n**2
+    return 1.0 if expected == 1 else (observed - expected) / (1 - expected)
 
 
 def judges_of(debates: Sequence[Judged]) -> list[str]:

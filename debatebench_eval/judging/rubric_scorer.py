@@ -98,7 +98,9 @@ def rubric(**judging: Any) -> Scorer:
         judges = judge_models()
         check_quorum(judges, options.judge_quorum)
         warnings = guard(judges, record, options.strict_judge)
-        trust = await judge_trust(judges, options.require_validated_judge)
+        trust = await judge_trust(
+            judges, options.require_validated_judge, options.require_human_kappa
+        )
         first = blind_orientation(record.run.seed)
         orientations = [first, first.swapped()] if options.swap_judging else [first]
         slots = judge_slots(judges, record.run.seed, options.judge_repeats)

@@ -150,7 +150,9 @@ def judge_accuracy(**judging: Any) -> Scorer:
         judges = judge_models()
         check_quorum(judges, options.judge_quorum)
         warnings = guard_debaters(judges, list(record.speakers), options.strict_judge)
-        trust = await judge_trust(judges, options.require_validated_judge)
+        trust = await judge_trust(
+            judges, options.require_validated_judge, options.require_human_kappa
+        )
         verdict = await judge_record(record, judges, options)
         right = record.correct_label
         details = _details(state, record, verdict) | {"judge_warnings": warnings, "trust": trust}

@@ -21,6 +21,7 @@ from typing import Any
 
 from inspect_ai.scorer import krippendorff_alpha
 
+from debatebench_eval.judging.reliability import cohen_kappa
 from debatebench_eval.record.protocol import SIDES
 from debatebench_eval.tournament.results import DebateResult, JudgeView
 
@@ -89,17 +90,6 @@ def _pairwise(scored: Sequence[DebateResult], a: str, b: str) -> dict[str, Any]:
     agreed = sum(x == y for x, y in answers)
     return {"judges": [a, b], "n": n, "agreement": agreed / n if n else math.nan,
             "kappa": cohen_kappa(answers)}  # fmt: skip
-
-
-def cohen_kappa(answers: Sequence[tuple[Any, Any]]) -> float:
-    """(observed - expected agreement) / (1 - expected), expected from each rater's own rates."""
-    n = len(answers)
-    if not n:
-        return math.nan
-    observed = sum(x == y for x, y in answers) / n
-    first, second = Counter(x for x, _ in answers), Counter(y for _, y in answers)
-    expected = sum(first[c] * second[c] for c in first) / n**2
-    return 1.0 if expected == 1 else (observed - expected) / (1 - expected)
 
 
 def _per_judge(scored: Sequence[DebateResult], judge: str) -> dict[str, Any]:

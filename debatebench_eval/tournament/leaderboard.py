@@ -22,6 +22,8 @@ from debatebench_eval.tournament.bradley_terry import ELO_PER_LOGIT
 from debatebench_eval.tournament.figure_text import excluded_table
 from debatebench_eval.tournament.figure_text import interval_text as _ci
 from debatebench_eval.tournament.figure_text import number_text as _number
+from debatebench_eval.tournament.human_labels import human_results
+from debatebench_eval.tournament.human_ratings import human_lines, human_ratings
 from debatebench_eval.tournament.judged_elsewhere import (
     Imported,
     is_debatebench_folder,
@@ -32,6 +34,7 @@ from debatebench_eval.tournament.leaderboard_log import write_leaderboard_log
 from debatebench_eval.tournament.leaderboard_page import leaderboard_page
 from debatebench_eval.tournament.outcomes import TournamentLogs, read_tournament
 from debatebench_eval.tournament.oversight_board import PLOT, oversight_board
+from debatebench_eval.tournament.results import eligible_debates
 from debatebench_eval.tournament.schedule import OVERSIGHT, motion_record
 from debatebench_eval.tournament.spend import spend_table
 from debatebench_eval.tournament.standings import TIE_CAVEAT_SHARE, Options, standings
@@ -48,9 +51,11 @@ def write_leaderboard(
     plots: bool = True,
     outcomes: str | None = None,
     prices: dict[str, Any] | None = None,
+    human: Sequence[str] = (),
 ) -> list[str]:
     """Rate the debates of `folders` (a tournament's logs, or folders of debatebench
-    score files) or of an `outcomes` file, and write the leaderboard to `out`."""
+    score files) or of an `outcomes` file, and write the leaderboard to `out`; with
+    `human` labels files, the prediction-powered figures beside the judge's."""
     if resamples < 100:
         raise ConfigError("--resamples", f"got {resamples}", "at least 100 (1000 is the default)")
     source = read_source(folders, outcomes)
@@ -65,6 +70,8 @@ def write_leaderboard(
                           f"'mean' or one of {', '.join(models)}")  # fmt: skip
     options = Options(None if anchor == "mean" else anchor, base, resamples, seed)
     board = leaderboard(source, options, prices)
+    if human:
+        board["human"] = _human(folders, human, source, board, options.base)
     root = out.rstrip("/")
     text = markdown(board)
     written = [_write(f"{root}/leaderboard.json", json.dumps(board, indent=2) + "\n"),
@@ -101,6 +108,25 @@ def _write_oversight(
         drawn.append(accuracy_against_rating(pairs, f"{root}/{PLOT}"))
     page = leaderboard_page(board, text, {_name(p): _read_bytes(p) for p in drawn}, root)
     return [*written, *drawn, _write(f"{root}/leaderboard.html", page)]
+
+
+def _human(
+    folders: Sequence[str],
+    labels: Sequence[str],
+    source: TournamentLogs | Imported,
+    board: dict[str, Any],
+    base: float,
+) -> dict[str, Any]:
+    """The PPI++ figures of the labelled debates (a tournament's logs only)."""
+    if not isinstance(source, TournamentLogs):
+        raise ConfigError("--human", "labels for debates judged elsewhere",
+                          "a tournament's LOG_DIR: the labels name its logs' debates")  # fmt: skip
+    results, notes = human_results(folders, labels)
+    rated = [row["model"] for row in board["models"] if row.get("rating") is not None]
+    found: dict[str, Any] = _finite(
+        human_ratings(eligible_debates(source.results), results, sorted(rated), base)
+    )
+    return {**found, "labels": list(labels), "not_used": notes}
 
 
 def read_source(folders: Sequence[str], outcomes: str | None) -> TournamentLogs | Imported:
@@ -380,6 +406,8 @@ def markdown(board: dict[str, Any]) -> str:
     lines += _judge_lines(judges) + _reliability_lines(board["reliability"])
     lines += _dimension_lines(board)
     lines += _head_to_head_lines(board) + _spend_lines(board.get("spend"))
+    if board.get("human"):
+        lines += human_lines(board["human"], board["models"])
     lines += _excluded_lines(counts)
     lines += ["", "## Caveats", "", *(f"- {note}" for note in board["caveats"])]
     return "\n".join(lines) + "\n"

@@ -1,20 +1,28 @@
-"""Trust records of the two debate checks, and what each judging score's stamp says of them.
+"""Trust records of the debate checks, and what each judging score's stamp says of them.
 
-A judge is checked three ways: speech validation (`judge_validation`, tau-c
+A judge is checked four ways: speech validation (`judge_validation`, tau-c
 against human ratings; its records are `trust.TrustRecord`), the fact-check
-validation (planted claims with known verdicts) and the judge sensitivity
-check (debates with one side made worse). A record of a debate check is
-written by `debatebench-eval trust LOG` from the check's log into the same
-folder as the speech records, with the same judge identity, and the gate
-reads it by the same rules: the newest record of the same model decides, the
-default thresholds and the bundled data are applied whatever the record was
-written with, and a server that reports no fingerprint can pass nothing.
+validation (planted claims with known verdicts), the judge sensitivity
+check (debates with one side made worse) and human agreement (the user's own
+people labelled some of the user's own debates; Cohen's kappa of the judge's
+winner against theirs). A record of a debate check is written by
+`debatebench-eval trust LOG` from the check's log (human agreement:
+`debatebench-eval agreement LOG_DIR LABELS...`) into the same folder as the
+speech records, with the same judge identity, and the gate reads it by the
+same rules: the newest record of the same model decides, the default
+thresholds and the bundled data are applied whatever the record was written
+with, and a server that reports no fingerprint can pass nothing. Human
+agreement has no bundled data (the debates are the user's); its threshold can
+be raised per run (`require_human_kappa`).
 
 The thresholds (docs/validation.md, "Thresholds", says why these):
 - fact-check validation: macro-F1 at least 0.60, claim recall at least 0.80,
   parse rate at least 0.95, on the whole bundled set;
 - judge sensitivity: detection at least 0.80 (the degraded side fell on every
-  stated dimension and lost), parse rate at least 0.95, on the whole set.
+  stated dimension and lost), parse rate at least 0.95, on the whole set;
+- human agreement: kappa at least 0.40 (the lower edge of "moderate" agreement in
+  Landis and Koch's reading of kappa; the judges of "Reliability without
+  Validity", arXiv 2606.19544, mostly fall below it once chance is corrected).
 """
 
 from __future__ import annotations
@@ -35,13 +43,16 @@ from debatebench_eval.trust.records import (
 SPEECH = "speech_validation"
 FACT_CHECK = "fact_check_validation"
 SENSITIVITY = "judge_sensitivity"
-CHECKS = (SPEECH, FACT_CHECK, SENSITIVITY)
+HUMAN = "human_agreement"
+CHECKS = (SPEECH, FACT_CHECK, SENSITIVITY, HUMAN)
 CHECK_SCHEMA_VERSION = 1
 # The headline figure each check's threshold applies to.
-HEADLINE = {FACT_CHECK: "macro_f1", SENSITIVITY: "sensitivity"}
+HEADLINE = {FACT_CHECK: "macro_f1", SENSITIVITY: "sensitivity", HUMAN: "kappa"}
+MIN_HUMAN_KAPPA = 0.40
 DEFAULT_LIMITS: dict[str, dict[str, float]] = {
     FACT_CHECK: {"macro_f1": 0.60, "claim_recall": 0.80, "parse_rate": 0.95},
     SENSITIVITY: {"sensitivity": 0.80, "parse_rate": 0.95},
+    HUMAN: {"kappa": MIN_HUMAN_KAPPA},
 }
 _SPEECH_STATES = {"trusted": "passed", "untrusted": "failed", "unvalidated": "not_run"}
 
@@ -119,15 +130,24 @@ def load_check_records(check: str) -> list[tuple[Path, CheckRecord]]:
     return found
 
 
-def check_status(identity: JudgeIdentity, check: str, bundled_sha256: str) -> dict[str, Any]:
-    """One debate check's status for a judge: passed, failed, not_run or
-    identity_unverifiable, with the record that decided it."""
+def newest_record(identity: JudgeIdentity, check: str) -> tuple[Path, CheckRecord] | dict[str, Any]:
+    """The newest record of this check for the same model, or the status saying why
+    there is none (identity_unverifiable, not_run)."""
     if not identity.verifiable:
         return {"status": "identity_unverifiable", "record": None}
     matches = [(p, r) for p, r in load_check_records(check) if r.judge.same_model(identity)]
     if not matches:
         return {"status": "not_run", "record": None}
-    path, record = max(matches, key=lambda match: match[1].date)
+    return max(matches, key=lambda match: match[1].date)
+
+
+def check_status(identity: JudgeIdentity, check: str, bundled_sha256: str) -> dict[str, Any]:
+    """One debate check's status for a judge: passed, failed, not_run or
+    identity_unverifiable, with the record that decided it."""
+    found = newest_record(identity, check)
+    if isinstance(found, dict):
+        return found
+    path, record = found
     passed, reasons = check_verdict(check, record.figures, complete=record.complete)
     if record.data_sha256 != bundled_sha256:
         passed, reasons = False, [*reasons, "checked on other data than the bundled set"]
@@ -135,6 +155,21 @@ def check_status(identity: JudgeIdentity, check: str, bundled_sha256: str) -> di
         passed, reasons = False, [*reasons, *record.reasons]
     status = {"status": "passed" if passed else "failed", "record": path.name}
     return status if passed else {**status, "why": "; ".join(dict.fromkeys(reasons))}
+
+
+def human_check(identity: JudgeIdentity, min_kappa: float | None = None) -> dict[str, Any]:
+    """The human-agreement check's status for a judge, against the default kappa or the
+    one a run asks for; with the kappa of the record that decided it. There is no
+    bundled set: the labels are the user's own."""
+    found = newest_record(identity, HUMAN)
+    if isinstance(found, dict):
+        return found
+    path, record = found
+    limit = MIN_HUMAN_KAPPA if min_kappa is None else min_kappa
+    passed, reasons = check_verdict(HUMAN, record.figures, complete=True, limits={"kappa": limit})
+    status = {"status": "passed" if passed else "failed", "record": path.name,
+              "kappa": record.figures.get("kappa")}  # fmt: skip
+    return status if passed else {**status, "why": "; ".join(reasons)}
 
 
 def speech_check(identity: JudgeIdentity) -> dict[str, Any]:
@@ -145,9 +180,10 @@ def speech_check(identity: JudgeIdentity) -> dict[str, Any]:
 
 
 def all_checks(identity: JudgeIdentity, bundled: dict[str, str]) -> dict[str, dict[str, Any]]:
-    """The three checks' statuses for one judge; `bundled` holds each debate check's
-    bundled data sha256."""
+    """The four checks' statuses for one judge; `bundled` holds each bundled debate
+    check's data sha256."""
     checks = {SPEECH: speech_check(identity)}
     for check in (FACT_CHECK, SENSITIVITY):
         checks[check] = check_status(identity, check, bundled[check])
+    checks[HUMAN] = human_check(identity)
     return checks

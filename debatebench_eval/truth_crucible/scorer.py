@@ -111,7 +111,7 @@ async def score_record(record: CrucibleRecord, options: ScoringOptions) -> Score
     # The meta-judge's audit can change scores: it is gated and stamped like the judges.
     gated = scoring_models(judges, options.meta_judge)
     warnings = guard_debaters(gated, rows, options.strict_judge)
-    trust = await judge_trust(gated, options.require_validated_judge)
+    trust = await judge_trust(gated, options.require_validated_judge, options.require_human_kappa)
     context: dict[str, Any] = {
         "question": record.run.question,
         "question_original": record.run.question_original,

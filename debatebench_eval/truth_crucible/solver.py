@@ -164,8 +164,9 @@ def _gates_before_calls(
 
 
 async def _gate_trust(judges: list[Model], scoring: ScoringOptions) -> None:
-    if scoring.require_validated_judge:
-        await judge_trust(scoring_models(judges, scoring.meta_judge), require=True)
+    if scoring.require_validated_judge or scoring.require_human_kappa is not None:
+        gated = scoring_models(judges, scoring.meta_judge)
+        await judge_trust(gated, scoring.require_validated_judge, scoring.require_human_kappa)
 
 
 def _run(

@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 from inspect_ai.model import Model, get_model
 
-from debatebench_eval.core.errors import DebateError
+from debatebench_eval.core.errors import ConfigError, DebateError
 from debatebench_eval.judging.gate import check_quorum, guard_debaters, judge_trust, model_clashes
 from debatebench_eval.trust.check_records import (
     FACT_CHECK,
+    HUMAN,
     SENSITIVITY,
     SPEECH,
     CheckRecord,
@@ -157,6 +158,7 @@ def test_a_trusted_judge_is_stamped_with_its_record_and_each_check(
             SPEECH: {"status": "passed", "record": speech},
             FACT_CHECK: {"status": "passed", "record": fact},
             SENSITIVITY: {"status": "not_run", "record": None},
+            HUMAN: {"status": "not_run", "record": None},
         },
     }
 
@@ -176,6 +178,7 @@ def test_a_panel_is_stamped_and_gated_by_its_first_untrusted_judge(
             SPEECH: {"status": "failed", "record": weak},
             FACT_CHECK: {"status": "not_run", "record": None},
             SENSITIVITY: {"status": "not_run", "record": None},
+            HUMAN: {"status": "not_run", "record": None},
         },
     }
     with pytest.raises(DebateError) as caught:
@@ -190,3 +193,51 @@ def test_a_judge_without_a_record_is_refused_saying_so(private_trust_records: Pa
     assert str(caught.value) == refusal(
         "mockllm/gate-unseen", "unvalidated", "no validation record for it"
     )
+
+
+# The human-agreement gate (require_human_kappa).
+
+
+def human_record(name: str, kappa: float, date: str = "2026-12-05T00:00:00Z") -> CheckRecord:
+    """A human-agreement record of `mockllm/name` with this kappa."""
+    return CheckRecord(HUMAN, JudgeIdentity("mockllm", name, None), "0" * 64, True, 30, 30,
+                       {"kappa": kappa}, {}, "logs", date, kappa >= 0.4)  # fmt: skip
+
+
+def test_require_human_kappa_passes_a_judge_whose_newest_record_reaches_it(
+    private_trust_records: Path,
+) -> None:
+    save_check_record(human_record("gate-human", 0.3, "2026-12-01T00:00:00Z"),
+                      private_trust_records)  # fmt: skip
+    save_check_record(human_record("gate-human", 0.7), private_trust_records)
+    stamp = asyncio.run(judge_trust([no_server("gate-human")], require=False, human_kappa=0.6))
+    assert stamp["checks"][HUMAN] == {"status": "passed", "kappa": 0.7,
+                                      "record": stamp["checks"][HUMAN]["record"]}  # fmt: skip
+    with pytest.raises(DebateError, match=r"require_human_kappa=0.8: .* has kappa 0.700 is below"):
+        asyncio.run(judge_trust([no_server("gate-human")], require=False, human_kappa=0.8))
+
+
+def test_require_human_kappa_refuses_a_judge_nobody_checked(private_trust_records: Path) -> None:
+    with pytest.raises(DebateError) as caught:
+        asyncio.run(judge_trust([no_server("gate-unlabelled")], require=False, human_kappa=0.5))
+    assert str(caught.value) == (
+        "require_human_kappa=0.5: judge mockllm/gate-unlabelled has no record of its agreement "
+        "with people; label some of its debates (`debatebench-eval annotate LOG_DIR`) and run "
+        "`debatebench-eval agreement LOG_DIR LABELS...` first"
+    )
+    # Without the option nothing is required: the stamp only says it was not run.
+    stamp = asyncio.run(judge_trust([no_server("gate-unlabelled")], require=False))
+    assert stamp["checks"][HUMAN] == {"status": "not_run", "record": None}
+
+
+@pytest.mark.parametrize("value", ["-0.1", "1.5", "yes", True])
+def test_require_human_kappa_takes_a_kappa_from_0_to_1(value: object) -> None:
+    from debatebench_eval.core.options import Given
+    from debatebench_eval.judging.options import JudgeCalls
+
+    def parse(given: object) -> JudgeCalls:
+        return JudgeCalls.checked(Given({"require_human_kappa": given}, {}))
+
+    assert parse("0.6").require_human_kappa == 0.6
+    with pytest.raises(ConfigError, match=r"require_human_kappa: got .*; expected a Cohen's kappa"):
+        parse(value)

@@ -71,7 +71,7 @@ def test_a_judged_debate_has_every_key_the_winner_and_both_readings(run_debate: 
     clarity = score.metadata["sides"]["pro"]["dimensions"]["clarity"]
     assert clarity["score"] == 9 and clarity["max"] == 10 and len(clarity["justifications"]) == 2
     assert score.metadata["trust"]["status"] == "unvalidated"
-    assert score.metadata["trust"]["record"] is None and len(score.metadata["trust"]["checks"]) == 3
+    assert score.metadata["trust"]["record"] is None and len(score.metadata["trust"]["checks"]) == 4
     clarity_row = next(r for r in score.explanation.splitlines() if "clarity /10" in r)
     assert "**9**" in clarity_row and "**5**" in clarity_row
     # The judge's own words speak of Side A and B; the explanation of PRO and CON.

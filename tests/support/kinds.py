@@ -21,6 +21,7 @@ KINDS = {
     "whole_set": "runs a judge check over a whole shipped data set",
     "stub_runs": "runs whole debates or tournaments against the loopback stub server",
     "slurm": "starts a single-node Slurm cluster and submits jobs to it",
+    "browser": "drives a page in headless Chromium over the DevTools protocol",
 }
 # Places, relative to tests/ with `/` separators: a folder ends in `/`, and a
 # file's kinds add to its folder's.
@@ -29,8 +30,10 @@ PLACES: dict[str, frozenset[str]] = {
     "cli/test_real_server.py": frozenset({"real_server"}),
     "benchmarks/": frozenset({"benchmark"}),
     "deploy/test_slurm_array.py": frozenset({"slurm"}),
+    "annotation/test_page_browser.py": frozenset({"browser"}),
     # The files that took most of the rest of the suite's time (pytest --durations).
     "tournament/test_simulation.py": frozenset({"simulation"}),
+    "annotation/test_ppi_checks.py": frozenset({"simulation"}),
     "validation/test_judge_sensitivity.py": frozenset({"whole_set"}),
     "validation/test_fact_check_validation.py": frozenset({"whole_set"}),
     "servers/test_context_window.py": frozenset({"stub_runs"}),

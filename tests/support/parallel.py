@@ -14,6 +14,10 @@ SHARED: dict[str, str] = {
     # tests/tournament/conftest.py `played`: a 12-debate tournament against the stub.
     "tournament/test_outcomes.py": "tournament:played",
     "tournament/test_leaderboard.py": "tournament:played",
+    # tests/annotation/conftest.py `log_folder`: debate and oversight runs to label.
+    "annotation/test_items.py": "annotation:log_folder",
+    "annotation/test_page_browser.py": "annotation:log_folder",
+    "annotation/test_annotate_command.py": "annotation:log_folder",
 }
 
 

@@ -61,3 +61,38 @@ def test_bad_rate_options_are_named(played: Path, tmp_path: Path) -> None:
         write_leaderboard([str(played)], out=str(tmp_path), anchor="ollama/m9")
     with pytest.raises(ConfigError, match="--resamples: got 10"):
         write_leaderboard([str(played)], out=str(tmp_path), resamples=10)
+
+
+def test_human_labels_add_prediction_powered_figures(played: Path, tmp_path: Path) -> None:
+    from debatebench_eval.annotation.items import load_items
+
+    items = sorted((i for i in load_items(played) if i.verdict and i.verdict.winner),
+                   key=lambda i: i.item)  # fmt: skip
+    # People disagree with the judge on every debate they label (half of them).
+    flip = {"pro": "con", "con": "pro", "tie": "pro"}
+    rows = [{"item": i.item, "digest": i.digest, "annotator": "ada", "a_side": "pro",
+             "winner": "A" if flip[i.verdict.winner] == "pro" else "B",  # type: ignore[union-attr]
+             "labelled_at": "2026-12-05T09:00:00Z", "page": "p"} for i in items[:6]]  # fmt: skip
+    rows.append({**rows[0], "item": "elsewhere.eval:x:1"})
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    write_leaderboard([str(played)], out=str(tmp_path), plots=False, human=[str(labels)])
+    human = json.loads((tmp_path / "leaderboard.json").read_text())["human"]
+    assert human["labelled_debates"] == 6 and human["rated_debates"] == 12
+    assert human["not_used"] == [f"{labels}: line 7: item elsewhere.eval:x:1 is not in the "
+                                 "folder; not used"]  # fmt: skip
+    rates = human["win_rates"]
+    assert all(rate["ppi"] is not None for rate in rates.values())
+    assert set(human["ratings"]["models"]) == set(rates)
+    text = (tmp_path / "leaderboard.md").read_text()
+    assert "## Human labels (prediction-powered inference)" in text
+    assert "6 of 12 rated debates labelled by people" in text
+    with pytest.raises(ConfigError, match="none of the labels is for a debate of these folders"):
+        write_leaderboard([str(played)], out=str(tmp_path), plots=False,
+                          human=[str(_only(labels, rows[-1]))])  # fmt: skip
+
+
+def _only(labels: Path, row: dict[str, object]) -> Path:
+    path = labels.with_name("other.jsonl")
+    path.write_text(json.dumps(row) + "\n")
+    return path

@@ -14,6 +14,7 @@ from debatebench_eval.cli.main import main
 from debatebench_eval.judging.gate import judge_trust
 from debatebench_eval.trust.check_records import (
     FACT_CHECK,
+    HUMAN,
     SENSITIVITY,
     SPEECH,
     CheckRecord,
@@ -87,7 +88,8 @@ def test_the_stamp_says_which_checks_the_judge_passed(private_trust_records: Pat
     identity = JudgeIdentity("mockllm", "stamped", None)
     stamp = asyncio.run(judge_trust([judge], require=False))
     assert {c: s["status"] for c, s in stamp["checks"].items()} == {
-        SPEECH: "not_run", FACT_CHECK: "not_run", SENSITIVITY: "not_run"}  # fmt: skip
+        SPEECH: "not_run", FACT_CHECK: "not_run", SENSITIVITY: "not_run",
+        HUMAN: "not_run"}  # fmt: skip
     save_check_record(record(FACT_CHECK, identity), private_trust_records)
     save_check_record(record(SENSITIVITY, identity, figures={"sensitivity": 0.5,
                                                              "parse_rate": 1.0}),

@@ -122,8 +122,8 @@ def test_every_rubric_score_is_stamped_with_the_judges_trust(run_debate: Any) ->
     log = gated_debate(run_debate, judge)
     scores = (log.samples or [])[0].scores or {}
     not_run = {"status": "not_run", "record": None}
-    checks = dict.fromkeys(("speech_validation", "fact_check_validation", "judge_sensitivity"),
-                           not_run)  # fmt: skip
+    checks = dict.fromkeys(("speech_validation", "fact_check_validation", "judge_sensitivity",
+                            "human_agreement"), not_run)  # fmt: skip
     expected = {"status": "unvalidated", "record": None, "checks": checks}
     assert scores["rubric"].metadata["trust"] == expected
     assert scores["fact_check"].metadata["trust"] == expected

@@ -1,0 +1,1 @@
+"""Human labels: a blind page to label a folder's debates by hand, and the labels read back."""
