@@ -270,6 +270,18 @@ def _outer_products(pro: NDArray[np.int64], con: NDArray[np.int64], m: int) -> s
     return sparse.csr_array((signs, (rows, columns)), shape=(k * k, len(pro)))
 
 
+def _newton_step(hess: Array, grad: Array) -> Array:
+    """Each resample's Newton step, hess^-1 grad. A resample in which one side won
+    every debate drives the unpenalised side term towards infinity until its
+    curvature underflows to zero and the Hessian is singular; the pseudo-inverse
+    then leaves that direction where it is and still moves the strengths."""
+    try:
+        step: Array = np.linalg.solve(hess, grad[:, :, None])[:, :, 0]
+    except np.linalg.LinAlgError:
+        step = np.einsum("bij,bj->bi", np.linalg.pinv(hess), grad)
+    return step.astype(np.float64, copy=False)
+
+
 def _newton(model: _Design, penalty: Array, theta: Array) -> tuple[Array, int]:
     """Newton steps until no parameter moves by more than TOLERANCE, every resample
     at once; a resample that has converged is left where it is. A long step is
@@ -282,9 +294,7 @@ def _newton(model: _Design, penalty: Array, theta: Array) -> tuple[Array, int]:
         rows = None if len(active) == model.batch else active
         current = theta[active]
         grad, hess = model.derivatives(current, penalty, rows)
-        step: Array = np.linalg.solve(hess, grad[:, :, None])[:, :, 0].astype(
-            np.float64, copy=False
-        )
+        step = _newton_step(hess, grad)
         trial = current + step
         long = np.flatnonzero(np.abs(step).max(axis=1) > SAFE_STEP)
         if len(long):

@@ -168,6 +168,14 @@ def test_a_model_that_wins_everything_stays_finite() -> None:
     assert 3 < result.strengths[0, 0] < 20  # far ahead, but held by the ridge
 
 
+def test_a_resample_where_pro_won_every_debate_still_fits() -> None:
+    # Pro won every debate: the unpenalised side term runs off until its curvature
+    # underflows and the Hessian is singular (a 6-debate tournament's bootstrap did).
+    result = fit(games(record(pro_wins=3, con_wins=0, n=3)))
+    assert np.isfinite(result.strengths).all() and result.side[0] > 10
+    assert abs(result.strengths[0, 0]) < 1e-6  # each model won only as pro: equal
+
+
 def test_resamples_are_fitted_as_if_alone() -> None:
     data = random_games(5)
     weights = np.array([[2, 0, 1, 1, 1, 1], [1, 1, 1, 1, 1, 1], [0, 0, 3, 3, 0, 0]], dtype=float)
