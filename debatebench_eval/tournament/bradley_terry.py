@@ -276,10 +276,11 @@ def _newton_step(hess: Array, grad: Array) -> Array:
     curvature underflows to zero and the Hessian is singular; the pseudo-inverse
     then leaves that direction where it is and still moves the strengths."""
     try:
-        step: Array = np.linalg.solve(hess, grad[:, :, None])[:, :, 0]
+        solved = np.linalg.solve(hess, grad[:, :, None])[:, :, 0]
     except np.linalg.LinAlgError:
-        step = np.einsum("bij,bj->bi", np.linalg.pinv(hess), grad)
-    return step.astype(np.float64, copy=False)
+        solved = np.einsum("bij,bj->bi", np.linalg.pinv(hess), grad)
+    step: Array = np.asarray(solved, dtype=np.float64)
+    return step
 
 
 def _newton(model: _Design, penalty: Array, theta: Array) -> tuple[Array, int]:
