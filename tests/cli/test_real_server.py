@@ -138,7 +138,7 @@ def test_judge_validation_on_one_speech_per_source(server: str, tmp_path: Path) 
         for s in log.samples or []
         if s.scores and not (s.scores["speech_rating"].answer or "").startswith("UNPARSED")
     )
-    assert metrics["n"] == 8 and metrics["parse_rate"] == parsed / 8
+    assert metrics["n_scored"] == parsed and metrics["parse_rate"] == parsed / 8
     record = trust_record(log.location)
     assert not record.trusted and record.judge.base_url == server
     # llama-cpp-python reports no fingerprint: its judge can never be trusted.
