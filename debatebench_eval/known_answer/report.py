@@ -11,9 +11,8 @@ from inspect_ai.log import EvalLog, read_eval_log
 from inspect_ai.scorer import SampleScore
 
 from debatebench_eval.core.task_versions import under_title
+from debatebench_eval.known_answer.log_reader import SCORER, judge_score
 from debatebench_eval.known_answer.scorer import headline, reliability_rows
-
-SCORER = "judge_accuracy"
 
 
 def is_oversight_log(log: EvalLog) -> bool:
@@ -26,7 +25,7 @@ def sample_scores(log: EvalLog) -> list[SampleScore]:
     return [
         SampleScore(score=score, sample_id=s.id, sample_metadata=s.metadata)
         for s in log.samples or []
-        if s.epoch == 1 and (score := (s.scores or {}).get(SCORER)) is not None
+        if s.epoch == 1 and (score := judge_score(s.scores or {})) is not None
     ]
 
 

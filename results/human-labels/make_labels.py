@@ -1,71 +1,101 @@
-"""The labels of the worked example in docs/guides/human-labels.md, made without people.
+"""The labels of the worked example in docs/guides/human-labels.md, made in the page.
 
-Draws which debates are labelled (a seeded random draw of four of the six, as
-prediction-powered inference needs) and which side each shows as A, then writes
-one row per debate for two annotators:
+Writes the labelling page for four of the tournament's six debates
+(`debatebench-eval annotate ... --size 4 --seed 39`, shipped as `page.html`), opens
+it in headless Chromium (Debian's `chromium`) and labels every debate by keyboard
+as two annotators, each in a fresh browser profile; each annotator's labels are
+the page's own Export, and `labels.jsonl` is the two exports one after the other.
+Neither annotator is a person:
 
-- `assistant`: the developer's AI assistant read each debate blind (the sides as
-  A and B, no model names, no judge output: `--show` prints exactly that) and
-  chose; its choices are the `ASSISTANT` table below. Not people.
-- `rule-words`: a scripted rule, the side that spoke more words wins.
+- `assistant`: the developer's AI assistant read each debate on this page
+  (screenshots of it, blind: sides as A and B, no model names, no judge output)
+  and chose; its choices are the `ASSISTANT` table below, as the page shows the
+  sides. The script presses the keys.
+- `rule-words`: a scripted rule, the side whose speeches on the page hold more
+  words wins (equal: a tie).
 
-    python results/human-labels/make_labels.py --show     # the drawn debates, blind
-    python results/human-labels/make_labels.py > results/human-labels/labels.jsonl
+    python results/human-labels/make_labels.py
 """
 
 from __future__ import annotations
 
-import json
-import random
+import shutil
 import sys
+import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
-from debatebench_eval.annotation.items import Item, load_items
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from debatebench_eval.cli.main import main  # noqa: E402
+
+from support.browser import Browser  # noqa: E402
 
 HERE = Path(__file__).parent
-LOGS = HERE / "tournament"
-SEED = 39
-LABELLED = 4
-PAGE = f"script-seed-{SEED}-items-{LABELLED}"
-# The assistant's reading of each drawn debate (by the order --show prints them).
-ASSISTANT = ["A", "tie", "B", "tie"]
+SIZE, SEED = 4, 39
+# The assistant's reading of each debate, in the page's order: the motion's opening
+# words (a check that the page still shows the debates read) and the key pressed.
+ASSISTANT = [
+    ("A national minimum wage", "b"),  # A argues for the wage it must oppose; B argues for it
+    ("Wealthy democracies", "a"),  # A argues for UBI; B, assigned against, praises it too
+    ("A federal carbon tax", "a"),  # A states the case for the tax; B never mentions it
+    ("A national minimum wage", "t"),  # both tell an off-topic joke and argue nothing
+]
+WORDS = (
+    "[...document.querySelectorAll('#speeches article.side-{side} p')]"
+    ".map(p => p.innerText.split(/\\s+/).filter(Boolean).length).reduce((a, b) => a + b, 0)"
+)
 
 
-def drawn() -> list[tuple[Item, str]]:
-    rng = random.Random(SEED)
-    items = sorted((i for i in load_items(LOGS) if i.kind == "rubric"), key=lambda i: i.item)
-    chosen = sorted(rng.sample(items, LABELLED), key=lambda i: i.item)
-    return [(item, rng.choice(["pro", "con"])) for item in chosen]
+def by_words(browser: Browser) -> str:
+    a, b = (browser.evaluate(WORDS.format(side=side)) for side in "AB")
+    return "a" if a > b else "b" if b > a else "t"
 
 
-def show() -> None:
-    for n, (item, a_side) in enumerate(drawn()):
-        print(f"=== debate {n}: {item.prompt}")
-        for speech in item.speeches:
-            letter = "A" if speech.speaker == a_side else "B"
-            print(f"--- Side {letter}, {speech.stage}:\n{speech.text}\n")
+def by_assistant(browser: Browser) -> str:
+    motion = str(browser.evaluate("document.getElementById('prompt').textContent"))
+    expected, key = ASSISTANT[int(browser.evaluate("window.labelsPage.state().index"))]
+    if expected not in motion:
+        raise SystemExit(f"the page shows {motion!r} where the assistant read {expected!r}")
+    return key
 
 
-def words(item: Item, side: str) -> int:
-    return sum(len(s.text.split()) for s in item.speeches if s.speaker == side)
+def label(page: Path, annotator: str, choose: Callable[[Browser], str], folder: Path) -> str:
+    """Label every debate of the page as `annotator`; the page's Export, as text."""
+    with Browser(folder / "profile") as browser:
+        browser.open(page.as_uri())
+        browser.evaluate("document.getElementById('annotator').focus()")
+        browser.type_text(annotator)
+        browser.press("Tab")  # out of the name field: the shortcuts work again
+        for _ in range(SIZE):
+            browser.evaluate("document.getElementById('item-title').focus()")
+            browser.press(choose(browser))
+            browser.press("n")
+        progress = browser.evaluate("document.getElementById('progress-label').textContent")
+        if progress != f"{SIZE} of {SIZE} labelled":
+            raise SystemExit(f"{annotator}: the page says {progress!r}")
+        browser.allow_downloads(folder / "downloads")
+        browser.evaluate("document.getElementById('export').click()")
+        files = browser.wait_for(lambda: sorted((folder / "downloads").glob("*.jsonl")), "export")
+        return Path(files[0]).read_text()
 
 
-def rows() -> list[dict[str, object]]:
-    found = []
-    for n, (item, a_side) in enumerate(drawn()):
-        b_side = "con" if a_side == "pro" else "pro"
-        by_words = words(item, a_side) - words(item, b_side)
-        rule = "A" if by_words > 0 else "B" if by_words < 0 else "tie"
-        for who, winner in (("assistant", ASSISTANT[n]), ("rule-words", rule)):
-            found.append({"item": item.item, "digest": item.digest, "annotator": who,
-                          "a_side": a_side, "winner": winner, "scores": None, "answer": None,
-                          "confidence": None, "labelled_at": "2026-12-05T09:40:00Z",
-                          "page": PAGE})  # fmt: skip
-    return found
+def make() -> None:
+    page = HERE / "page.html"
+    logs = HERE / "tournament"
+    size, seed = str(SIZE), str(SEED)
+    if main(["annotate", str(logs), "-o", str(page), "--size", size, "--seed", seed]) != 0:
+        raise SystemExit("annotate failed")
+    # The browser may still be writing its profile as it exits: leftovers are harmless.
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as scratch:
+        exports = [
+            label(page, who, choose, Path(scratch) / who)
+            for who, choose in (("assistant", by_assistant), ("rule-words", by_words))
+        ]
+    (HERE / "labels.jsonl").write_text("".join(exports))
+    shutil.rmtree(HERE / "__pycache__", ignore_errors=True)
 
 
 if __name__ == "__main__":
-    if "--show" in sys.argv:
-        show()
-    else:
-        print("".join(json.dumps(row) + "\n" for row in rows()), end="")
+    make()
