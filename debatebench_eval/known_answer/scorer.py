@@ -167,6 +167,7 @@ def judge_accuracy(**judging: Any) -> Scorer:
             ]
             return Score(
                 value={key: NAN for key in VALUE_KEYS},
+                answer=f"unscored · {record.protocol}",
                 explanation=f"no usable verdict ({len(usable)} judge(s) answered): {failures}",
                 metadata=details,
             )

@@ -290,3 +290,15 @@ def test_a_folder_passes_over_logs_in_progress_and_of_other_tasks(tmp_path: Path
     assert found.accuracy["naive"].n == N  # the finished oversight log alone
     with pytest.raises(ConfigError, match="not an oversight log"):
         compare_logs([str(folder / "2026-01-01T00-00-02-00-00_debate_other.eval")])
+
+
+def test_an_unusable_verdict_is_named_unscored_in_the_sample_list(tmp_path: Path) -> None:
+    def reply(n: int, messages: list[Any], config: GenerateConfig) -> ModelOutput:
+        return output("s", "I would rather not say.")  # never a verdict, however asked
+
+    task = oversight(protocol="naive", questions=str(question_file(tmp_path)), probe=False)
+    log = eval(task, model=Script("s", reply).model(), log_dir=str(tmp_path), display="none")[0]
+    assert log.status == "success" and log.samples
+    scores = [s.scores["judge_accuracy"] for s in log.samples if s.scores]
+    assert len(scores) == N and {s.answer for s in scores} == {"unscored · naive"}
+    assert all(str(s.explanation).startswith("no usable verdict") for s in scores)
