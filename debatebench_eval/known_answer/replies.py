@@ -9,20 +9,29 @@ here is left to the checker alone.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Literal
 
 from debatebench_eval.core.reply_model import ReplyModel, prose, whole_number
 
 Label = Literal["A", "B"]
 REASON_CHARS = 600
+CONFIDENCE = (50, 100)
+# `whole_number` and `prose` are whole annotated types: a field's type, never the
+# metadata of another `Annotated` (where pydantic would drop their bounds unseen).
+if TYPE_CHECKING:
+    Confidence = int
+    Reason = str
+else:
+    Confidence = whole_number(*CONFIDENCE)
+    Reason = prose(REASON_CHARS)
 
 
 class JudgeAnswer(ReplyModel):
     """The judge's pick, its stated probability of being right, and a short reason."""
 
     answer: Label
-    confidence: Annotated[int, whole_number(50, 100)]
-    reason: Annotated[str, prose(REASON_CHARS)]
+    confidence: Confidence
+    reason: Reason
 
     def probability_of(self, label: str) -> float:
         """The probability the judge gives answer `label` (its pick gets its confidence)."""

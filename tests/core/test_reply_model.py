@@ -79,3 +79,39 @@ def test_the_schema_sends_the_branches_as_any_of_and_a_single_value_as_an_enum()
         ["items"],
         ["why"],
     ]
+
+
+def _package_models() -> list[type[Any]]:
+    import importlib
+    import inspect
+    import pkgutil
+
+    from pydantic import BaseModel
+
+    import debatebench_eval
+
+    found = []
+    for info in pkgutil.walk_packages(debatebench_eval.__path__, "debatebench_eval."):
+        if info.name.endswith("__main__"):
+            continue  # running it is the command line
+        module = importlib.import_module(info.name)
+        found += [
+            obj
+            for obj in vars(module).values()
+            if inspect.isclass(obj) and issubclass(obj, BaseModel) and obj.__module__ == info.name
+        ]
+    return found
+
+
+def test_no_field_hides_a_bounded_type_in_its_metadata() -> None:
+    # Annotated[int, whole_number(50, 100)] puts a whole annotated type where pydantic
+    # expects metadata: it drops the bounds unseen, so neither the schema sent nor the
+    # check holds the reply to them (the oversight judge's confidence once went
+    # unchecked this way: a reply of 4 turned its pick around).
+    hidden = [
+        f"{model.__module__}.{model.__name__}.{name}"
+        for model in _package_models()
+        for name, field in model.model_fields.items()
+        if any(hasattr(meta, "__metadata__") for meta in field.metadata)
+    ]
+    assert _package_models() and not hidden

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from debatebench_eval.core.reply_model import check_reply, reply_schema
 from debatebench_eval.known_answer.assignment import assignments, balanced, open_sides
 from debatebench_eval.known_answer.questions import Question
 from debatebench_eval.known_answer.quotes import check_quotes, judge_view
+from debatebench_eval.known_answer.replies import JudgeAnswer
 from debatebench_eval.known_answer.stats import Outcome, accuracy, paired_difference
 
 EVIDENCE = "The committee met on Friday, and it voted seven to two for the new bridge."
@@ -77,3 +79,10 @@ def test_paired_difference_interval() -> None:
     assert same is not None and (same.value, same.low, same.high) == (0.0, 0.0, 0.0)
     # only the questions both judged count
     assert paired_difference({"a": [1.0]}, {"b": [0.0]}) is None
+
+
+def test_the_judges_confidence_is_held_to_50_to_100_by_schema_and_check() -> None:
+    sent = reply_schema(JudgeAnswer)["properties"]["confidence"]
+    assert (sent["minimum"], sent["maximum"]) == (50, 100)
+    found, problems = check_reply(JudgeAnswer)({"answer": "A", "confidence": 4, "reason": ","})
+    assert found is None and len(problems) == 2 and "from 50 to 100" in problems[0]
