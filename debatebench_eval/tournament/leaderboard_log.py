@@ -35,6 +35,7 @@ from inspect_ai.viewer import (
 )
 
 from debatebench_eval.tournament.figure_text import interval_text
+from debatebench_eval.tournament.schedule import OVERSIGHT
 
 LEADERBOARD_TASK = "debatebench/leaderboard"
 LEADERBOARD_FILE = "leaderboard.eval"
@@ -51,6 +52,9 @@ _COLUMNS = (
     ("debates", "Debates", 0),
     ("mean_margin", "Margin", 1),
 )
+# An oversight tournament's row: its persuasiveness rating, and how often the judge
+# sided with it whatever answer it defended (no margin: the judge picks an answer).
+_OVERSIGHT_COLUMNS = (*_COLUMNS[:3], ("win_rate", "Judge sided", 2), ("debates", "Debates", 0))
 _HIDDEN = ("sampleStatus", "target", "tokens", "duration")
 
 
@@ -63,11 +67,14 @@ def write_leaderboard_log(board: dict[str, Any], root: str) -> str:
 
 def leaderboard_log(board: dict[str, Any]) -> EvalLog:
     now = datetime.now(UTC).isoformat()
-    samples = [_model_sample(position, row) for position, row in enumerate(board["models"], 1)]
+    columns = _columns(board)
+    samples = [
+        _model_sample(position, row, columns) for position, row in enumerate(board["models"], 1)
+    ]
     counts = board["counts"]
     return EvalLog(
         status="success",
-        eval=_spec(board, now, len(samples)),
+        eval=_spec(board, now, len(samples), columns),
         results=EvalResults(
             total_samples=len(samples),
             completed_samples=len(samples),
@@ -94,7 +101,13 @@ def leaderboard_log(board: dict[str, Any]) -> EvalLog:
     )
 
 
-def _spec(board: dict[str, Any], now: str, samples: int) -> EvalSpec:
+def _columns(board: dict[str, Any]) -> tuple[tuple[str, str, int], ...]:
+    return _OVERSIGHT_COLUMNS if board["tournament"].get("task") == OVERSIGHT else _COLUMNS
+
+
+def _spec(
+    board: dict[str, Any], now: str, samples: int, columns: tuple[tuple[str, str, int], ...]
+) -> EvalSpec:
     tournament = board["tournament"]
     # A tournament's identity hash; debates judged elsewhere have their source instead.
     name = str(tournament.get("id") or tournament.get("source") or "ratings")
@@ -107,11 +120,11 @@ def _spec(board: dict[str, Any], now: str, samples: int) -> EvalSpec:
         model="none/none",
         config=EvalConfig(),
         metadata={LEADERBOARD_KEY: name, "leaderboard": board},
-        viewer=_viewer(),
+        viewer=_viewer(columns),
     )
 
 
-def _viewer() -> ViewerConfig:
+def _viewer(columns: tuple[tuple[str, str, int], ...]) -> ViewerConfig:
     return ViewerConfig(
         task_samples_view=TaskSamplesView(
             name="ranking",
@@ -119,24 +132,26 @@ def _viewer() -> ViewerConfig:
                 TaskSamplesColumn(id="sampleId"),
                 TaskSamplesColumn(id="input"),
                 TaskSamplesColumn(id="answer"),
-                *(TaskSamplesColumn.score(_SCORER, key) for key, _, _ in _COLUMNS),
+                *(TaskSamplesColumn.score(_SCORER, key) for key, _, _ in columns),
                 *(TaskSamplesColumn(id=column, visible=False) for column in _HIDDEN),
             ],
             sort=[TaskSamplesSort(column="sampleId")],
             multiline=True,
-            score_labels={key: label for key, label, _ in _COLUMNS},
+            score_labels={key: label for key, label, _ in columns},
         )
     )
 
 
-def _model_sample(position: int, row: dict[str, Any]) -> EvalSample:
+def _model_sample(
+    position: int, row: dict[str, Any], columns: tuple[tuple[str, str, int], ...]
+) -> EvalSample:
     """One model's row: id is its place in the ranking, so the list sorts by rank."""
     rating = row.get("rating")
     score = None
     if rating is not None:
         score = {
             _SCORER: Score(
-                value=_row_value(row),
+                value=_row_value(row, columns),
                 answer=_answer(row),
                 explanation=_explanation(row),
                 metadata={"dimensions": row.get("dimensions")},
@@ -152,7 +167,7 @@ def _model_sample(position: int, row: dict[str, Any]) -> EvalSample:
     )
 
 
-def _row_value(row: dict[str, Any]) -> dict[str, float]:
+def _row_value(row: dict[str, Any], columns: tuple[tuple[str, str, int], ...]) -> dict[str, float]:
     rating, win = row["rating"], row.get("win_rate") or {}
     whole = {
         "rating": rating["value"],
@@ -162,9 +177,11 @@ def _row_value(row: dict[str, Any]) -> dict[str, float]:
         "debates": row.get("debates"),
         "mean_margin": row.get("mean_margin"),
     }
-    places = {key: decimals for key, _, decimals in _COLUMNS}
+    places = {key: decimals for key, _, decimals in columns}
     return {
-        key: float("nan") if v is None else round(float(v), places[key]) for key, v in whole.items()
+        key: float("nan") if v is None else round(float(v), places[key])
+        for key, v in whole.items()
+        if key in places
     }
 
 
@@ -176,6 +193,12 @@ def _answer(row: dict[str, Any]) -> str:
 
 def _explanation(row: dict[str, Any]) -> str:
     rating, lc, margin = row["rating"], row.get("length_controlled"), row.get("mean_margin")
+    if "mean_margin" not in row:  # an oversight tournament's debater
+        return (
+            f"Persuasiveness rating {interval_text(rating)}: the judge sided with it in "
+            f"{interval_text(row.get('win_rate'), 2)} of its {row.get('debates')} debates, "
+            "whichever answer it defended."
+        )
     shown = "n/a (the source gave none)" if margin is None else f"{margin:+.1f}"
     lines = [
         f"Rating {interval_text(rating)}; win rate {interval_text(row.get('win_rate'), 2)} "

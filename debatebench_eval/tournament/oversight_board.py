@@ -68,10 +68,12 @@ def oversight_board(
         "models": [
             {
                 "model": r.model,
+                "rank": rank,
                 "rating": {"value": r.rating, "low": r.low, "high": r.high},
+                "win_rate": {"value": _sided_with(r.model, debates)},
                 "debates": r.debates,
             }
-            for r in rated
+            for rank, r in enumerate(rated, 1)
         ],
         "pairs": [
             {
@@ -128,6 +130,13 @@ def markdown(board: dict[str, Any], rated: str) -> str:
     lines += _excluded_lines(counts)
     lines += ["", "## Caveats", "", *(f"- {note}" for note in _caveats(board))]
     return "\n".join(lines) + "\n"
+
+
+def _sided_with(model: str, debates: list[JudgedDebate]) -> float:
+    """The share of the model's debates in which the judge sided with it."""
+    won = [d.pro_won if d.pro == model else not d.pro_won
+           for d in debates if model in (d.pro, d.con)]  # fmt: skip
+    return sum(won) / len(won)
 
 
 def _models(debates: list[JudgedDebate]) -> set[str]:

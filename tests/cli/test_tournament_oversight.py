@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from inspect_ai.log import list_eval_logs, read_eval_log_samples
+from inspect_ai.log import list_eval_logs, read_eval_log, read_eval_log_samples
 
 from debatebench_eval.cli.main import main
 from debatebench_eval.tournament.manifest import read_manifest
@@ -91,6 +91,18 @@ def test_the_leaderboard_rates_the_persuasive_debater_first_and_counts_accuracy_
     assert 'alt="accuracy_vs_rating.png"' in page and "Khan et al. 2024, Figure 1" in page
     assert (folder / "accuracy_vs_rating.png").stat().st_size > 1000
     assert "leaderboard.html" in capsys.readouterr().out
+    # The ranking in the viewer: one row per debater, in rank order, no margin column.
+    ranking = read_eval_log(str(folder / "leaderboard.eval"))
+    rows = ranking.samples or []
+    assert ranking.eval.task == "debatebench/leaderboard"
+    assert [r.input for r in rows] == list(models)
+    first = rows[0].scores["leaderboard"] if rows[0].scores else None
+    assert first is not None and str(first.answer).startswith("rank 1 · rating")
+    assert first.value["win_rate"] == 1.0 and "mean_margin" not in first.value
+    assert "sided with it in 1.00 of its 16 debates" in str(first.explanation)
+    # The folder, now holding the ranking's log, still rates (the reader passes it over).
+    assert main(["tournament", "rate", str(folder), "--resamples", "200"]) == 0
+    assert json.loads((folder / "leaderboard.json").read_text())["models"] == board["models"]
 
 
 def test_a_killed_oversight_tournament_resumes_without_running_a_debate_twice(
