@@ -99,8 +99,9 @@ def _write_oversight(
     """An oversight tournament's leaderboard: persuasiveness ratings, the judge's
     accuracy per pair and Khan et al.'s Figure 1 (tournament.oversight_board), and
     the ranking as a log for the viewer."""
-    board, text, pairs = oversight_board(logs, _tournament_header(logs), resamples, seed)
-    written = [_write(f"{root}/leaderboard.json", json.dumps(_finite(board), indent=2) + "\n"),
+    found, text, pairs = oversight_board(logs, _tournament_header(logs), resamples, seed)
+    board = _finite(found)
+    written = [_write(f"{root}/leaderboard.json", json.dumps(board, indent=2) + "\n"),
                _write(f"{root}/leaderboard.md", text)]  # fmt: skip
     drawn: list[str] = []
     if plots and pairs:
@@ -108,8 +109,8 @@ def _write_oversight(
 
         drawn.append(accuracy_against_rating(pairs, f"{root}/{PLOT}"))
     page = leaderboard_page(board, text, {_name(p): _read_bytes(p) for p in drawn}, root)
-    board_log = write_leaderboard_log(_finite(board), root)
-    return [*written, *drawn, _write(f"{root}/leaderboard.html", page), board_log]
+    return [*written, *drawn, _write(f"{root}/leaderboard.html", page),
+            write_leaderboard_log(board, root)]  # fmt: skip
 
 
 def _human(
