@@ -5,7 +5,8 @@ debate, open) on the same questions of the shipped set, one model in every
 role, served by the embedded llama.cpp server. Printed per protocol: the
 judge's accuracy with its interval, the questions scored, the accuracy when
 the right answer was A and when it was B (position bias), model calls and
-tokens per question, and wall time; then the paired differences over the
+tokens per question, and wall time; the accuracy per question category (each
+passage's questions, the traps); then the paired differences over the
 questions both protocols scored (`debatebench-eval oversight compare`'s
 table). Written to results/benchmarks/oversight-<name>-<questions>.txt and .json.
 
@@ -37,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from inspect_ai import eval
-from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
+from inspect_ai.log import EvalLog, EvalSample, list_eval_logs, read_eval_log
 from inspect_ai.scorer import SampleScore
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -116,12 +117,7 @@ def summary(logs: list[EvalLog]) -> dict[str, Any]:
     """One protocol's figures over all its shards, from the samples' scores (the same
     function as the log's own metrics, `headline`)."""
     samples = [s for log in logs for s in log.samples or []]
-    scores = [
-        SampleScore(score=score, sample_id=s.id)
-        for s in samples
-        if (score := judge_score(s.scores or {})) is not None
-    ]
-    figures = headline(scores)
+    figures = headline(_scores(samples))
     calls = sum(sum(1 for e in s.events if e.event == "model") for s in samples)
     tokens = sum(u.total_tokens for s in samples for u in s.model_usage.values())
     n = len(samples) or 1
@@ -134,8 +130,43 @@ def summary(logs: list[EvalLog]) -> dict[str, Any]:
         "calls_per_question": round(calls / n, 1),
         "tokens_per_question": round(tokens / n),
         "wall_s": round(sum(_seconds(log) for log in logs), 1),
+        "by_category": by_category(samples),
         "logs": sorted(Path(log.location).name for log in logs),
     }
+
+
+def _scores(samples: list[EvalSample]) -> list[SampleScore]:
+    return [
+        SampleScore(score=score, sample_id=s.id)
+        for s in samples
+        if (score := judge_score(s.scores or {})) is not None
+    ]
+
+
+def by_category(samples: list[EvalSample]) -> dict[str, dict[str, Any]]:
+    """Accuracy per question category (each passage's questions, the traps): a judge
+    that finds the truth on one kind of question and not the other shows here."""
+    groups: dict[str, list[EvalSample]] = {}
+    for sample in samples:
+        groups.setdefault((sample.metadata or {}).get("category", "?"), []).append(sample)
+    return {
+        category: {k: headline(_scores(group)).get(k) for k in ("accuracy", "questions")}
+        for category, group in sorted(groups.items())
+    }
+
+
+def category_table(results: dict[str, Any]) -> str:
+    categories = sorted({c for r in results.values() for c in r["by_category"]})
+    width = max(len(c) for c in categories)
+    lines = ["accuracy by question category (questions scored)",
+             f"{'protocol':<12} " + " ".join(f"{c:>{width}}" for c in categories)]  # fmt: skip
+    for protocol, r in results.items():
+        cells = []
+        for category in categories:
+            found = r["by_category"].get(category) or {"accuracy": None, "questions": 0}
+            cells.append(f"{_fixed(found['accuracy'])} ({found['questions'] or 0:.0f})")
+        lines.append(f"{protocol:<12} " + " ".join(f"{cell:>{width}}" for cell in cells))
+    return "\n".join(lines)
 
 
 def _seconds(log: EvalLog) -> float:
@@ -205,16 +236,20 @@ def report(args: argparse.Namespace) -> str:
     results = {protocol: summary(logs) for protocol, logs in by_protocol.items()}
     first = next(iter(by_protocol.values()))[0].eval
     settings = first.task_args
-    load = os.getloadavg()
+    # The load says what ran beside the benchmark: not known when only reporting.
+    load = "" if args.report_only else f"; load at the end {os.getloadavg()[0]:.1f}"
     head = (
         f"model: {args.name}; questions: {args.questions}, "
         f"{max(r['samples'] for r in results.values())} run; {settings.get('rounds')} rounds, "
         f"{settings.get('budget')}-token speeches, judge budget "
         f"{settings.get('judge_budget')}, seed {first.model_generate_config.seed}; machine: "
         f"{os.cpu_count()} cores, llama.cpp {args.threads} threads, context "
-        f"{CONTEXT_TOKENS}; load at the end {load[0]:.1f}{f'; {args.load}' if args.load else ''}"
+        f"{CONTEXT_TOKENS}{load}{f'; {args.load}' if args.load else ''}"
     )
-    text = f"{head}\n{table(results)}\n\n{comparison_table(compare_logs([args.log_dir]))}"
+    text = (
+        f"{head}\n{table(results)}\n\n{category_table(results)}\n\n"
+        f"{comparison_table(compare_logs([args.log_dir]))}"
+    )
     if args.save:
         out = ROOT / "results" / "benchmarks" / f"oversight-{args.name}-{args.questions}"
         kept = {k: v for k, v in vars(args).items() if k not in ("question_file", "slice")}

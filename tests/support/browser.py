@@ -28,6 +28,8 @@ INSTALL = "apt-get install -y chromium"
 # Set to 1 (as .ci/run does where it installed chromium) to fail instead of skipping.
 REQUIRED_VAR = "DEBATEBENCH_CHROMIUM"
 _START_S = 30.0
+# Set on a document about to be left, so a wait can tell the next one from it.
+_LEAVING = "__debatebenchLeaving"
 
 
 def require() -> str:
@@ -157,16 +159,24 @@ class Browser:
         raise AssertionError(f"waited {seconds:.0f} s for {what}")
 
     def open(self, url: str) -> None:
-        self.call("Page.navigate", url=url)
-        self.wait_loaded()
+        self._navigate("Page.navigate", url=url)
 
     def reload(self) -> None:
-        self.call("Page.reload")
-        self.wait_loaded()
+        self._navigate("Page.reload")
 
-    def wait_loaded(self) -> None:
-        time.sleep(0.2)  # the old document may still say "complete"
-        self.wait_for(lambda: self.evaluate("document.readyState") == "complete", "the page")
+    def _navigate(self, method: str, **params: Any) -> None:
+        """Navigate and wait for the new document to finish loading. The old one is
+        marked first: right after the call it may still answer "complete", and a check
+        that reached it (as a fixed sleep on a loaded machine did) read stale state."""
+        self.evaluate(f"window.{_LEAVING} = true")
+        self.call(method, **params)
+        self.wait_for(self._new_document_loaded, "the page")
+
+    def _new_document_loaded(self) -> bool:
+        try:
+            return bool(self.evaluate(f"!window.{_LEAVING} && document.readyState === 'complete'"))
+        except RuntimeError:  # the context was torn down mid-navigation: ask again
+            return False
 
     def press(self, key: str) -> None:
         """A key as a person types it: down (with its text when it has one), then up."""
