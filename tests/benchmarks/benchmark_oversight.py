@@ -54,13 +54,14 @@ ROOT = Path(__file__).resolve().parents[2]
 # The naive judge first: the floor every other protocol is read against.
 ORDER = ("naive", "expert", "consultancy", "debate", "open")
 assert set(ORDER) == set(PROTOCOLS)
+SHIPPED = data_file("tasks", "oversight", "questions.jsonl")
 
 
 def question_file(which: str, folder: Path) -> str | None:
     """The shipped set (None: the task's default), or only its passage or trap questions."""
     if which == "all":
         return None
-    shipped = data_file("tasks", "oversight", "questions.jsonl").read_text().splitlines()
+    shipped = SHIPPED.read_text().splitlines()
     chosen = [
         row for row in shipped if (json.loads(row)["category"] == "trap") == (which == "traps")
     ]
@@ -224,7 +225,6 @@ def arguments() -> argparse.Namespace:
     if args.report_only and not args.log_dir:
         parser.error("--report-only reads the logs of --log-dir: name it")
     args.log_dir = args.log_dir or tempfile.mkdtemp(prefix="oversight-benchmark-")
-    args.slice = (args.start, args.start + args.limit if args.limit else 10**6)
     return args
 
 
@@ -263,6 +263,11 @@ def main() -> None:
     args = arguments()
     # In the log folder: its path is a task argument, the same for every shard.
     args.question_file = question_file(args.questions, Path(args.log_dir))
+    # The end no further than the last question: the viewer reads the slice as the
+    # shard's size ("18 / 999942 samples" with an open end).
+    count = len(Path(args.question_file or SHIPPED).read_text().splitlines())
+    end = count if args.limit is None else min(count, args.start + args.limit)
+    args.slice = (args.start, end)
     if not args.report_only:
         alias = MODEL_ALIAS if args.gguf is None else args.name
         with embedded_server(threads=args.threads, gguf=args.gguf, alias=alias) as base_url:

@@ -114,6 +114,10 @@ def test_each_strategy_gives_its_accuracy(
         assert found["accuracy_right_first"] == 1.0 and found["accuracy_right_second"] == 0.0
     # A judge 80% sure: the Brier score is 0.04 when right, 0.64 when wrong.
     assert found["brier"] == pytest.approx(0.04 * expected + 0.64 * (1 - expected))
+    # Each sample's values exactly as written: the viewer's columns show no float noise.
+    scores = [s.scores["judge_accuracy"].value for s in log.samples if s.scores]
+    values = {(v["p_correct"], v["brier"]) for v in scores if isinstance(v, dict)}
+    assert values <= {(0.8, 0.04), (0.2, 0.64)}
     assert len(found) <= 11  # the headline; the reliability table is in the report
 
 
