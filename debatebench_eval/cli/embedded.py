@@ -11,9 +11,11 @@ real Ollama. A 135M model argues poorly; it is here to prove the pipe.
 from __future__ import annotations
 
 import importlib.util
+import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -27,6 +29,8 @@ MODEL_ALIAS = "smollm2"
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 CONTEXT_TOKENS = 4096
 STARTUP_TIMEOUT_S = 120.0
+# The server's last output lines quoted in an error about it.
+OUTPUT_TAIL_LINES = 12
 # Portable AVX2 code: a -march=native llama.cpp died of SIGILL on a virtual machine
 # whose CPU reports AMX.
 INSTALL_HINT = (
@@ -53,13 +57,11 @@ def _free_port() -> int:
         return port
 
 
-def _wait_ready(process: subprocess.Popen[bytes], base_url: str) -> None:
+def _wait_ready(process: subprocess.Popen[bytes], base_url: str, output: Path) -> None:
     deadline = time.monotonic() + STARTUP_TIMEOUT_S
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise ServerError(
-                f"the llama.cpp server exited with code {process.returncode} before answering"
-            )
+            raise ServerError(_ending(process, output, "before answering"))
         try:
             if httpx.get(f"{base_url}/models", timeout=2).status_code == 200:
                 return
@@ -67,8 +69,30 @@ def _wait_ready(process: subprocess.Popen[bytes], base_url: str) -> None:
             pass
         time.sleep(0.5)
     raise ServerError(
-        f"the llama.cpp server at {base_url} did not answer within {STARTUP_TIMEOUT_S:.0f} s"
+        f"the llama.cpp server at {base_url} did not answer within {STARTUP_TIMEOUT_S:.0f} s; "
+        f"its output is in {output}"
     )
+
+
+def _ending(process: subprocess.Popen[bytes], output: Path, when: str) -> str:
+    """How the server process ended, with the last lines it wrote: a model call sees only
+    a refused connection, so this is the one place the cause can be named."""
+    code = process.returncode
+    if code is not None and code < 0:
+        how = f"was killed by {signal.Signals(-code).name} ({signal.strsignal(-code)})"
+    else:
+        how = f"exited with code {code}"
+    hint = ""
+    if code == -signal.SIGILL:
+        hint = (
+            "; llama.cpp was built for instructions this CPU lacks (a -march=native build "
+            "on a virtual machine?): rebuild it as portable code with "
+            'CMAKE_ARGS="-DGGML_NATIVE=OFF" pip install --force-reinstall --no-cache-dir '
+            "llama-cpp-python"
+        )
+    lines = output.read_text(errors="replace").splitlines()[-OUTPUT_TAIL_LINES:]
+    tail = "\n".join(f"  | {line}" for line in lines) or "  | (nothing)"
+    return f"the llama.cpp server {how} {when}{hint}; its output ({output}) ends:\n{tail}"
 
 
 def server_arguments(
@@ -95,18 +119,50 @@ def embedded_server(
         gguf: Another GGUF file to serve instead of SmolLM2 (benchmarks).
         alias: The model name the server answers to.
     """
-    if importlib.util.find_spec("llama_cpp") is None:
-        raise ServerError(f"llama.cpp's server is not installed; run: {INSTALL_HINT}")
+    _require_server()
     port = _free_port()
     command = [sys.executable, *server_arguments(port, threads, gguf, alias)]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # Kept when the server dies, and named in the error; removed after a clean run.
+    with tempfile.NamedTemporaryFile(prefix="llama-server-", suffix=".log", delete=False) as out:
+        output = Path(out.name)
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
     base_url = f"http://127.0.0.1:{port}/v1"
+    keep = False
     try:
-        _wait_ready(process, base_url)
-        yield base_url
+        _wait_ready(process, base_url, output)
+        with _named_death(process, output):
+            yield base_url
+    except ServerError:
+        keep = True  # the error names the output file
+        raise
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        _stop(process)
+        if not keep:
+            output.unlink(missing_ok=True)
+
+
+@contextmanager
+def _named_death(process: subprocess.Popen[bytes], output: Path) -> Iterator[None]:
+    """Raise ServerError when the server died while the block ran, naming how, whether
+    the block ended normally (the run's samples recorded connection errors) or not."""
+    try:
+        yield
+    except Exception as exc:
+        if process.poll() is not None:
+            raise ServerError(_ending(process, output, "during the run")) from exc
+        raise
+    if process.poll() is not None:
+        raise ServerError(_ending(process, output, "during the run"))
+
+
+def _require_server() -> None:
+    if importlib.util.find_spec("llama_cpp") is None:
+        raise ServerError(f"llama.cpp's server is not installed; run: {INSTALL_HINT}")
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()

@@ -1,0 +1,130 @@
+"""The embedded server's death is named, not left as a refused connection: a stand-in
+process (Python's own HTTP server, answering /v1/models as llama.cpp's does) dies by a
+signal or an exit code, and the error says which, with the last lines it wrote and
+the file that holds them; a server that ran cleanly leaves no file behind."""
+
+from __future__ import annotations
+
+import signal
+import textwrap
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx
+import pytest
+
+from debatebench_eval.cli import embedded
+from debatebench_eval.core.errors import ServerError
+
+# Answers /v1/models; on /v1/die it prints a line and ends by SIGNAL (or exits with
+# CODE when SIGNAL is 0); it exits with CODE before listening when EARLY is set.
+STAND_IN = textwrap.dedent(
+    """
+    import http.server, os, signal, sys
+    port, sig, code, early = (int(a) for a in sys.argv[1:5])
+    print("stand-in server: loading model", flush=True)
+    if early:
+        print("error: failed to load model", flush=True)
+        sys.exit(code)
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            if self.path == "/v1/die":
+                print("ggml: the last line before dying", flush=True)
+                os.kill(os.getpid(), sig) if sig else os._exit(code)
+            self.send_response(200)
+            self.end_headers()
+            self.wfile.write(b'{"data": []}')
+
+        def log_message(self, *args):
+            pass
+
+    http.server.HTTPServer(("127.0.0.1", port), Handler).serve_forever()
+    """
+)
+
+
+@pytest.fixture
+def stand_in(monkeypatch: pytest.MonkeyPatch) -> Callable[..., None]:
+    """Serve the stand-in instead of llama.cpp, ending as told."""
+    monkeypatch.setattr(embedded, "_require_server", lambda: None)
+
+    def use(sig: int = 0, code: int = 0, early: bool = False) -> None:
+        def arguments(port: int, *_: object) -> list[str]:
+            return ["-c", STAND_IN, str(port), str(int(sig)), str(code), str(int(early))]
+
+        monkeypatch.setattr(embedded, "server_arguments", arguments)
+
+    return use
+
+
+def kill_server(base_url: str) -> None:
+    with pytest.raises(httpx.HTTPError):  # as every model call then sees it
+        httpx.get(f"{base_url}/die", timeout=10)
+    # The connection drops a moment before the process is reapable; a real run's last
+    # call comes long after.
+    time.sleep(1)
+
+
+def output_file(message: str) -> Path:
+    return Path(message.split("its output (", 1)[1].split(")", 1)[0])
+
+
+def test_a_server_killed_by_sigill_during_a_run_is_named_with_the_fix(
+    stand_in: Callable[..., None],
+) -> None:
+    stand_in(sig=signal.SIGILL)
+    with pytest.raises(ServerError) as caught, embedded.embedded_server() as base_url:
+        kill_server(base_url)
+    message = str(caught.value)
+    assert "was killed by SIGILL" in message and "during the run" in message
+    assert 'CMAKE_ARGS="-DGGML_NATIVE=OFF"' in message
+    assert "  | ggml: the last line before dying" in message
+    assert output_file(message).is_file()  # kept: the error names it
+    output_file(message).unlink()
+
+
+def test_a_death_while_the_block_raises_is_named_and_chained(
+    stand_in: Callable[..., None],
+) -> None:
+    stand_in(sig=signal.SIGKILL)
+    with pytest.raises(ServerError) as caught, embedded.embedded_server() as base_url:
+        kill_server(base_url)
+        raise ConnectionError("what the run saw")
+    assert "was killed by SIGKILL" in str(caught.value)
+    assert "NATIVE" not in str(caught.value)  # the rebuild hint is for SIGILL only
+    assert isinstance(caught.value.__cause__, ConnectionError)
+    output_file(str(caught.value)).unlink()
+
+
+def test_a_server_that_exits_before_answering_says_what_it_wrote(
+    stand_in: Callable[..., None],
+) -> None:
+    stand_in(code=3, early=True)
+    with pytest.raises(ServerError) as caught, embedded.embedded_server():
+        pytest.fail("the block must not run")
+    message = str(caught.value)
+    assert "exited with code 3 before answering" in message
+    assert "  | error: failed to load model" in message
+    output_file(message).unlink()
+
+
+def test_a_clean_run_leaves_no_output_file(
+    stand_in: Callable[..., None], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr("tempfile.tempdir", None)  # read TMPDIR again
+    stand_in()
+    with embedded.embedded_server() as base_url:
+        assert httpx.get(f"{base_url}/models", timeout=10).status_code == 200
+        assert len(list(tmp_path.glob("llama-server-*.log"))) == 1
+    assert not list(tmp_path.glob("llama-server-*.log"))
+
+
+def test_an_error_of_the_block_with_the_server_alive_passes_through(
+    stand_in: Callable[..., None],
+) -> None:
+    stand_in()
+    with pytest.raises(KeyError), embedded.embedded_server():
+        raise KeyError("the caller's own error")
