@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from debatebench_eval.judging import reliability
 from debatebench_eval.record.protocol import other_side
 
 CHANCE_DRAWS = 20000
@@ -52,12 +53,11 @@ class Rate:
 
 
 def wilson(k: int, n: int) -> Rate:
-    if n == 0:
+    """k of n with the project's one Wilson interval (judging.reliability's)."""
+    found = reliability.wilson(k, n)
+    if found is None:
         return Rate(0, 0, None, None)
-    from scipy.stats import binomtest  # type: ignore[import-untyped]
-
-    interval = binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
-    return Rate(k, n, float(interval.low), float(interval.high))
+    return Rate(k, n, found.low, found.high)
 
 
 def pair_outcome(
