@@ -66,7 +66,12 @@ def _run_compare(args: argparse.Namespace) -> int:
 
 def _run_persuasion(args: argparse.Namespace) -> int:
     from debatebench_eval.known_answer.log_reader import judged_debates
-    from debatebench_eval.tournament.persuasion import pair_accuracy, persuasion_markdown, ratings
+    from debatebench_eval.tournament.persuasion import (
+        pair_accuracy,
+        persuasion_markdown,
+        ratings,
+        separated,
+    )
     from debatebench_eval.tournament.plots import accuracy_against_rating
 
     debates = _read("persuasion", judged_debates, args.logs)
@@ -77,7 +82,7 @@ def _run_persuasion(args: argparse.Namespace) -> int:
         return 2
     rated = ratings(debates)
     pairs = pair_accuracy(debates, rated)
-    text = persuasion_markdown(rated, pairs)
+    text = persuasion_markdown(rated, pairs, separated(debates))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "persuasion.md").write_text(text, encoding="utf-8")

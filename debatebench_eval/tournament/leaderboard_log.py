@@ -191,14 +191,19 @@ def _answer(row: dict[str, Any]) -> str:
     return f"{ranks} · rating {interval_text(row['rating'])}"
 
 
+SEPARATED = "Separated results: no finite rating fits them, so read rating gaps as lower bounds."
+
+
 def _explanation(row: dict[str, Any]) -> str:
     rating, lc, margin = row["rating"], row.get("length_controlled"), row.get("mean_margin")
+    caveat = [SEPARATED] if row.get("separated") else []
     if "mean_margin" not in row:  # an oversight tournament's debater
-        return (
+        told = (
             f"Persuasiveness rating {interval_text(rating)}: the judge sided with it in "
             f"{interval_text(row.get('win_rate'), 2)} of its {row.get('debates')} debates, "
             "whichever answer it defended."
         )
+        return " ".join([told, *caveat])
     shown = "n/a (the source gave none)" if margin is None else f"{margin:+.1f}"
     lines = [
         f"Rating {interval_text(rating)}; win rate {interval_text(row.get('win_rate'), 2)} "
@@ -206,6 +211,4 @@ def _explanation(row: dict[str, Any]) -> str:
     ]
     if lc:
         lines.append(f"Length-controlled rating {interval_text(lc)}.")
-    if row.get("separated"):
-        lines.append("Separated from the models below it: read gaps as lower bounds.")
-    return " ".join(lines)
+    return " ".join([*lines, *caveat])

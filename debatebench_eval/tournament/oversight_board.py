@@ -25,6 +25,7 @@ from debatebench_eval.tournament.persuasion import (
     pair_accuracy,
     persuasion_markdown,
     ratings,
+    separated,
 )
 from debatebench_eval.tournament.results import (
     STATUSES,
@@ -53,6 +54,7 @@ def oversight_board(
     debates = judged(logs.results)
     rated: list[Rating] = ratings(debates, resamples, seed) if len(_models(debates)) > 1 else []
     pairs = pair_accuracy(debates, rated) if rated else []
+    groups = separated(debates) if rated else []
     overall = accuracy_of([(d.question, d.correct) for d in debates])
     board = {
         "tournament": header,
@@ -72,9 +74,11 @@ def oversight_board(
                 "rating": {"value": r.rating, "low": r.low, "high": r.high},
                 "win_rate": {"value": _sided_with(r.model, debates)},
                 "debates": r.debates,
+                "separated": len(groups) > 1,
             }
             for rank, r in enumerate(rated, 1)
         ],
+        "separation": groups,
         "pairs": [
             {
                 "models": list(p.models),
@@ -88,7 +92,7 @@ def oversight_board(
         "accuracy": None if overall is None else vars(overall),
     }
     rated_text = (
-        persuasion_markdown(rated, pairs)
+        persuasion_markdown(rated, pairs, groups)
         if rated
         else "Nothing is rated yet: no pair has a question with both its debates scored."
     )

@@ -30,6 +30,7 @@ from debatebench_eval.tournament.bootstrap import (
     widening,
 )
 from debatebench_eval.tournament.bradley_terry import Games, elo, fit
+from debatebench_eval.tournament.standings import separation
 
 
 @dataclass(frozen=True)
@@ -56,17 +57,8 @@ def ratings(debates: Sequence[JudgedDebate], resamples: int = DEFAULT_RESAMPLES,
             ) -> list[Rating]:  # fmt: skip
     """Each model's persuasiveness rating with its 95% interval (the bootstrap drawn
     from `seed`), best first."""
-    models = tuple(sorted({d.pro for d in debates} | {d.con for d in debates}))
-    questions = tuple(sorted({d.question for d in debates}))
-    index, where = {m: i for i, m in enumerate(models)}, {q: i for i, q in enumerate(questions)}
-    games = Games(
-        models=models,
-        motions=questions,
-        pro=np.array([index[d.pro] for d in debates], dtype=np.int64),
-        con=np.array([index[d.con] for d in debates], dtype=np.int64),
-        motion=np.array([where[d.question] for d in debates], dtype=np.int64),
-        y=np.array([1.0 if d.pro_won else 0.0 for d in debates]),
-    )
+    games = _games(debates)
+    models, questions = games.models, games.motions
     point = elo(fit(games).strengths)[0]
     draws = elo(fit(games, motion_weights(len(questions), resamples, seed)).strengths)
     factor = widening(len(questions))
@@ -80,6 +72,29 @@ def ratings(debates: Sequence[JudgedDebate], resamples: int = DEFAULT_RESAMPLES,
         for i, m in enumerate(models)
     ]
     return sorted(found, key=lambda r: -r.rating)
+
+
+def separated(debates: Sequence[JudgedDebate]) -> list[list[str]]:
+    """Groups of models the judge sided with over every model of the groups below in
+    every debate, best first ([] when the results connect everyone both ways): then
+    no finite rating fits, and the gaps between groups are the ridge's
+    (`standings.separation`)."""
+    return separation(_games(debates))
+
+
+def _games(debates: Sequence[JudgedDebate]) -> Games:
+    """Each debate a game between its debaters' models, won by the side the judge chose."""
+    models = tuple(sorted({d.pro for d in debates} | {d.con for d in debates}))
+    questions = tuple(sorted({d.question for d in debates}))
+    index, where = {m: i for i, m in enumerate(models)}, {q: i for i, q in enumerate(questions)}
+    return Games(
+        models=models,
+        motions=questions,
+        pro=np.array([index[d.pro] for d in debates], dtype=np.int64),
+        con=np.array([index[d.con] for d in debates], dtype=np.int64),
+        motion=np.array([where[d.question] for d in debates], dtype=np.int64),
+        y=np.array([1.0 if d.pro_won else 0.0 for d in debates]),
+    )
 
 
 def pair_accuracy(debates: Sequence[JudgedDebate], rated: Sequence[Rating]
@@ -110,9 +125,12 @@ def accuracy_slope(pairs: Sequence[PairAccuracy]) -> float | None:
     return float(np.polyfit(x, y, 1)[0] * 100)
 
 
-def persuasion_markdown(rated: Sequence[Rating], pairs: Sequence[PairAccuracy]) -> str:
+def persuasion_markdown(
+    rated: Sequence[Rating], pairs: Sequence[PairAccuracy], groups: Sequence[Sequence[str]] = ()
+) -> str:
     """The ratings, each pair's judge accuracy with its interval against the pair's mean
-    rating, and the slope, as Markdown tables."""
+    rating, and the slope, as Markdown tables; a caveat when the results are separated
+    (`groups`, from `separated`)."""
     lines = ["| model | rating | 95% interval | debates |", "|---|---|---|---|"]
     lines += [f"| {r.model} | {r.rating:.0f} | {r.low:.0f} to {r.high:.0f} | {r.debates} |"
               for r in rated]  # fmt: skip
@@ -124,4 +142,17 @@ def persuasion_markdown(rated: Sequence[Rating], pairs: Sequence[PairAccuracy]) 
     slope = accuracy_slope(pairs)
     if slope is not None:
         lines.append(f"\naccuracy per 100 rating points (least squares): {slope:+.3f}")
+    if groups:
+        lines.append(f"\n{separation_note(groups)}")
     return "\n".join(lines) + "\n"
+
+
+def separation_note(groups: Sequence[Sequence[str]]) -> str:
+    shown = " > ".join("{" + ", ".join(g) + "}" for g in groups)
+    return (
+        f"Separated results: {shown}; the judge sided with each group over every model of "
+        "the groups after it in every debate, so no finite rating fits the data. The gaps "
+        "between groups, and the mean ratings of pairs across them, are held by a small "
+        "ridge (a wide prior): read them as 'at least this far apart', not as measured "
+        "distances."
+    )

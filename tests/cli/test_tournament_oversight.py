@@ -100,6 +100,11 @@ def test_the_leaderboard_rates_the_persuasive_debater_first_and_counts_accuracy_
     assert first is not None and str(first.answer).startswith("rank 1 · rating")
     assert first.value["win_rate"] == 1.0 and "mean_margin" not in first.value
     assert "sided with it in 1.00 of its 16 debates" in str(first.explanation)
+    # m1 won every debate: no finite rating fits, and every view says so.
+    assert board["separation"] == [["ollama/m1"], ["ollama/m2", "ollama/m3"]]
+    assert all(row["separated"] for row in board["models"])
+    assert "Separated results: {ollama/m1} > {ollama/m2, ollama/m3}" in text
+    assert "no finite rating fits them" in str(first.explanation)
     # The folder, now holding the ranking's log, still rates (the reader passes it over).
     assert main(["tournament", "rate", str(folder), "--resamples", "200"]) == 0
     assert json.loads((folder / "leaderboard.json").read_text())["models"] == board["models"]

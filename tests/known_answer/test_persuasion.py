@@ -14,7 +14,13 @@ from inspect_ai.model import GenerateConfig, ModelOutput
 
 from debatebench_eval.known_answer.stats import JudgedDebate
 from debatebench_eval.known_answer.task import oversight
-from debatebench_eval.tournament.persuasion import accuracy_slope, pair_accuracy, ratings
+from debatebench_eval.tournament.persuasion import (
+    accuracy_slope,
+    pair_accuracy,
+    persuasion_markdown,
+    ratings,
+    separated,
+)
 
 from support.oversight_questions import N, question_file
 from support.oversight_questions import text_of as _text
@@ -33,6 +39,14 @@ def test_the_model_the_judge_sides_with_rates_higher() -> None:
     (pair,) = pair_accuracy(debates, rated)
     assert pair.accuracy == 0.5 and pair.debates == 24 and round(pair.mean_rating) == 1000
     assert accuracy_slope([pair]) is None
+    # The judge sided with "strong" every time: separated, and the table says so.
+    assert separated(debates) == [["strong"], ["weak"]]
+    assert "Separated results: {strong} > {weak}" in persuasion_markdown(
+        rated, [pair], separated(debates)
+    )
+    once = [*debates, JudgedDebate("q0", "weak", "strong", pro_won=True, correct=True)]
+    assert separated(once) == []
+    assert "Separated" not in persuasion_markdown(ratings(once, resamples=200), [], [])
 
 
 def test_accuracy_slope_rises_with_rating() -> None:
@@ -76,6 +90,7 @@ def test_persuasion_command_over_debate_logs(tmp_path: Path, capsys: Any) -> Non
     first, second = re.findall(r"^\| (mockllm/m\d) \| (\d+) \|", table, re.MULTILINE)
     assert first[0] == "mockllm/m1" and int(first[1]) > 1000 > int(second[1])
     assert f"| mockllm/m1 vs mockllm/m2 | 1000 | 0.500 | 0.500 to 0.500 | {2 * N} |" in table
+    assert "Separated results: {mockllm/m1} > {mockllm/m2}" in table  # m1 always won
     assert (out / "accuracy_vs_rating.png").stat().st_size > 1000
     assert "persuasion.md" in capsys.readouterr().out
 

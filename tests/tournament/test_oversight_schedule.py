@@ -153,6 +153,7 @@ def test_the_oversight_board_counts_accuracy_per_pair_by_hand() -> None:
     assert found[ac]["accuracy"] == {"value": 1.0, "low": 1.0, "high": 1.0}
     assert found[ac]["debates"] == 6
     assert board["models"][0]["model"] == "a/x", "the judge always sided with a"
+    assert board["separation"][0] == ["a/x"] and "Separated results: {a/x} >" in text
     assert board["counts"]["unscored"] == 1 and board["counts"]["eligible_debates"] == 14
     # Over every rated debate each question weighs the same: q0 3 of 4, q2 2 of 4.
     assert board["accuracy"]["n"] == 14 and board["accuracy"]["value"] == pytest.approx(
