@@ -79,7 +79,7 @@ def _ending(process: subprocess.Popen[bytes], output: Path, when: str) -> str:
     a refused connection, so this is the one place the cause can be named."""
     code = process.returncode
     if code is not None and code < 0:
-        how = f"was killed by {signal.Signals(-code).name} ({signal.strsignal(-code)})"
+        how = f"was killed by {_signal_name(-code)} ({signal.strsignal(-code)})"
     else:
         how = f"exited with code {code}"
     hint = ""
@@ -90,9 +90,19 @@ def _ending(process: subprocess.Popen[bytes], output: Path, when: str) -> str:
             'CMAKE_ARGS="-DGGML_NATIVE=OFF" pip install --force-reinstall --no-cache-dir '
             "llama-cpp-python"
         )
-    lines = output.read_text(errors="replace").splitlines()[-OUTPUT_TAIL_LINES:]
+    try:
+        lines = output.read_text(errors="replace").splitlines()[-OUTPUT_TAIL_LINES:]
+    except OSError as exc:
+        lines = [f"(unreadable: {exc})"]
     tail = "\n".join(f"  | {line}" for line in lines) or "  | (nothing)"
     return f"the llama.cpp server {how} {when}{hint}; its output ({output}) ends:\n{tail}"
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:  # a real-time signal Python does not name
+        return f"signal {number}"
 
 
 def server_arguments(
@@ -125,15 +135,19 @@ def embedded_server(
     # Kept when the server dies, and named in the error; removed after a clean run.
     with tempfile.NamedTemporaryFile(prefix="llama-server-", suffix=".log", delete=False) as out:
         output = Path(out.name)
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+        try:
+            process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+        except OSError:
+            output.unlink(missing_ok=True)
+            raise
     base_url = f"http://127.0.0.1:{port}/v1"
     keep = False
     try:
         _wait_ready(process, base_url, output)
         with _named_death(process, output):
             yield base_url
-    except ServerError:
-        keep = True  # the error names the output file
+    except ServerError as exc:
+        keep = str(output) in str(exc)  # this server's own error, which names the file
         raise
     finally:
         _stop(process)
@@ -148,11 +162,16 @@ def _named_death(process: subprocess.Popen[bytes], output: Path) -> Iterator[Non
     try:
         yield
     except Exception as exc:
-        if process.poll() is not None:
+        if _died(process):
             raise ServerError(_ending(process, output, "during the run")) from exc
         raise
-    if process.poll() is not None:
+    if _died(process):
         raise ServerError(_ending(process, output, "during the run"))
+
+
+def _died(process: subprocess.Popen[bytes]) -> bool:
+    """Ended on its own: not by the Ctrl-C that reached the whole terminal."""
+    return process.poll() is not None and process.returncode != -signal.SIGINT
 
 
 def _require_server() -> None:

@@ -103,7 +103,11 @@ def wilson(successes: float, n: int) -> Estimate | None:
     share = successes / n
     centre = (share + z * z / (2 * n)) / (1 + z * z / n)
     half = z / (1 + z * z / n) * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n))
-    return Estimate(share, max(0.0, centre - half), min(1.0, centre + half), n, 0.5)
+    # Exact at the ends, as scipy's: the arithmetic leaves 0.9999999999999999 for n of n
+    # (n = 13, 15, ...), an interval below its own share and a negative error bar.
+    low = 0.0 if successes == 0 else min(share, max(0.0, centre - half))
+    high = 1.0 if successes == n else max(share, min(1.0, centre + half))
+    return Estimate(share, low, high, n, 0.5)
 
 
 def cohen_kappa(answers: Sequence[tuple[Any, Any]]) -> float:

@@ -128,3 +128,22 @@ def test_an_error_of_the_block_with_the_server_alive_passes_through(
     stand_in()
     with pytest.raises(KeyError), embedded.embedded_server():
         raise KeyError("the caller's own error")
+
+
+def test_a_ctrl_c_that_reached_the_server_too_is_not_called_its_death(
+    stand_in: Callable[..., None],
+) -> None:
+    stand_in(sig=signal.SIGINT)
+    with embedded.embedded_server() as base_url:  # the run's own interrupt says enough
+        kill_server(base_url)
+
+
+def test_another_servers_error_in_the_block_keeps_no_output_file(
+    stand_in: Callable[..., None], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr("tempfile.tempdir", None)
+    stand_in()
+    with pytest.raises(ServerError, match="the judge's server"), embedded.embedded_server():
+        raise ServerError("the judge's server did not answer")
+    assert not list(tmp_path.glob("llama-server-*.log"))

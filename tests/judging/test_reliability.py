@@ -168,6 +168,11 @@ def test_the_written_out_wilson_interval_is_scipys() -> None:
             ci = stats.binomtest(successes, n).proportion_ci(0.95, method="wilson")
             assert found is not None
             assert (found.low, found.high) == pytest.approx((ci.low, ci.high), abs=1e-12)
+            # Exact at the ends and around the share: error bars of it are never negative.
+            assert found.low <= found.value <= found.high
+            assert (found.low == 0.0) == (successes == 0) and (found.high == 1.0) == (
+                successes == n
+            )
 
 
 def test_computing_the_figures_does_not_import_scipy_stats() -> None:
