@@ -1,15 +1,19 @@
 """Human labels: the JSONL rows the labelling page exports, read back and matched.
 
-A row labels one item (a debate of a log folder, `annotation.items`) by one
-annotator: who argued better (`winner`, optionally the rubric's dimensions for
-each shown side) for a rubric debate, which answer is right and how sure for a
-known-answer one. Sides are named as the page showed them (A/B), with `a_side`
-saying which side A was, so a row can be read without the page.
+A row labels one debate by one annotator: who argued better (`winner`,
+optionally the rubric's dimensions for each shown side) for a rubric debate,
+which answer is right and how sure for a known-answer one. The row knows the
+debate only by its opaque id on the page and the sides only as the page showed
+them (A/B): the page's key (`annotation.page_key`, a file beside the page)
+says which debate the id is, its digest when labelled and which side was A.
+Every row is resolved through a key when it is read; an id no key holds is an
+error naming the row. Rows of pages written before the ids (which named the
+debate, its digest and `a_side` themselves) are still read as they are.
 
-A later row for the same item and annotator replaces the earlier one (an
+A later row for the same debate and annotator replaces the earlier one (an
 annotator who changed their mind, or a file exported twice and merged). A
-label whose item is in the folder but whose debate text changed since, and a
-label for an item the folder does not hold, are kept apart and listed by the
+label whose debate is in the folder but whose text changed since, and a
+label for a debate the folder does not hold, are kept apart and listed by the
 caller: a label is never dropped without a word.
 """
 
@@ -20,15 +24,30 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from pydantic import PrivateAttr
 
 from debatebench_eval.annotation.items import Item
-from debatebench_eval.core.config_file import ConfigFile, checked, choice, parse_file, text
+from debatebench_eval.annotation.page_key import (
+    DIGEST,
+    ID_PATTERN,
+    ID_WORDS,
+    PageKeys,
+    read_keys,
+)
+from debatebench_eval.core.config_file import (
+    ConfigFile,
+    checked,
+    choice,
+    matching,
+    parse_file,
+    text,
+)
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.row_files import jsonl_rows
 from debatebench_eval.judging.rubric import default_rubric
+from debatebench_eval.record.protocol import Side
 
 SHOWN = ("A", "B")
 WINNERS = ("A", "B", "tie")
@@ -86,22 +105,24 @@ def _maybe(values: Sequence[str]) -> Any:
     return checked(words, lambda v: v is None or v in values, lambda v: v)
 
 
+@dataclass(frozen=True)
+class Labelled:
+    """What a row's page said of the debate it labels: its name, its content digest when
+    labelled, and the side shown as A."""
+
+    name: str
+    digest: str
+    a_side: Side
+
+
 class Label(ConfigFile):
-    """One row of a labels file: one item labelled by one annotator."""
+    """One row of a labels file: one debate, known by its id on the page, labelled by one
+    annotator."""
 
     KEY_NOUN = "field"
 
-    item: Annotated[str, text("the item id `<log file>:<sample id>:<epoch>`")]
-    digest: Annotated[
-        str,
-        checked(
-            "16 lower-case hex digits",
-            lambda v: isinstance(v, str) and len(v) == 16 and set(v) <= set("0123456789abcdef"),
-            lambda v: v,
-        ),
-    ]
+    item: Annotated[str, matching(ID_PATTERN, ID_WORDS)]
     annotator: Annotated[str, text("the annotator's name, non-empty")]
-    a_side: Annotated[Literal["pro", "con"], choice(("pro", "con"), "pro or con")]
     winner: Annotated[str | None, _maybe(WINNERS)] = None
     scores: Annotated[
         dict[str, dict[str, int]] | None, checked(_scores_words(), _scores, lambda v: v)
@@ -119,18 +140,41 @@ class Label(ConfigFile):
     page: Annotated[str, text("the labelling page's id")]
     # Where the row was read (file and line), for the messages about it; not a column.
     _where: str = PrivateAttr(default="")
+    # The debate, from the page's key (set as the row is read); not a column.
+    _labelled: Labelled | None = PrivateAttr(default=None)
 
     @property
     def where(self) -> str:
         return self._where or self.item
 
     @property
+    def debate(self) -> Labelled:
+        """The labelled debate, as the page's key (or an earlier page's row) names it."""
+        if self._labelled is None:
+            raise ConfigError(self.where, f"id {self.item} not looked up in a page key",
+                              "a label read by read_labels")  # fmt: skip
+        return self._labelled
+
+    @property
     def key(self) -> tuple[str, str]:
-        return (self.item, self.annotator)
+        return (self.debate.name, self.annotator)
 
     def row(self) -> dict[str, Any]:
         """The row as the page writes it."""
         return self.model_dump()
+
+
+class EarlierLabel(Label):
+    """A row of a page written before the opaque ids: it names the debate
+    (`<log file>:<sample id>:<epoch>`), its digest and the side shown as A itself."""
+
+    item: Annotated[str, text("the item id `<log file>:<sample id>:<epoch>`")]
+    digest: Annotated[str, DIGEST]
+    a_side: Annotated[Side, choice(("pro", "con"), "pro or con")]
+
+
+# Fields only an earlier page's rows have: a row with either is read as one.
+_EARLIER_FIELDS = ("digest", "a_side")
 
 
 def check_question(label: Label) -> None:
@@ -153,21 +197,41 @@ def check_question(label: Label) -> None:
                           "null: scores belong to a rubric `winner`")  # fmt: skip
 
 
-def read_labels(paths: Iterable[str | Path]) -> list[Label]:
-    """Every label of the files, in order, a later row for the same item and annotator
-    replacing the earlier one; a bad row is one ConfigError naming file, line and field."""
-    kept: dict[tuple[str, str], Label] = {}
-    for path in map(Path, paths):
+def read_labels(
+    paths: Iterable[str | Path], keys: Iterable[str | Path] | None = None
+) -> list[Label]:
+    """Every label of the files, in order, each resolved through the page keys `keys` (or,
+    when None, every key file beside the labels files); a later row for the same debate
+    and annotator replaces the earlier one. A bad row, or an id no key holds, is one
+    ConfigError naming file, line and field."""
+    files = list(map(Path, paths))
+    for path in files:
         if not path.is_file():
             raise ConfigError(
                 str(path), "file not found", "a labels file (JSONL) the page exported"
             )
+    found = read_keys(keys, files)
+    kept: dict[tuple[str, str], Label] = {}
+    for path in files:
         for where, row in jsonl_rows(path):
-            label = parse_file(Label, row, f"{path}: {where}")
-            label._where = f"{path}: {where}"
-            check_question(label)
+            label = read_label(row, f"{path}: {where}", found)
             kept[label.key] = label
     return list(kept.values())
+
+
+def read_label(row: Any, where: str, keys: PageKeys) -> Label:
+    """One row, checked, with its debate looked up in the keys (an earlier page's row
+    names its own)."""
+    earlier = isinstance(row, dict) and any(name in row for name in _EARLIER_FIELDS)
+    label = parse_file(EarlierLabel if earlier else Label, row, where)
+    label._where = where
+    check_question(label)
+    if isinstance(label, EarlierLabel):
+        label._labelled = Labelled(label.item, label.digest, label.a_side)
+    else:
+        entry = keys.entry(label.item, where)
+        label._labelled = Labelled(entry.item, entry.digest, entry.a_side)
+    return label
 
 
 @dataclass(frozen=True)
@@ -183,29 +247,29 @@ class Matched:
     def notes(self) -> list[str]:
         """One line per label that was not matched, naming where it was read."""
         lines = [
-            f"{label.where}: item {label.item} changed since it was labelled "
-            f"(digest {label.digest} in the label); not used"
+            f"{label.where}: item {label.debate.name} changed since it was labelled "
+            f"(digest {label.debate.digest} then); not used"
             for label in self.changed
         ]
         lines += [
-            f"{label.where}: item {label.item} is not in the folder; not used"
+            f"{label.where}: item {label.debate.name} is not in the folder; not used"
             for label in self.unknown
         ]
         return lines
 
 
 def match_labels(labels: Iterable[Label], items: Iterable[Item]) -> Matched:
-    """Each label with its item (same id and digest); the others listed, never dropped.
+    """Each label with its item (same name and digest); the others listed, never dropped.
     A label that answers the other kind's question is an error naming its row."""
-    by_id = {item.item: item for item in items}
+    by_name = {item.item: item for item in items}
     matched: list[tuple[Label, Item]] = []
     changed: list[Label] = []
     unknown: list[Label] = []
     for label in labels:
-        item = by_id.get(label.item)
+        item = by_name.get(label.debate.name)
         if item is None:
             unknown.append(label)
-        elif item.digest != label.digest:
+        elif item.digest != label.debate.digest:
             changed.append(label)
         else:
             check_kind(label, item)
@@ -221,6 +285,7 @@ def check_kind(label: Label, item: Item) -> None:
         raise ConfigError(f"{label.where}: winner",
                           "a winner for a known-answer debate",
                           "`answer` (A or B) and `confidence`")  # fmt: skip
-    if item.a_side is not None and label.a_side != item.a_side:
-        raise ConfigError(f"{label.where}: a_side", repr(label.a_side),
+    # An earlier page's row says itself which side defends answer A; the record fixes it.
+    if item.a_side is not None and label.debate.a_side != item.a_side:
+        raise ConfigError(f"{label.where}: a_side", repr(label.debate.a_side),
                           f"{item.a_side!r}: the side that defends answer A")  # fmt: skip

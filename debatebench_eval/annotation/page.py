@@ -8,11 +8,15 @@ the answer a speaker defends), never a model, team, judge output or score.
 Model and team names inside a speech are masked as the judge's blind view masks
 them. The page writes every text with `textContent`, so a speech that holds
 markup shows it as text.
+
+Blind in its source too: the embedded data knows each debate by its opaque id
+(`annotation.page_key`), never by its log's name, sample id or the side shown as
+A, so neither the source, the browser's storage nor the exported labels say
+which model argued which side. The key to the ids is a file of its own.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Sequence
 from importlib import resources
@@ -25,10 +29,10 @@ from debatebench_eval.annotation.labels import (
     LOWEST_CONFIDENCE,
     LOWEST_SCORE,
 )
-from debatebench_eval.annotation.selection import a_side
-from debatebench_eval.judging.blind import Orientation, mask
+from debatebench_eval.annotation.page_key import PageKey
+from debatebench_eval.judging.blind import Orientation, mask, side_lines
 from debatebench_eval.judging.rubric import default_rubric
-from debatebench_eval.record.protocol import other_side
+from debatebench_eval.record.protocol import Side, other_side
 
 TEMPLATE = "page.html"
 DATA_MARK = "/*PAGE_DATA*/"
@@ -37,19 +41,13 @@ _SCRIPT_SAFE = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u20
                 "\u2029": "\\u2029"}  # fmt: skip
 
 
-def page_id(items: Sequence[Item], seed: int) -> str:
-    """The page's id: its seed and item count, and a short digest of the items shown
-    (two pages of one folder and seed but other debates keep their labels apart)."""
-    joined = "\n".join(f"{item.item}:{item.digest}" for item in items)
-    return f"seed-{seed}-items-{len(items)}-{hashlib.sha256(joined.encode()).hexdigest()[:8]}"
-
-
-def page_data(items: Sequence[Item], seed: int) -> dict[str, Any]:
-    """What the page embeds: the items as shown, and the questions' scales."""
+def page_data(items: Sequence[Item], key: PageKey) -> dict[str, Any]:
+    """What the page embeds: the items as shown (in the key's order, which is theirs),
+    and the questions' scales. No seed: with a debate's name it would say its sides."""
     rubric = default_rubric()
+    shown = zip(items, key.items.items(), strict=True)
     return {
-        "page": page_id(items, seed),
-        "seed": seed,
+        "page": key.page,
         "dimensions": [
             {
                 "key": d.name,
@@ -62,7 +60,7 @@ def page_data(items: Sequence[Item], seed: int) -> dict[str, Any]:
             "score": [LOWEST_SCORE, HIGHEST_SCORE],
             "confidence": [LOWEST_CONFIDENCE, HIGHEST_CONFIDENCE],
         },
-        "items": [shown_item(item, a_side(item, seed)) for item in items],
+        "items": [shown_item(item, entry.a_side, blind) for item, (blind, entry) in shown],
     }
 
 
@@ -74,15 +72,13 @@ def first_sentence(description: str) -> str:
     return text if end < 0 else text[: end + 1]
 
 
-def shown_item(item: Item, side_a: str) -> dict[str, Any]:
-    """One item as the page shows it, with A being `side_a`."""
-    orientation = Orientation(a=side_a, b=other_side(side_a))  # type: ignore[arg-type]
+def shown_item(item: Item, side_a: Side, blind: str) -> dict[str, Any]:
+    """One item as the page shows it, known by its id `blind`, with A being `side_a`."""
+    orientation = Orientation(a=side_a, b=other_side(side_a))
     hidden = list(item.hidden)
     shown: dict[str, Any] = {
-        "item": item.item,
-        "digest": item.digest,
+        "item": blind,
         "kind": item.kind,
-        "a_side": side_a,
         "prompt": item.prompt,
         "speeches": [
             {
@@ -96,11 +92,9 @@ def shown_item(item: Item, side_a: str) -> dict[str, Any]:
     if item.kind == "known_answer":
         shown["answers"] = list(item.answers)
     else:
-        shown["sides"] = {
-            label: "argues for the motion" if orientation.side(label) == "pro"
-            else "argues against the motion"
-            for label in ("A", "B")
-        }  # fmt: skip
+        # What a reader needs to judge (and the judge's own view says): the motion's
+        # direction of each letter, as words; the rows say only A or B.
+        shown["sides"] = list(side_lines(orientation))
     return shown
 
 
@@ -113,10 +107,10 @@ def _speaker(item: Item, speech: ItemSpeech, orientation: Orientation) -> str:
     return f"{role} for answer {speech.defends}"
 
 
-def render_page(items: Sequence[Item], seed: int) -> str:
-    """The page's HTML, the items embedded."""
+def render_page(items: Sequence[Item], key: PageKey) -> str:
+    """The page's HTML, the items embedded as `key` knows them."""
     template = resources.files("debatebench_eval.annotation").joinpath(TEMPLATE).read_text("utf-8")
-    data = json.dumps(page_data(items, seed), ensure_ascii=False)
+    data = json.dumps(page_data(items, key), ensure_ascii=False)
     for char, escaped in _SCRIPT_SAFE.items():
         data = data.replace(char, escaped)
     return template.replace(DATA_MARK, data, 1)

@@ -21,7 +21,9 @@ def add_commands(commands: Any) -> None:
     page = commands.add_parser(
         "annotate",
         help="write one self-contained HTML page to label a folder's debates by hand, blind "
-        "(sides as A/B, no models, no judge output); it exports the labels as JSONL",
+        "(sides as A/B, no models, no judge output; debates known by opaque ids), and beside "
+        "it the page's key (PAGE.key.json: which debate each id is); the page exports the "
+        "labels as JSONL",
     )
     page.add_argument("log_dir", metavar="LOG_DIR", help="a folder of debate or oversight logs")
     page.add_argument(
@@ -41,7 +43,8 @@ def add_commands(commands: Any) -> None:
 
 def run_annotate(args: argparse.Namespace) -> int:
     from debatebench_eval.annotation.items import read_folder
-    from debatebench_eval.annotation.page import page_id, render_page
+    from debatebench_eval.annotation.page import render_page
+    from debatebench_eval.annotation.page_key import key_path, page_key, write_key
     from debatebench_eval.annotation.selection import select
 
     try:
@@ -57,11 +60,15 @@ def run_annotate(args: argparse.Namespace) -> int:
         print_error("annotate", exc)
         return 2
     chosen = select(found.items, args.size, args.seed, args.most_informative)
+    key = page_key(chosen.items, args.seed)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(render_page(chosen.items, args.seed), encoding="utf-8")
-    for line in summary(found.notes, chosen, args, page_id(chosen.items, args.seed)):
+    out.write_text(render_page(chosen.items, key), encoding="utf-8")
+    written = write_key(key, key_path(out))
+    for line in summary(found.notes, chosen, args, key.page):
         print(line)
+    print(f"key: {written} (which debate each id on the page is: keep it from the annotators; "
+          "`agreement` reads it beside the labels files)")  # fmt: skip
     print(out)
     return 0
 

@@ -1,17 +1,18 @@
 """The labels of the worked example in docs/guides/human-labels.md, made in the page.
 
 Writes the labelling page for four of the tournament's six debates
-(`debatebench-eval annotate ... --size 4 --seed 39`, shipped as `page.html`), opens
-it in headless Chromium (Debian's `chromium`) and labels every debate by keyboard
-as two annotators, each in a fresh browser profile; each annotator's labels are
-the page's own Export, and `labels.jsonl` is the two exports one after the other.
-Neither annotator is a person:
+(`debatebench-eval annotate ... --size 4 --seed 39`, shipped as `page.html`, with
+its key `page.key.json` beside it), opens it in headless Chromium (Debian's
+`chromium`) and labels every debate by keyboard as two annotators, each in a fresh
+browser profile; each annotator's labels are the page's own Export, and
+`labels.jsonl` is the two exports one after the other. Neither annotator is a
+person:
 
-- `assistant`: the developer's AI assistant read each debate on this page
-  (screenshots of it, blind: sides as A and B, no model names, no judge output)
-  and chose; its choices are the `ASSISTANT` table below, as the page shows the
-  sides. The script presses the keys.
-- `rule-words`: a scripted rule, the side whose speeches on the page hold more
+- `llm-screenshots`: an LLM that read screenshots of each debate on this page
+  (blind: sides as A and B, no model names, no judge output) and chose; its
+  choices are the `LLM_READING` table below, as the page shows the sides. The
+  script presses the keys.
+- `rule-words`: a word-count rule, the side whose speeches on the page hold more
   words wins (equal: a tie).
 
     python results/human-labels/make_labels.py
@@ -34,9 +35,9 @@ from support.browser import Browser  # noqa: E402
 
 HERE = Path(__file__).parent
 SIZE, SEED = 4, 39
-# The assistant's reading of each debate, in the page's order: the motion's opening
-# words (a check that the page still shows the debates read) and the key pressed.
-ASSISTANT = [
+# The LLM's reading of each debate, in the page's order: the motion's opening words (a
+# check that the page still shows the debates read) and the key pressed.
+LLM_READING = [
     ("A national minimum wage", "b"),  # A argues for the wage it must oppose; B argues for it
     ("Wealthy democracies", "a"),  # A argues for UBI; B, assigned against, praises it too
     ("A federal carbon tax", "a"),  # A states the case for the tax; B never mentions it
@@ -53,11 +54,11 @@ def by_words(browser: Browser) -> str:
     return "a" if a > b else "b" if b > a else "t"
 
 
-def by_assistant(browser: Browser) -> str:
+def by_llm_reading(browser: Browser) -> str:
     motion = str(browser.evaluate("document.getElementById('prompt').textContent"))
-    expected, key = ASSISTANT[int(browser.evaluate("window.labelsPage.state().index"))]
+    expected, key = LLM_READING[int(browser.evaluate("window.labelsPage.state().index"))]
     if expected not in motion:
-        raise SystemExit(f"the page shows {motion!r} where the assistant read {expected!r}")
+        raise SystemExit(f"the page shows {motion!r} where the LLM read {expected!r}")
     return key
 
 
@@ -91,7 +92,7 @@ def make() -> None:
     with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as scratch:
         exports = [
             label(page, who, choose, Path(scratch) / who)
-            for who, choose in (("assistant", by_assistant), ("rule-words", by_words))
+            for who, choose in (("llm-screenshots", by_llm_reading), ("rule-words", by_words))
         ]
     (HERE / "labels.jsonl").write_text("".join(exports))
     shutil.rmtree(HERE / "__pycache__", ignore_errors=True)

@@ -1,7 +1,9 @@
 """The labelling page in a real browser (headless Chromium over the DevTools protocol),
 opened from a file:// URL as a person would open it: three debates labelled by
-keyboard, the labels surviving a reload, exported as a file the project reads back,
-imported into a fresh browser profile; plus the page's accessibility basics and
+keyboard, the labels surviving a reload, exported as a file the project reads back
+through the page's key, imported into a fresh browser profile (each bad line named,
+every label counted); the page's source, storage and export blind to models, logs and
+sides; the confidence slider's own arrow keys; plus the page's accessibility basics and
 screenshots at a desktop and a phone size."""
 
 from __future__ import annotations
@@ -14,12 +16,17 @@ import pytest
 
 from debatebench_eval.annotation.items import load_items
 from debatebench_eval.annotation.labels import match_labels, read_labels
+from debatebench_eval.annotation.page_key import key_path, read_key
 from debatebench_eval.cli.main import main
 
 from support.annotation_logs import INJECTION
 from support.browser import Browser, require, shots_folder
+from support.paths import RESULTS
 
 PROGRESS = "document.getElementById('progress-label').textContent"
+BAR = "document.getElementById('progress').value"
+STATUS = "document.getElementById('status').textContent"
+INDEX = "window.labelsPage.state().index"
 STORED = "Object.values(window.labelsPage.state().rows).length"
 # The page's controls in the order Tab reaches them on a first, rubric, debate: one stop
 # per radio group (arrows move inside it), the known-answer question hidden, and
@@ -97,12 +104,12 @@ def test_label_by_keyboard_reload_export_and_import(
         text = browser.evaluate("window.labelsPage.exportText()")
     assert exported[0].read_text() == text
 
-    labels = read_labels(exported)
+    labels = read_labels(exported, [key_path(page)])
     assert len(labels) == 3 and {lb.annotator for lb in labels} == {"Ada Lovelace"}
     found = match_labels(labels, load_items(log_folder))
     assert len(found.matched) == 3 and not found.changed and not found.unknown
     for label, item in found.matched:
-        assert label.a_side in ("pro", "con")
+        assert label.debate.a_side in ("pro", "con")
         assert (label.winner is not None) == (item.kind == "rubric")
 
     with Browser(tmp_path / "fresh-profile") as fresh:
@@ -112,30 +119,136 @@ def test_label_by_keyboard_reload_export_and_import(
         fresh.wait_for(lambda: fresh.evaluate(PROGRESS) == "3 of 6 labelled", "the import")
         assert fresh.evaluate("document.getElementById('annotator').value") == "Ada Lovelace"
         assert fresh.evaluate("window.labelsPage.exportText()") == text
-        assert "3 labels loaded" in fresh.evaluate("document.getElementById('status').textContent")
-        # A file with a label for a debate not on the page and one whose text changed.
+        assert "3 labels loaded" in fresh.evaluate(STATUS)
         rows = [json.loads(line) for line in text.splitlines()]
         stray = tmp_path / "stray.jsonl"
-        stray.write_text("".join(json.dumps(r) + "\n" for r in (
-            {**rows[0], "item": "other.eval:x:1", "annotator": "Bo"},
-            {**rows[1], "digest": "0" * 16, "annotator": "Bo"},
-            {**rows[2], "annotator": "Bo"},
-            {**rows[2], "annotator": "Cy", "winner": "Z", "answer": "Z"},
-        )) + "{not json\n")  # fmt: skip
+        stray.write_text(_bad_lines(rows))
         fresh.set_files("#import", stray)
-        status = fresh.wait_for(lambda: fresh.evaluate(
-            "document.getElementById('status').textContent.includes('1 labels loaded') && "
-            "document.getElementById('status').textContent"), "the second import")  # fmt: skip
-        assert "1 for debates not on this page, left out" in status
-        assert "1 for debates whose text changed, left out" in status
-        assert "2 unreadable or incomplete lines, left out" in status
-        merged = read_labels([_write(tmp_path / "merged.jsonl", fresh)])
+        status = fresh.wait_for(lambda: "1 labels loaded" in fresh.evaluate(STATUS)
+                                and fresh.evaluate(STATUS), "the second import")  # fmt: skip
+        # Each bad line is named by its number and the field that was wrong.
+        assert "1 labels loaded; 5 lines left out:" in status
+        assert "line 1: field item: no debate 0000000000000000 on this page" in status
+        assert "line 2: field a_side: not a field of this page's labels" in status
+        assert f"line 4: field {_question(rows[2])}: expected " in status
+        assert "line 5: field labelled_at: expected an ISO-8601 time" in status
+        assert "line 6: not JSON" in status
+        # Every label loaded counts, Bo's beside Ada's own.
+        assert fresh.evaluate(PROGRESS) == "3 of 6 labelled (4 labels by 2 annotators; 3 yours)"
+        merged = read_labels([_write(tmp_path / "merged.jsonl", fresh)], [key_path(page)])
         assert sorted(lb.annotator for lb in merged) == ["Ada Lovelace"] * 3 + ["Bo"]
+
+    with Browser(tmp_path / "third-profile") as third:
+        third.open(url)
+        third.evaluate("document.getElementById('annotator').focus()")
+        third.type_text("Cy")
+        third.set_files("#import", exported[0])  # another annotator's file
+        third.wait_for(lambda: third.evaluate(BAR) == 3, "the import")
+        assert third.evaluate(PROGRESS) == "3 of 6 labelled (3 labels by 1 annotator; 0 yours)"
+
+
+def _question(row: dict[str, Any]) -> str:
+    return "winner" if row["winner"] is not None else "answer"
+
+
+def _bad_lines(rows: list[dict[str, Any]]) -> str:
+    """A file of one good label by Bo among lines each wrong in one field, and no JSON."""
+    bad = (
+        {**rows[0], "item": "0" * 16, "annotator": "Bo"},  # a debate not on this page
+        {**rows[1], "a_side": "pro", "annotator": "Bo"},  # a field the rows no longer have
+        {**rows[2], "annotator": "Bo"},
+        {**rows[2], "annotator": "Cy", "winner": "Z", "answer": "Z"},
+        {**rows[0], "annotator": "Di", "labelled_at": "yesterday"},
+    )
+    return "".join(json.dumps(r) + "\n" for r in bad) + "{not json\n"
 
 
 def _write(path: Path, browser: Browser) -> Path:
     path.write_text(browser.evaluate("window.labelsPage.exportText()"))
     return path
+
+
+# Everything the browser holds of the page: its live document, its storage, its export.
+STORAGE = "JSON.stringify(Object.entries(localStorage))"
+DOCUMENT = "document.documentElement.outerHTML"
+
+
+def test_the_source_storage_and_export_say_nothing_of_models_logs_or_sides(
+    tmp_path: Path,
+) -> None:
+    """On the shipped tournament, whose log is named after its two models and whose
+    swapped debates' sample ids end in `.swapped`: label every debate, then look for them."""
+    require()
+    folder = RESULTS / "human-labels" / "tournament"
+    page = tmp_path / "labels.html"
+    assert main(["annotate", str(folder), "-o", str(page), "--size", "6", "--seed", "1"]) == 0
+    items = load_items(folder)
+    secrets = {"ollama", "smollm2", "swapped", "a_side", "digest", 'seed"'}
+    for item in items:
+        secrets |= {item.item, item.log, item.log.removesuffix(".eval").rsplit("_", 1)[-1],
+                    item.sample_id, str(item.uuid), item.digest, *item.models}  # fmt: skip
+    with Browser(tmp_path / "profile") as browser:
+        browser.open(page.as_uri())
+        browser.evaluate("document.getElementById('annotator').focus()")
+        browser.type_text("Ada")
+        browser.evaluate("document.getElementById('item-title').focus()")
+        for key in "abtab":
+            browser.press(key)
+            browser.press("n")
+        browser.press("a")
+        assert browser.evaluate(PROGRESS) == "6 of 6 labelled"
+        held = {"source": page.read_text(encoding="utf-8"), "document": browser.evaluate(DOCUMENT),
+                "storage": browser.evaluate(STORAGE),
+                "export": browser.evaluate("window.labelsPage.exportText()")}  # fmt: skip
+    for where, text in held.items():
+        found = sorted(secret for secret in secrets if secret.lower() in text.lower())
+        assert not found, f"the page's {where} holds {found}"
+    rows = [json.loads(line) for line in held["export"].splitlines()]
+    assert {frozenset(row) for row in rows} == {frozenset(
+        ("item", "annotator", "winner", "scores", "answer", "confidence", "labelled_at", "page")
+    )}  # fmt: skip
+    assert all(value not in ("pro", "con") for row in rows for value in row.values())
+    # The key beside the page, and only it, says which debate and side each label meant.
+    key = read_key(key_path(page))
+    labels_file = tmp_path / "labels.jsonl"
+    labels_file.write_text(held["export"])
+    found = match_labels(read_labels([labels_file]), items)
+    assert len(found.matched) == 6
+    for label, item in found.matched:
+        assert key.items[label.item].item == item.item
+        assert label.debate.a_side == key.items[label.item].a_side
+
+
+def test_the_confidence_sliders_arrow_keys_move_its_value_not_the_debate(
+    page: Path, tmp_path: Path
+) -> None:
+    with Browser(tmp_path / "profile") as browser:
+        browser.open(page.as_uri())
+        browser.evaluate("document.getElementById('annotator').focus()")
+        browser.type_text("Ada")
+        browser.evaluate("document.getElementById('item-title').focus()")
+        while kind(browser) != "ka":
+            browser.press("n")
+        at = browser.evaluate(INDEX)
+        slider = "document.getElementById('confidence')"
+        browser.evaluate(f"{slider}.focus()")
+        start = int(browser.evaluate(f"{slider}.value"))
+        browser.press("ArrowRight")
+        browser.press("ArrowRight")
+        assert int(browser.evaluate(f"{slider}.value")) == start + 2
+        browser.press("ArrowLeft")
+        assert int(browser.evaluate(f"{slider}.value")) == start + 1
+        assert browser.evaluate(INDEX) == at  # still the same debate
+        assert browser.evaluate("document.getElementById('confidence-value').textContent") == (
+            str(start + 1)
+        )
+        browser.press("b")  # a letter still answers from the slider
+        browser.press("ArrowRight")  # and the label follows the slider
+        row = browser.evaluate("Object.values(window.labelsPage.state().rows)[0]")
+        assert (row["answer"], row["confidence"]) == ("B", start + 2)
+        browser.evaluate("document.getElementById('item-title').focus()")
+        browser.press("ArrowRight")  # off the slider the arrows move between debates again
+        assert browser.evaluate(INDEX) == at + 1
 
 
 def test_a_speech_cannot_inject_markup(page: Path, tmp_path: Path) -> None:
