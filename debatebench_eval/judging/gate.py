@@ -147,7 +147,8 @@ def require_human_agreement(
         if found["status"] != "passed":
             why = found.get("why") or {
                 "not_run": "no record of its agreement with people",
-                "identity_unverifiable": "its server reports no model fingerprint, so no "
+                "identity_unverifiable": "no identity: its server reports no model "
+                "fingerprint and none was given (DEBATEBENCH_JUDGE_FINGERPRINT), so no "
                 "record can be matched",
             }.get(found["status"], found["status"])
             raise DebateError(

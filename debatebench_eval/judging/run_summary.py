@@ -39,6 +39,7 @@ from inspect_ai.scorer import Score
 
 from debatebench_eval.core.errors import ErrorsWhenSilent
 from debatebench_eval.record.store import REASONING_BUDGETS_KEY
+from debatebench_eval.servers.dead_servers import watch_every_sample
 from debatebench_eval.trust.speech_rows import row_of
 from debatebench_eval.trust.stats import FIGURES, summarise, why_undefined
 
@@ -72,6 +73,9 @@ def report_problems_after_the_run() -> None:
         hooks(name="errors_when_silent", description="Run-ending errors under --display none.")(
             ErrorsWhenSilent
         )
+        # A loopback server that dies mid-run ends its samples at once, in every task,
+        # those that never probe their servers too (the judge checks, -T probe=false).
+        watch_every_sample()
         _registered = True
 
 
@@ -89,7 +93,11 @@ class RunSummary(Hooks):
         if total and not scored:
             lines.append(nothing_scored(total))
         if lines:
-            print("\n".join(lines), file=sys.stderr, flush=True)
+            # Inspect's display can leave stdout's last line unended (80 spaces of
+            # padding): where stdout and stderr share one file (`2>&1`, CI's log), the
+            # summary would go on after it. Stdout's text first, then a line of our own.
+            sys.stdout.flush()
+            print("\n" + "\n".join(lines), file=sys.stderr, flush=True)
 
 
 async def _summaries(log: EvalLog) -> list[EvalSampleSummary]:

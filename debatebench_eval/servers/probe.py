@@ -4,7 +4,9 @@ Inspect retries connection errors for a long time by default; a debate against
 a server that is not running should instead fail at once with the server's
 URL in the message. Only successes are remembered, so a restarted server is
 found again by the next sample. What is remembered is the run's own
-(core.run_memory): another run in the process probes again.
+(core.run_memory): another run in the process probes again. A probed model on
+loopback is watched from then on (servers.dead_servers): once its server has
+answered, a server that stops ends the samples at once instead of being retried.
 """
 
 from __future__ import annotations
@@ -16,25 +18,15 @@ import ssl
 import httpx
 from inspect_ai.model import Model
 
-from debatebench_eval.core.credentials import strip_credentials
 from debatebench_eval.core.errors import ServerError
 from debatebench_eval.core.run_memory import RunMemory
+from debatebench_eval.servers.dead_servers import answered, watch
+from debatebench_eval.servers.urls import is_loopback
+from debatebench_eval.servers.urls import model_base_url as model_base_url
 
 PROBE_TIMEOUT_S = 5.0
 _reachable: RunMemory[str, bool] = RunMemory()
 _locks: RunMemory[str, asyncio.Lock] = RunMemory()
-
-
-def model_base_url(model: Model) -> str | None:
-    """The server URL a model talks to, without credentials, if it has one.
-
-    Some providers keep a URL given by environment variable (OPENAI_BASE_URL)
-    only on their client, so that is asked too.
-    """
-    url = getattr(model.api, "base_url", None) or getattr(
-        getattr(model.api, "client", None), "base_url", None
-    )
-    return strip_credentials(str(url).rstrip("/")) if url else None
 
 
 async def ensure_reachable(model: Model, role: str) -> None:
@@ -45,12 +37,17 @@ async def ensure_reachable(model: Model, role: str) -> None:
     """
     url = model_base_url(model)
     reachable = _reachable.here()
-    if url is None or url in reachable:
+    if url is None:
+        return
+    if is_loopback(url):
+        watch(model)
+    if url in reachable:
         return
     async with loop_lock(url):
         if url not in reachable:
             await _probe(url, model, role)
             reachable[url] = True
+            answered(url)
 
 
 def loop_lock(key: str) -> asyncio.Lock:

@@ -4,10 +4,14 @@ A record is written from a `judge_validation` log (`debatebench-eval trust
 LOG`). It names the judge as exactly as the server allows: provider, model
 name, server URL (without credentials), the id the server reports, and a
 fingerprint — Ollama's model digest, or llama.cpp's model metadata — so a
-small model served under a big model's name does not inherit its record. A
-judge on a local server that reports no fingerprint cannot be matched to a
-record at all: its status is `identity_unverifiable`, never trusted. Hosted
-providers (no custom server) are identified by provider and model name.
+small model served under a big model's name does not inherit its record.
+Where the server reports neither (llama-cpp-python's), the fingerprint is the
+one given for it (servers.fingerprints: DEBATEBENCH_JUDGE_FINGERPRINT, which
+the embedded server sets to its model file's sha256, or `--judge-fingerprint`
+where a command takes a judge). A judge on a server of its own with no
+fingerprint at all cannot be matched to a record: its status is
+`identity_unverifiable`, never trusted. Hosted providers (no custom server)
+are identified by provider and model name.
 
 Trusted means: tau-c at least 0.38 (debatebench's threshold, fixed before its
 runs), parse rate at least 0.99 and at least 600 speeches scored.
@@ -17,7 +21,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -27,8 +31,10 @@ import httpx
 import platformdirs
 from inspect_ai.model import Model
 
+from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.resources import data_dir
 from debatebench_eval.core.run_memory import RunMemory
+from debatebench_eval.servers.fingerprints import given_fingerprint, normalise
 from debatebench_eval.servers.probe import (
     PROBE_TIMEOUT_S,
     http_client,
@@ -42,6 +48,12 @@ RECORD_SCHEMA_VERSION = 1
 MIN_TAU_C = 0.38
 MIN_PARSE_RATE = 0.99
 MIN_SCORED = 600
+# What `trust` prints for a judge with no fingerprint, and what to do about it.
+NO_FINGERPRINT = "none reported by the server and none given (--judge-fingerprint)"
+UNVERIFIABLE_WHY = (
+    "its server reports no model fingerprint and none was given, so no record can be "
+    "matched: set DEBATEBENCH_JUDGE_FINGERPRINT to the model file's sha256"
+)
 
 
 @dataclass(frozen=True)
@@ -147,7 +159,7 @@ def summary_lines(record: TrustRecord) -> list[str]:
     verdict = "TRUSTED" if record.trusted else "NOT TRUSTED: " + "; ".join(record.reasons)
     return [
         f"judge {judge.provider}/{judge.model} at {judge.base_url or judge.provider}",
-        f"fingerprint: {judge.fingerprint or 'none reported by the server'}",
+        f"fingerprint: {judge.fingerprint or NO_FINGERPRINT}",
         f"{tau}; tau-b {tau_b}; parse rate {record.parse_rate:.3f}, "
         f"{record.n_scored}/{record.n} scored",
         verdict,
@@ -185,9 +197,36 @@ async def _ask_server(model: Model) -> JudgeIdentity:
         listed = await _get_json(client, url.rstrip("/") + "/models")
         entry = _listed_entry(listed, model.name)
         tags = await _get_json(client, url.rstrip("/").removesuffix("/v1") + "/api/tags")
-    fingerprint = _ollama_digest(tags, model.name) or _llama_cpp_meta(entry)
+    # The server's own report first: a given fingerprint never relabels a model.
+    fingerprint = (
+        _ollama_digest(tags, model.name) or _llama_cpp_meta(entry) or given_fingerprint(url)
+    )
     server_id = str(entry["id"]) if entry else None
     return JudgeIdentity(provider, name, url, server_id, fingerprint)
+
+
+def with_fingerprint(identity: JudgeIdentity, given: str | None) -> JudgeIdentity:
+    """The identity with the fingerprint a command was given (`--judge-fingerprint`),
+    for a judge whose server reported none; refused for a hosted judge (its name is its
+    identity) and for one identified otherwise during its run."""
+    if given is None:
+        return identity
+    fingerprint = normalise(given, "--judge-fingerprint")
+    judge = f"judge {identity.provider}/{identity.model}"
+    if identity.base_url is None:
+        raise ConfigError(
+            "--judge-fingerprint", f"{judge} is a hosted provider's, named by its provider",
+            "no fingerprint: it is for a judge on a model server of your own",
+        )  # fmt: skip
+    if identity.fingerprint not in (None, fingerprint):
+        raise ConfigError(
+            "--judge-fingerprint",
+            f"{fingerprint}, but {judge} at {identity.base_url} was identified as "
+            f"{identity.fingerprint}",
+            "the fingerprint its server reported, or none (a given one fills in only "
+            "where the server reports none)",
+        )
+    return replace(identity, fingerprint=fingerprint)
 
 
 def _hosted(model: Model, url: str) -> bool:
@@ -279,7 +318,7 @@ def trust_status(identity: JudgeIdentity) -> dict[str, Any]:
     """The judge's status from its newest matching record, judged by the gate's own rules:
     the default thresholds and the vendored data, whatever the record was written with."""
     if not identity.verifiable:
-        why = "its server reports no model fingerprint, so no record can be matched"
+        why = UNVERIFIABLE_WHY
         return {"status": "identity_unverifiable", "record": None, "why": why}
     matches = [(p, r) for p, r in load_records() if r.judge.same_model(identity)]
     if not matches:

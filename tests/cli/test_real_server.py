@@ -25,10 +25,11 @@ from typing import Any
 import pytest
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
-from debatebench_eval.cli.embedded import CONTEXT_TOKENS, MODEL_ALIAS, embedded_server
+from debatebench_eval.cli.embedded import CONTEXT_TOKENS, MODEL_ALIAS, embedded_server, gguf_path
 from debatebench_eval.judging.figures import figures_of
 from debatebench_eval.judging.rubric import default_rubric
 from debatebench_eval.record.store import DebateRecord
+from debatebench_eval.servers.fingerprints import file_fingerprint
 from debatebench_eval.validation.log_reader import trust_record
 
 pytestmark = pytest.mark.embedded_model
@@ -141,5 +142,6 @@ def test_judge_validation_on_one_speech_per_source(server: str, tmp_path: Path) 
     assert metrics["n_scored"] == parsed and metrics["parse_rate"] == parsed / 8
     record = trust_record(log.location)
     assert not record.trusted and record.judge.base_url == server
-    # llama-cpp-python reports no fingerprint: its judge can never be trusted.
-    assert record.judge.fingerprint is None
+    # llama-cpp-python reports no fingerprint; the embedded server hands the run its
+    # GGUF file's sha256 instead, so a record of its judge can be matched.
+    assert record.judge.fingerprint == file_fingerprint(gguf_path())

@@ -4,8 +4,11 @@ quickstart by hand."""
 
 from __future__ import annotations
 
+import hashlib
 import math
+import os
 import re
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +19,7 @@ from inspect_ai.scorer import Score
 from debatebench_eval.cli.main import QUICKSTART_ARGS, _again, _judged
 from debatebench_eval.judging.run_summary import WIDTH, shorten, unscored_lines, verdict_line
 
-from support.commands import run_inspect
+from support.commands import INSPECT, run_inspect
 from support.stub_server import StubBehaviour, StubServer
 
 DEBATE = ["eval", "debatebench/debate", "--model", "ollama/stub", "--limit", "2",
@@ -46,6 +49,21 @@ def test_unscored_debates_are_listed_with_their_reasons(
         "debatebench-eval quickstart: nothing was scored: 0 of 2 samples (each reason is "
         "listed above); the debate itself is in the log"
     )
+
+
+def test_the_summary_starts_a_line_of_its_own_in_output_captured_whole(tmp_path: Path) -> None:
+    # `2>&1` into a file, as CI keeps a run's output: Inspect's full display leaves its
+    # last stdout line unended (80 spaces of padding) where the summary would go on.
+    with StubServer() as stub:
+        env = {**os.environ, "OLLAMA_BASE_URL": stub.base_url, "NO_COLOR": "1"}
+        result = subprocess.run(
+            [INSPECT, *DEBATE, "--log-dir", str(tmp_path), "--display", "full"],
+            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600,
+        )  # fmt: skip
+    merged = result.stdout
+    starts = [found.start() for found in re.finditer("debatebench: ", merged)]
+    assert len(starts) == 2  # the log's heading and the last line (nothing was scored)
+    assert all(merged[start - 1] == "\n" for start in starts), merged[starts[0] - 90 :]
 
 
 def test_each_scored_debate_gets_its_winner_margin_tier_and_trust(tmp_path: Path) -> None:
@@ -127,11 +145,23 @@ def test_failed_samples_are_listed_with_their_errors(tmp_path: Path) -> None:
 
 
 @pytest.mark.embedded_model  # the command names the weights' file
-def test_the_quickstart_says_how_to_run_it_again_by_hand() -> None:
+def test_the_quickstart_says_how_to_run_it_again_by_hand(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from debatebench_eval.cli import embedded
+
+    weights = tmp_path / "model.gguf"  # the quickstart ran on real weights; any file here
+    weights.write_bytes(b"weights")
+    monkeypatch.setattr(embedded, "gguf_path", lambda: weights)
     text = _again(["eval", "debatebench/debate", *QUICKSTART_ARGS])
     assert "-m llama_cpp.server --model " in text and "--model_alias smollm2" in text
     assert "--port 8080" in text and "--n_ctx 4096" in text
-    assert "OLLAMA_BASE_URL=http://127.0.0.1:8080/v1 inspect eval debatebench/debate" in text
+    # The judge keeps the identity the quickstart gave it, so its trust record still matches.
+    sha = hashlib.sha256(b"weights").hexdigest()
+    assert (
+        f"DEBATEBENCH_JUDGE_FINGERPRINT=http://127.0.0.1:8080/v1=sha256:{sha} "
+        "OLLAMA_BASE_URL=http://127.0.0.1:8080/v1 inspect eval debatebench/debate"
+    ) in text
 
 
 def test_a_long_reason_is_cut_in_its_middle_keeping_what_to_change() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import locale
 import socket
@@ -14,15 +15,21 @@ from typing import Any
 import pytest
 from inspect_ai.model import get_model
 
+from debatebench_eval.cli.checks import add_fingerprint_option, with_given_fingerprint
 from debatebench_eval.cli.main import main
+from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.servers.fingerprints import FINGERPRINT_VAR
 from debatebench_eval.trust import records as trust
+from debatebench_eval.trust.check_records import CheckRecord
 from debatebench_eval.trust.records import (
+    UNVERIFIABLE_WHY,
     JudgeIdentity,
     Thresholds,
     judge_identity,
     save_record,
     trust_status,
     verdict,
+    with_fingerprint,
 )
 from debatebench_eval.validation.log_reader import read_validation_log, trust_record
 from debatebench_eval.validation.report import headline, write_report
@@ -389,6 +396,60 @@ def test_a_server_that_never_answers_costs_only_the_probe_timeout(
     assert found == JudgeIdentity("ollama", "qwen3:8b", url)
 
 
+def test_a_judge_whose_server_reports_nothing_takes_the_given_fingerprint_and_keeps_its_record(
+    monkeypatch: pytest.MonkeyPatch, private_trust_records: Path
+) -> None:
+    # llama-cpp-python's server: no Ollama tags, no metadata in its model list.
+    file_sha = "sha256:" + "ab" * 32
+    with StubServer(StubBehaviour(server="llama-cpp-python")) as first:
+        monkeypatch.setenv(FINGERPRINT_VAR, f"{first.base_url}={file_sha}")
+        judge = get_model("ollama/smollm2", base_url=first.base_url, memoize=False)
+        identity = new_run(judge_identity(judge))
+    assert identity == JudgeIdentity("ollama", "smollm2", first.base_url, None, file_sha)
+    save_record(record(identity, trusted=False), private_trust_records)
+    # The same file served again on another port (the embedded server's next start).
+    with StubServer(StubBehaviour(server="llama-cpp-python")) as again:
+        judge = get_model("ollama/smollm2", base_url=again.base_url, memoize=False)
+        monkeypatch.setenv(FINGERPRINT_VAR, "ab" * 32)  # a bare sha256sum, for every server
+        assert trust_status(new_run(judge_identity(judge)))["status"] == "untrusted"
+        monkeypatch.setenv(FINGERPRINT_VAR, "sha256:" + "cd" * 32)  # another file
+        assert trust_status(new_run(judge_identity(judge)))["status"] == "unvalidated"
+        monkeypatch.delenv(FINGERPRINT_VAR)
+        assert trust_status(new_run(judge_identity(judge)))["status"] == "identity_unverifiable"
+
+
+def test_a_servers_own_fingerprint_is_never_replaced_by_a_given_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(FINGERPRINT_VAR, "sha256:" + "ab" * 32)
+    _, ollama = identities(StubBehaviour(digests={"qwen3:8b": "sha256:aaa"}), ["qwen3:8b"])
+    assert ollama.fingerprint == "ollama:sha256:aaa"
+    pages = {"/v1/models": (200, {"data": [{"id": "qwen3-8b.gguf", "meta": LLAMA_META}]})}
+    _, llama = identities(StubBehaviour(pages=pages), ["qwen3-8b.gguf"])
+    assert llama.fingerprint == LLAMA_FINGERPRINT
+
+
+def test_a_fingerprint_given_to_a_command_fills_in_only_what_the_run_could_not_tell() -> None:
+    file_sha = "sha256:" + "ab" * 32
+    unknown = JudgeIdentity("ollama", "smollm2", LOCAL)
+    assert with_fingerprint(unknown, "AB" * 32).fingerprint == file_sha
+    assert with_fingerprint(unknown, None) is unknown
+    known = replace(unknown, fingerprint=file_sha)
+    assert with_fingerprint(known, file_sha) == known
+    with pytest.raises(ConfigError, match=r"was identified as sha256:abab.*; expected the fing"):
+        with_fingerprint(known, "sha256:" + "cd" * 32)
+    with pytest.raises(ConfigError, match="hosted provider's"):
+        with_fingerprint(JudgeIdentity("openai", "gpt-4o", None), file_sha)
+    # The debate checks' records and the speech records take it alike, from the option.
+    parser = argparse.ArgumentParser()
+    add_fingerprint_option(parser)
+    given = parser.parse_args(["--judge-fingerprint", "ab" * 32])
+    assert with_given_fingerprint(record(unknown), given).judge == known
+    check = CheckRecord("judge_sensitivity", unknown, None, True, 1, 1, {}, {}, "x", "d", True)
+    assert with_given_fingerprint(check, given).judge == known
+    assert with_given_fingerprint(check, argparse.Namespace()).judge == unknown
+
+
 def test_a_hosted_provider_at_its_own_address_is_named_by_provider_and_model(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -414,7 +475,7 @@ def test_each_status_says_exactly_what_decided_it(private_trust_records: Path) -
     assert trust_status(replace(local, fingerprint=None)) == {
         "status": "identity_unverifiable",
         "record": None,
-        "why": "its server reports no model fingerprint, so no record can be matched",
+        "why": UNVERIFIABLE_WHY,
     }
     assert trust_status(local) == {"status": "unvalidated", "record": None}
     good = save_record(record(local), private_trust_records)
