@@ -37,7 +37,8 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.special import expit, ndtri  # type: ignore[import-untyped]
 
-LEVEL = 0.95
+from debatebench_eval.stats.intervals import tails
+
 TOLERANCE = 1e-10
 MAX_ITERATIONS = 100
 
@@ -74,7 +75,7 @@ class PPIEstimate:
 
 
 def _z() -> float:
-    return float(ndtri((1 + LEVEL) / 2))
+    return float(ndtri(tails()[1]))
 
 
 def _column(values: Array) -> Array:

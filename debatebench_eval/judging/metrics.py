@@ -39,7 +39,6 @@ from inspect_ai.scorer import (
 from debatebench_eval.judging.figures import FIGURES_KEY, figures_of
 from debatebench_eval.judging.reliability import (
     PANEL,
-    Estimate,
     Judged,
     effective_judges,
     judges_of,
@@ -47,13 +46,13 @@ from debatebench_eval.judging.reliability import (
     position_bias,
     self_preference,
     side_bias,
-    wilson,
 )
 from debatebench_eval.judging.repeats import combine_repeats, judge_groups, outcome
 from debatebench_eval.judging.score_schema import PRO_OPENED, WORDS
 from debatebench_eval.judging.verdict import mean_scores
 from debatebench_eval.judging.verdict import totals as verdict_totals
 from debatebench_eval.record.protocol import SIDES
+from debatebench_eval.stats.intervals import Estimate, wilson
 
 # Shown when one model argued every side: no model beat another, and what the
 # run measures is the side advantage.

@@ -38,7 +38,8 @@ orientation-, repeat-mean totals), and for the panel's verdict (`PANEL`).
   interval. Needs a judge of another family on the same debates.
 
 Rates use the Wilson score interval. A figure is
-flagged when its interval excludes the no-bias value (1/2, or 0).
+flagged when its interval excludes the no-bias value (1/2, or 0). The level,
+the intervals and the bootstrap are the package's one set (`stats`).
 """
 
 from __future__ import annotations
@@ -48,18 +49,24 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
-from statistics import NormalDist
 from typing import Any
 
 import numpy as np
 
 from debatebench_eval.judging.families import family
 from debatebench_eval.record.protocol import SIDES
+from debatebench_eval.stats.bootstrap import resampled_means
+from debatebench_eval.stats.intervals import (
+    Estimate,
+    percentile,
+    share_difference,
+    t_quantile,
+    wilson,
+)
 
 PANEL = "panel"
-LEVEL = 0.95
 RESAMPLES = 2000
-BLOCK_CELLS = 2_000_000  # resampled values held at once (16 MB)
+SEED = 0
 CODES = {"pro": 1.0, "tie": 0.0, "con": -1.0}
 
 
@@ -73,41 +80,6 @@ class Judged:
     opener: str | None = None
     words: dict[str, int] | None = None
     repeats: dict[str, tuple[str, ...]] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Estimate:
-    value: float
-    low: float
-    high: float
-    n: int
-    null: float
-
-    @property
-    def flagged(self) -> bool:
-        return not self.low <= self.null <= self.high
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"value": self.value, "low": self.low, "high": self.high, "n": self.n,
-                "flagged": self.flagged}  # fmt: skip
-
-
-def wilson(successes: float, n: int) -> Estimate | None:
-    """A share with its Wilson score interval, against 1/2 (None: no trial). Written
-    out (scipy's `binomtest(...).proportion_ci(method="wilson")` gives the same): these
-    figures are computed at the end of every run, and importing scipy.stats costs each
-    process 1.5 s of CPU, a tournament worker's largest fixed cost after Inspect's own."""
-    if n == 0:
-        return None
-    z = NormalDist().inv_cdf((1 + LEVEL) / 2)
-    share = successes / n
-    centre = (share + z * z / (2 * n)) / (1 + z * z / n)
-    half = z / (1 + z * z / n) * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n))
-    # Exact at the ends, as scipy's: the arithmetic leaves 0.9999999999999999 for n of n
-    # (n = 13, 15, ...), an interval below its own share and a negative error bar.
-    low = 0.0 if successes == 0 else min(share, max(0.0, centre - half))
-    high = 1.0 if successes == n else max(share, min(1.0, centre + half))
-    return Estimate(share, low, high, n, 0.5)
 
 
 def cohen_kappa(answers: Sequence[tuple[Any, Any]]) -> float:
@@ -204,10 +176,7 @@ def length_bias(debates: Sequence[Judged], judge: str) -> Estimate | None:
     if share.max() == share.min():
         return None
     slope, stderr = _least_squares(share / share.std(), margin)
-    # scipy.special, not scipy.stats: a third of the import (see `wilson`).
-    from scipy.special import stdtrit  # type: ignore[import-untyped]
-
-    half = float(stdtrit(len(rows) - 2, (1 + LEVEL) / 2)) * stderr
+    half = t_quantile(len(rows) - 2) * stderr
     return Estimate(slope, slope - half, slope + half, len(rows), 0.0)
 
 
@@ -238,20 +207,9 @@ def self_preference(debates: Sequence[Judged], judge: str) -> Estimate | None:
     if not rows:
         return None
     diffs = np.array([a - b for a, b in rows])
-    low, high = np.quantile(resampled_means(diffs), [(1 - LEVEL) / 2, (1 + LEVEL) / 2])
-    return Estimate(float(diffs.mean()), float(low), float(high), len(rows), 0.0)
-
-
-def resampled_means(values: np.ndarray) -> np.ndarray:
-    """RESAMPLES bootstrap means, drawn in blocks so a tournament's tens of thousands of
-    debates never make one (resamples x debates) array."""
-    rng = np.random.default_rng(0)
-    block = max(1, BLOCK_CELLS // len(values))
-    means = [
-        values[rng.integers(0, len(values), (min(block, RESAMPLES - start), len(values)))].mean(1)
-        for start in range(0, RESAMPLES, block)
-    ]
-    return np.concatenate(means)
+    low, high = (float(bound) for bound in percentile(resampled_means(diffs, RESAMPLES, SEED)))
+    value, low, high = share_difference(float(diffs.mean()), low, high)
+    return Estimate(value, low, high, len(rows), 0.0)
 
 
 def _pick(winner: str, side: str) -> float:

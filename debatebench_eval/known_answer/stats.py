@@ -4,11 +4,13 @@ Plain functions over `Outcome`s (one per judged sample), shared by the
 scorer's metrics and the comparison of protocols. A question judged several
 times (epochs) is one cluster: each question weighs the same (its samples'
 mean), and the interval is a percentile bootstrap over questions
-(`judging.reliability.resampled_means`: 2000 resamples, seed 0). With one
+(`stats.bootstrap.resampled_means`: 2000 resamples, seed 0). With one
 sample per question that is the binomial case, and the Wilson score interval
-(`judging.reliability.wilson`) is given instead. A paired difference between
+(`stats.intervals.wilson`) is given instead. A paired difference between
 two protocols is taken over the questions both judged: the mean of the
-per-question differences, with the bootstrap over those questions.
+per-question differences, with the bootstrap over those questions. An accuracy's
+interval lies in [0, 1] and a difference's in [-1, 1], each holding its value
+(`stats.intervals.share`).
 """
 
 from __future__ import annotations
@@ -19,8 +21,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from debatebench_eval.judging.reliability import LEVEL, resampled_means, wilson
+from debatebench_eval.stats.bootstrap import resampled_means
+from debatebench_eval.stats.intervals import percentile, share, share_difference, wilson
 
+RESAMPLES = 2000
+SEED = 0
 # The reliability table's bins of stated confidence (percent): [50, 60), ..., [90, 100].
 BINS = (50, 60, 70, 80, 90)
 
@@ -81,8 +86,8 @@ def accuracy_of(picks: Sequence[tuple[str, bool]]) -> Interval | None:
         assert found is not None
         return Interval(found.value, found.low, found.high, len(picks), len(clusters), "wilson")
     means = np.array([np.mean(v) for v in clusters.values()])
-    low, high = _bootstrap(means)
-    return Interval(float(means.mean()), low, high, len(picks), len(clusters), "cluster-bootstrap")
+    value, low, high = share(float(means.mean()), *_bootstrap(means))
+    return Interval(value, low, high, len(picks), len(clusters), "cluster-bootstrap")
 
 
 def paired_difference(
@@ -94,15 +99,15 @@ def paired_difference(
     if not shared:
         return None
     diffs = np.array([np.mean(first[q]) - np.mean(second[q]) for q in shared])
-    low, high = _bootstrap(diffs)
+    value, low, high = share_difference(float(diffs.mean()), *_bootstrap(diffs))
     n = sum(len(first[q]) + len(second[q]) for q in shared)
-    return Interval(float(diffs.mean()), low, high, n, len(shared), "paired-bootstrap")
+    return Interval(value, low, high, n, len(shared), "paired-bootstrap")
 
 
 def _bootstrap(values: np.ndarray) -> tuple[float, float]:
     if len(values) == 1:
         return float(values[0]), float(values[0])
-    low, high = np.quantile(resampled_means(values), [(1 - LEVEL) / 2, (1 + LEVEL) / 2])
+    low, high = percentile(resampled_means(values, RESAMPLES, SEED))
     return float(low), float(high)
 
 

@@ -14,13 +14,15 @@ ceiling (how well one human agrees with the others).
 from __future__ import annotations
 
 import math
-import warnings
 from collections import defaultdict
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from statistics import fmean
 
 import numpy as np
+
+from debatebench_eval.stats.bootstrap import resampled
+from debatebench_eval.stats.intervals import LEVEL, percentile
 
 # scipy.stats is imported where it is used: importing it takes half a second,
 # and every `inspect` command that loads this package's tasks would pay it.
@@ -54,7 +56,7 @@ def tau_c_ci(
     pred: Sequence[float],
     gold: Sequence[float],
     *,
-    confidence: float = 0.95,
+    confidence: float = LEVEL,
     resamples: int = 1000,
     seed: int = 0,
 ) -> tuple[float, float]:
@@ -67,33 +69,21 @@ def tau_c_ci(
     seed gives the same interval. Raises ValueError when tau-c is undefined.
     When some resample has a single distinct value (a few, near-constant rows)
     the bounds are NaN: no interval rather than one over the lucky resamples.
+    The package's one bootstrap (`stats.bootstrap`) draws the speeches as
+    scipy's `bootstrap(paired=True, method="percentile")` did before it, so the
+    published intervals are the same numbers.
     """
     if tau_c(pred, gold) is None:
         raise ValueError("tau-c is undefined: one side has a single distinct value")
-    from scipy.stats import (
-        DegenerateDataWarning,
-        bootstrap,
-        kendalltau,
-    )
+    from scipy.stats import kendalltau
 
-    def statistic(x: np.ndarray, y: np.ndarray) -> float:
-        return float(kendalltau(x, y, variant="c").statistic)
+    judge, human = np.asarray(pred, dtype=float), np.asarray(gold, dtype=float)
 
-    with warnings.catch_warnings():
-        # Its degenerate-data warning speaks of BCa, which is not used here.
-        warnings.simplefilter("ignore", DegenerateDataWarning)
-        result = bootstrap(
-            (np.asarray(pred, dtype=float), np.asarray(gold, dtype=float)),
-            statistic,
-            paired=True,
-            vectorized=False,
-            n_resamples=resamples,
-            confidence_level=confidence,
-            method="percentile",
-            rng=np.random.default_rng(seed),
-        )
-    interval = result.confidence_interval
-    return float(interval.low), float(interval.high)
+    def statistic(rows: np.ndarray) -> float:
+        return float(kendalltau(judge[rows], human[rows], variant="c").statistic)
+
+    low, high = percentile(resampled(statistic, len(judge), resamples, seed), confidence)
+    return float(low), float(high)
 
 
 def annotator_taus(

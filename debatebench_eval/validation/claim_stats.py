@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from debatebench_eval.judging.ledger import VERDICTS
+from debatebench_eval.stats.bootstrap import resampled
+from debatebench_eval.stats.intervals import percentile
 from debatebench_eval.validation.claim_matching import ClaimOutcome
 
 MISSED = "missed"
@@ -129,12 +131,11 @@ def macro_f1_interval(
     if len(per_debate) < 2:
         return None, None
     stack = np.stack(per_debate)
-    rng = np.random.default_rng(seed)
-    values = [
-        macro_f1(stack[rng.integers(0, len(stack), len(stack))].sum(axis=0))
-        for _ in range(resamples)
-    ]
-    low, high = np.percentile(values, [2.5, 97.5])
+
+    def statistic(rows: np.ndarray) -> float:
+        return macro_f1(stack[rows].sum(axis=0))
+
+    low, high = percentile(resampled(statistic, len(stack), resamples, seed))
     return float(low), float(high)
 
 

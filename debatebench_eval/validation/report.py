@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from scipy import stats as scipy_stats  # type: ignore[import-untyped]
 
 from debatebench_eval.core.task_versions import under_title
+from debatebench_eval.stats.intervals import LEVEL
 from debatebench_eval.trust.records import verdict
 from debatebench_eval.trust.stats import Row, ValidationSummary, why_undefined
 from debatebench_eval.validation.log_reader import read_validation_log, scored_rows
@@ -50,7 +51,7 @@ def source_calibration(rows: list[Row]) -> list[SourceCalibration]:
         low = high = None
         if len(values) > 1 and stdev(values) > 0:
             spread = scipy_stats.sem(values)
-            low, high = scipy_stats.t.interval(0.95, len(values) - 1, fmean(values), spread)
+            low, high = scipy_stats.t.interval(LEVEL, len(values) - 1, fmean(values), spread)
         out.append(SourceCalibration(source, len(values), fmean(values), low, high))
     return sorted(out, key=lambda c: -c.bias)
 

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from debatebench_eval.judging import reliability
 from debatebench_eval.record.protocol import other_side
+from debatebench_eval.stats import intervals
 
 CHANCE_DRAWS = 20000
 
@@ -53,8 +53,8 @@ class Rate:
 
 
 def wilson(k: int, n: int) -> Rate:
-    """k of n with the project's one Wilson interval (judging.reliability's)."""
-    found = reliability.wilson(k, n)
+    """k of n with the project's one Wilson interval (`stats.intervals.wilson`)."""
+    found = intervals.wilson(k, n)
     if found is None:
         return Rate(0, 0, None, None)
     return Rate(k, n, found.low, found.high)

@@ -9,7 +9,6 @@ import pytest
 
 from debatebench_eval.annotation.agreement_stats import (
     Pair,
-    cluster_interval,
     dimension_tau,
     human_alpha,
     kappa,
@@ -20,6 +19,7 @@ from debatebench_eval.annotation.agreement_stats import (
     side_bias,
 )
 from debatebench_eval.judging.reliability import cohen_kappa
+from debatebench_eval.stats.bootstrap import cluster_interval
 
 
 def _table(cells: dict[tuple[str, str], int]) -> list[Pair]:

@@ -35,8 +35,8 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from debatebench_eval.tournament.bradley_terry import ELO_PER_LOGIT
-from debatebench_eval.tournament.results import DebateResult
+from debatebench_eval.matches.results import DebateResult
+from debatebench_eval.stats.bradley_terry import ELO_PER_LOGIT
 from debatebench_eval.tournament.standings import Options, standings
 
 from support.tournaments import leaderboard_results

@@ -27,11 +27,10 @@ from debatebench_eval.judging.reliability import (
     length_bias,
     position_bias,
     repeat_consistency,
-    resampled_means,
     self_preference,
     side_bias,
-    wilson,
 )
+from debatebench_eval.stats.intervals import wilson
 
 MARGIN = 10.0
 KIN = "ollama/qwen3:8b"
@@ -161,27 +160,14 @@ def test_one_judge_has_no_effective_panel_size_and_intervals_are_wilsons() -> No
     assert wilson(0, 0) is None
 
 
-def test_the_written_out_wilson_interval_is_scipys() -> None:
-    for n in range(1, 41):
-        for successes in range(n + 1):
-            found = wilson(successes, n)
-            ci = stats.binomtest(successes, n).proportion_ci(0.95, method="wilson")
-            assert found is not None
-            assert (found.low, found.high) == pytest.approx((ci.low, ci.high), abs=1e-12)
-            # Exact at the ends and around the share: error bars of it are never negative.
-            assert found.low <= found.value <= found.high
-            assert (found.low == 0.0) == (successes == 0) and (found.high == 1.0) == (
-                successes == n
-            )
-
-
 def test_computing_the_figures_does_not_import_scipy_stats() -> None:
     """1.5 s of CPU in every process that ends a run (every tournament worker)."""
     code = (
         "import sys; from debatebench_eval.judging import reliability as r\n"
+        "from debatebench_eval.stats.intervals import wilson\n"
         "d = [r.Judged({r.PANEL: ('pro', 3.0 * i)}, {}, words={'pro': 100 + i, 'con': 90})"
         " for i in range(5)]\n"
-        "r.wilson(3, 5); r.length_bias(d, r.PANEL); r.side_bias(d, r.PANEL)\n"
+        "wilson(3, 5); r.length_bias(d, r.PANEL); r.side_bias(d, r.PANEL)\n"
         "assert 'scipy.stats' not in sys.modules, 'scipy.stats was imported'"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
@@ -323,15 +309,6 @@ def test_self_preferences_interval_is_the_percentile_bootstrap_written_out() -> 
     low, high = np.quantile(diffs[draws].mean(1), [0.025, 0.975])
     assert found is not None and found.n == len(order)
     assert (found.value, found.low, found.high) == pytest.approx((diffs.mean(), low, high))
-
-
-def test_the_bootstrap_draws_exactly_its_resamples_whatever_the_block() -> None:
-    # 3,000 debates: blocks of 666 resamples, the last one 2.
-    values = np.arange(3000, dtype=np.float64)
-    means = resampled_means(values)
-    assert means.shape == (2000,)
-    draws = np.random.default_rng(0).integers(0, 3000, (2000, 3000))
-    assert np.array_equal(means, values[draws].mean(1))
 
 
 def test_self_preference_skips_a_debate_without_one_kin_side_and_reads_on() -> None:

@@ -187,13 +187,14 @@ TARGETS = (
     Target("stats", "debatebench_eval/trust/stats.py", ("tests/validation/test_stats.py",)),
     Target(
         "bradley_terry",
-        "debatebench_eval/tournament/bradley_terry.py",
-        ("tests/tournament/test_bradley_terry.py",),
+        "debatebench_eval/stats/bradley_terry.py",
+        ("tests/stats/test_bradley_terry.py",),
     ),
+    Target("bootstrap", "debatebench_eval/stats/bootstrap.py", ("tests/stats/test_bootstrap.py",)),
     Target(
-        "bootstrap",
-        "debatebench_eval/tournament/bootstrap.py",
-        ("tests/tournament/test_bootstrap.py",),
+        "intervals",
+        "debatebench_eval/stats/intervals.py",
+        ("tests/stats/test_intervals.py", "tests/stats/test_shares.py"),
     ),
     Target(
         "reliability",

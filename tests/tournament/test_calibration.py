@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from debatebench_eval.tournament.bradley_terry import Games, fit
+from debatebench_eval.stats.bradley_terry import Games, fit
 from debatebench_eval.tournament.calibration import (
     calibration,
     cross_validated,

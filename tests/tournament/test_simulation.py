@@ -12,8 +12,9 @@ from __future__ import annotations
 import numpy as np
 from scipy.stats import kendalltau
 
-from debatebench_eval.tournament.bootstrap import interval, motion_weights, widening
-from debatebench_eval.tournament.bradley_terry import Games, fit
+from debatebench_eval.stats.bootstrap import cluster_weights
+from debatebench_eval.stats.bradley_terry import Games, fit
+from debatebench_eval.stats.intervals import widened, widening
 
 STRENGTHS = np.array([-1.0, -0.5, -0.2, 0.1, 0.5, 1.1]) - np.mean([-1.0, -0.5, -0.2, 0.1, 0.5, 1.1])
 SIDE = 0.3
@@ -45,10 +46,10 @@ def test_the_fit_recovers_the_order_and_the_intervals_cover_the_truth() -> None:
         y = (rng.random(len(p)) < p).astype(np.float64)
         games = Games(tuple("abcdef"), tuple(f"q{k}" for k in range(MOTIONS)), pro, con, motion, y)
         full = fit(games)
-        boot = fit(games, motion_weights(MOTIONS, 1000, seed=t), start=full)
+        boot = fit(games, cluster_weights(MOTIONS, 1000, seed=t), start=full)
         estimate = np.append(full.strengths[0], full.side[0])
         draws = np.column_stack([boot.strengths, boot.side])
-        low, high = interval(estimate, draws, factor)
+        low, high = widened(estimate, draws, factor)
         covered.append((low <= truth) & (truth <= high))
         taus.append(kendalltau(full.strengths[0], STRENGTHS).statistic)
         top += int(np.argmax(full.strengths[0]) == np.argmax(STRENGTHS))

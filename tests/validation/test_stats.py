@@ -436,9 +436,11 @@ def test_the_interval_is_exact_for_a_seed_and_defaults_to_1000_resamples_seed_0(
     point = tau_c(PRED, GOLD)
     low, high = tau_c_ci(PRED, GOLD)
     assert (low, high) == tau_c_ci(PRED, GOLD, confidence=0.95, resamples=1000, seed=0)
-    assert (low, high) == (0.4740277777777778, 0.8306064814814814)
+    # The package's bootstrap draws what scipy's `bootstrap` drew; numpy's quantile
+    # interpolates the upper bound one unit in the last place from scipy's.
+    assert (low, high) == (0.4740277777777778, 0.8306064814814815)
     assert point is not None and low <= point <= high
-    assert tau_c_ci(PRED, GOLD, resamples=200, seed=3) == (0.5194444444444445, 0.8418055555555557)
+    assert tau_c_ci(PRED, GOLD, resamples=200, seed=3) == (0.5194444444444445, 0.8418055555555556)
     with pytest.raises(ValueError) as error:
         tau_c_ci([1, 2], [2.0, 2.0])
     assert message(error) == "tau-c is undefined: one side has a single distinct value"

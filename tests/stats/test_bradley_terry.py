@@ -9,9 +9,10 @@ import pytest
 from scipy.optimize import minimize
 from scipy.special import expit, logit
 
-from debatebench_eval.tournament import bootstrap as bs
-from debatebench_eval.tournament import bradley_terry as bt
-from debatebench_eval.tournament.bradley_terry import (
+from debatebench_eval.matches.results import eligible_debates
+from debatebench_eval.stats import bootstrap as bs
+from debatebench_eval.stats import bradley_terry as bt
+from debatebench_eval.stats.bradley_terry import (
     ELO_PER_LOGIT,
     Array,
     Fit,
@@ -20,7 +21,6 @@ from debatebench_eval.tournament.bradley_terry import (
     elo,
     fit,
 )
-from debatebench_eval.tournament.results import eligible_debates
 from debatebench_eval.tournament.standings import _fit_all, _games
 
 from support.tournaments import leaderboard_results
@@ -351,7 +351,7 @@ def test_the_fast_bootstrap_gives_the_slow_paths_estimates(
     monkeypatch.setattr(bs, "BLOCK_ELEMENTS", 7 * 120)  # several blocks of 7
     results, strengths = leaderboard_results(10, 40, 60, seed=3)
     data = _games(eligible_debates(results), sorted(strengths))
-    weights = bs.motion_weights(len(data.motions), 30, seed=4)
+    weights = bs.cluster_weights(len(data.motions), 30, seed=4)
     _, fast = _fit_all(data, weights, covariate=covariate)
     for row in range(len(weights)):
         slow = fit(data, weights[row : row + 1], covariate=covariate)

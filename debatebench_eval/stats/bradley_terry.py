@@ -18,8 +18,14 @@ estimate by about lambda*s over the estimate's Fisher information: 1e-4 logit
 for two models with 20 debates, less with more. gamma gets the same ridge; h
 gets none.
 
-`weights` are bootstrap weights per motion (B resamples x K motions): every
-resample is fitted at once, as batched Newton steps.
+`weights` are the bootstrap's weights per motion (B resamples x K motions,
+`bootstrap.cluster_weights`): every resample is fitted at once, as batched
+Newton steps. A motion is whatever clusters the games: an oversight
+tournament's question, too.
+
+The one Bradley-Terry fit of the package: the leaderboard's ratings, their
+calibration, the persuasiveness ratings, and the design and ridge the
+prediction-powered ratings reuse.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 from scipy import sparse  # type: ignore[import-untyped]
+from scipy.sparse.csgraph import connected_components  # type: ignore[import-untyped]
 from scipy.special import expit  # type: ignore[import-untyped]
 
 ELO_PER_LOGIT = 400 / math.log(10)  # 173.7 points a logit: 400 points are 10:1 odds
@@ -328,3 +335,24 @@ def _halve(
             break
         scale[worse] /= 2
         trial[worse] = theta[worse] + scale[worse, None] * step[worse]
+
+
+def separation(games: Games) -> list[list[str]]:
+    """Groups of models that beat every model of the groups below in every debate,
+    best group first; [] when the results connect everyone both ways.
+
+    The maximum-likelihood ratings exist only when every model took at least a
+    tie from every group it is compared with (the win graph is strongly
+    connected); otherwise the gaps between groups are held only by the ridge.
+    """
+    m = len(games.models)
+    beat = np.zeros((m, m))
+    np.add.at(beat, (games.pro, games.con), games.y)
+    np.add.at(beat, (games.con, games.pro), 1 - games.y)
+    count, label = connected_components(beat > 0, directed=True, connection="strong")
+    if count == 1:
+        return []
+    # A group above another beat it: rank groups by the share they won.
+    won = beat.sum(axis=1) / np.maximum(beat.sum(axis=1) + beat.sum(axis=0), 1e-12)
+    order = sorted(range(count), key=lambda g: -won[label == g].mean())
+    return [[games.models[i] for i in np.flatnonzero(label == g)] for g in order]
