@@ -16,7 +16,7 @@ EXPORT_FORMATS = ("debatebench", "heurema", "ar-debate")
 DEFAULT_OUT = {"debatebench": "transcripts", "heurema": "heurema", "ar-debate": "."}
 
 
-def register(commands: Any) -> None:
+def add_commands(commands: Any) -> None:
     """Add `init` and `new` to the command's subparsers."""
     init = commands.add_parser(
         "init",

@@ -124,16 +124,20 @@ def objects_page(kind: str, title: str, how: str) -> str:
 
 
 def _description(doc: str) -> str:
-    """A docstring's text between its summary line and `Args:`."""
+    """A docstring's text between its summary line and `Args:`, and any note after the
+    `Args:` entries."""
     body = doc.split("Args:", 1)[0].split("\n", 1)
-    return body[1].strip() if len(body) > 1 else ""
+    before = body[1].strip() if len(body) > 1 else ""
+    return "\n\n".join(part for part in (before, surface.after_args(doc)) if part)
 
 
 def _groups_section() -> str:
     parts = ["## Option groups\n"]
-    for group, users in surface.JUDGING_GROUPS:
-        parts.append(f"### `{group.GROUP}` of {users} (`{group.__name__}`)\n")
-        parts.append(options_table(surface.group_fields(group)))
+    for doc in surface.judging_groups():
+        parts.append(f"### `{doc.group.GROUP}`: {doc.what} (`{doc.group.__name__}`)\n")
+        beside = f", with the options of `{doc.base.__name__}` above" if doc.base else ""
+        parts.append(f"Taken by {doc.users_text(code)}{beside}.\n")
+        parts.append(options_table(doc.options))
     return "\n".join(parts)
 
 
@@ -147,7 +151,7 @@ def commands_page(parser: argparse.ArgumentParser) -> str:
     for path, sub in subcommands(parser):
         about = cell(sub.description or _help_of(parser, path))
         parts.append(f"## `{' '.join(path)}`\n\n{about}\n")
-        rows = [_action_row(action) for action in sub._actions if _documented(action)]
+        rows = [_action_row(sub, action) for action in sub._actions if _documented(action)]
         if rows:
             parts.append(table(("argument", "default", "help"), rows))
     return "\n".join(parts)
@@ -175,16 +179,25 @@ def _help_of(parser: argparse.ArgumentParser, path: tuple[str, ...]) -> str:
             if isinstance(action, argparse._SubParsersAction):
                 for choice in action._choices_actions:
                     if choice.dest == word:
-                        text = choice.help or ""
+                        text = help_text(current, choice)
                 current = action.choices.get(word, current)
     return text
+
+
+def help_text(parser: argparse.ArgumentParser, action: argparse.Action) -> str:
+    """An argument's help as `--help` prints it: a help string is a %-format to
+    argparse (`%%` a percent sign, `%(default)s` the default), filled in by the
+    formatter's own expansion so the page cannot render one differently."""
+    if not action.help or action.help == argparse.SUPPRESS:
+        return ""
+    return parser._get_formatter()._expand_help(action)
 
 
 def _documented(action: argparse.Action) -> bool:
     return not isinstance(action, argparse._HelpAction | argparse._SubParsersAction)
 
 
-def _action_row(action: argparse.Action) -> tuple[str, str, str]:
+def _action_row(parser: argparse.ArgumentParser, action: argparse.Action) -> tuple[str, str, str]:
     name = ", ".join(action.option_strings) or action.dest
     if action.metavar and action.option_strings:
         name += f" {action.metavar}"
@@ -193,8 +206,11 @@ def _action_row(action: argparse.Action) -> tuple[str, str, str]:
     default = "" if action.default in (None, False, argparse.SUPPRESS) else repr(action.default)
     if not action.option_strings:
         default = "required" if action.nargs is None else str(action.nargs)
-    help_text = (action.help or "").replace("%(default)s", str(action.default))
-    return code(name), default if default == "required" else code(default), help_text
+    return (
+        code(name),
+        default if default == "required" else code(default),
+        help_text(parser, action),
+    )
 
 
 class _Omitting(GenerateJsonSchema):

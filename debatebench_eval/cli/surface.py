@@ -15,7 +15,8 @@ import inspect
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from types import UnionType
+from typing import Any, Literal, Union, get_args, get_origin
 
 from pydantic.fields import FieldInfo
 
@@ -36,10 +37,12 @@ from debatebench_eval.validation.fact_check_scorer import PLANTED_JUDGING
 from debatebench_eval.validation.sensitivity_scorer import SENSITIVITY_JUDGING
 from debatebench_eval.validation.speech_task import VALIDATION_ARGS
 
-# Which groups the tasks and scorers that judge take, as `list` prints them.
+# The judging groups, each named for what it sets, a base before the groups that
+# extend it: `list` and the reference document a key once, on the group that declares it.
 JUDGING_GROUPS: tuple[tuple[type[OptionGroup], str], ...] = (
-    (JudgingOptions, "debate, judge, judge_sensitivity, fact_check_validation"),
-    (ScoringOptions, "crucible"),
+    (JudgeCalls, "the judge's calls"),
+    (JudgingOptions, "rubric judging"),
+    (ScoringOptions, "crucible scoring"),
 )
 
 
@@ -187,11 +190,34 @@ def group_fields(group: type[OptionGroup]) -> list[Option]:
 
 
 def args_section(doc: str) -> str:
-    """The text of a docstring's `Args:` section, as `list` prints it ('' if none)."""
-    return doc.split("Args:", 1)[1].rstrip() if "Args:" in doc else ""
+    """The entries of a docstring's `Args:` section, as `list` prints them ('' if none)."""
+    return _args_parts(doc)[0]
+
+
+def after_args(doc: str) -> str:
+    """The docstring's text after its `Args:` entries ('' if none): a note on all of them."""
+    return _args_parts(doc)[1]
 
 
 _ARG_LINE = re.compile(r"^(\s+)(\*{0,2}\w+)(?: \([^)]*\))?:\s?(.*)$")
+
+
+def _args_parts(doc: str) -> tuple[str, str]:
+    """The `Args:` entries, and what follows them: the first line that is neither an
+    entry nor indented under one (a paragraph back at the margin) ends them."""
+    if "Args:" not in doc:
+        return "", ""
+    lines = doc.split("Args:", 1)[1].rstrip().splitlines()
+    indent: int | None = None
+    for number, line in enumerate(lines):
+        if not line.strip():
+            continue
+        depth = len(line) - len(line.lstrip())
+        if indent is None and _ARG_LINE.match(line):
+            indent = depth
+        elif indent is None or (depth <= indent and not _ARG_LINE.match(line)):
+            return "\n".join(lines[:number]).rstrip(), "\n".join(lines[number:]).strip()
+    return "\n".join(lines), ""
 
 
 def docstring_args(doc: str) -> dict[str, str]:
@@ -208,6 +234,48 @@ def docstring_args(doc: str) -> dict[str, str]:
         elif current is not None and line.strip():
             current.append(line.strip())
     return {name: " ".join(words) for name, words in entries.items()}
+
+
+@dataclass(frozen=True)
+class GroupDoc:
+    """A judging group as `list` and the reference document it: the keys it declares
+    (not those of its base, documented there) and who reads one of them."""
+
+    group: type[OptionGroup]
+    what: str
+    options: tuple[Option, ...]
+    users: tuple[Registered, ...]
+    base: type[OptionGroup] | None
+
+    def users_text(self, mark: Callable[[str], str] = str) -> str:
+        """Who reads it, by kind (`rubric` is a scorer and `fact_check` one too, beside
+        the options of those names): `the tasks a, b and the scorers c`."""
+        kinds = []
+        for kind in ("task", "scorer", "solver"):
+            names = [mark(item.short) for item in self.users if item.kind == kind]
+            if names:
+                kinds.append(f"the {kind}{'s' if len(names) > 1 else ''} {', '.join(names)}")
+        return " and ".join(kinds)
+
+
+def judging_groups() -> list[GroupDoc]:
+    """Each of `JUDGING_GROUPS`, its users found from what each object accepts."""
+    found = []
+    for group, what in JUDGING_GROUPS:
+        base = next((b for b, _ in JUDGING_GROUPS if b is not group and issubclass(group, b)), None)
+        # A key the group declares again differently (its own default, say) is its own.
+        inherited = set(group_fields(base)) if base else set()
+        own = tuple(o for o in group_fields(group) if o not in inherited)
+        keys = {o.name for o in own}
+        users = tuple(
+            item
+            for item in registered()
+            if item.accepts.group is not None
+            and issubclass(item.accepts.group, group)
+            and keys & set(item.group_keys())
+        )
+        found.append(GroupDoc(group, what, own, users, base))
+    return found
 
 
 def _parameters(obj: Callable[..., Any]) -> dict[str, inspect.Parameter]:
@@ -238,6 +306,13 @@ def _field_option(key: str, field: FieldInfo) -> Option:
 
 
 def _annotation_text(annotation: Any) -> str:
+    """A field's type as a reader says it: each of a union's members (whose own
+    `__name__` is the bare word `Union`), a literal as its values."""
+    origin = get_origin(annotation)
+    if origin in (Union, UnionType):
+        return " or ".join(_annotation_text(member) for member in get_args(annotation))
+    if origin is Literal:
+        return " or ".join(f'"{value}"' for value in get_args(annotation))
     return _readable(getattr(annotation, "__name__", None) or str(annotation))
 
 

@@ -37,7 +37,7 @@ from debatebench_eval.judging.options import JudgingOptions
 from debatebench_eval.judging.run_summary import report_problems_after_the_run
 from debatebench_eval.judging.scorer_set import HEADLINE_METRIC, Judging, judging_scorers
 from debatebench_eval.judging.viewer import debate_viewer
-from debatebench_eval.prep.pools import TOPIC_MATCHES, open_pools
+from debatebench_eval.prep.pools import TOPIC_MATCHES, Pools, open_pools
 from debatebench_eval.record.protocol import parse_phases
 from debatebench_eval.record.store import REASONING_BUDGETS_KEY
 from debatebench_eval.record.teams import resolve_team
@@ -119,10 +119,10 @@ def debate(
             reasoning_tokens for the providers that take it. A reply reporting more
             reasoning tokens fails its debate. Default: none (thinking shares `budget`).
     """
+    given = {k: v for k, v in locals().items() if k in DEBATE_ARGS}
     taker = task_taker("debate", DEBATE_ARGS)
     run_given = RunOptions.taken(unknown, taker)
     judged = JudgingOptions.gather(unknown, taker)
-    given = {k: v for k, v in locals().items() if k in DEBATE_ARGS}
     # The pairing token reads the run settings as given, beside the task's own.
     given.update({**_RUN_DEFAULTS, **run_given.values})
     given.update(side_budgets(budget))
@@ -131,19 +131,42 @@ def debate(
         judged, defaults={"judge_budget": settings.judge_budget, "fact_check": settings.fact_check}
     )
     judging_set = judging_scorers(options)
+    pairing = _pairing_token(settings, {**given, **judged.values})
+    report_problems_after_the_run()
+    pools = _prep_pools(settings, given["config"])
+    return _debate_task(settings, roles, options, judging_set, pairing, pools)
+
+
+def _pairing_token(settings: DebateSettings, given: dict[str, Any]) -> str | None:
+    """The token both halves of a paired run share (None when not paired), from every
+    option as given: the task's own, the run settings and the judging options."""
+    if not settings.paired:
+        return None
     # An unset reasoning budget is left out: a paired run keeps the token (and so the
     # task identity eval_set resumes by) that it had before the option existed.
-    tokened = {k: v for k, v in {**given, **judged.values}.items()
-               if v is not None or k != "reasoning_budget"}  # fmt: skip
-    pairing = new_pairing_token(tokened) if settings.paired else None
-    report_problems_after_the_run()
-    has_prep = any(phase.is_prep for phase in settings.phases)
-    where = f"{given['config']}: sources" if given["config"] else "-T sources"
-    pools = (
-        open_pools(settings.sources, settings.teams, where, settings.topic_match)
-        if has_prep
-        else None
+    return new_pairing_token(
+        {k: v for k, v in given.items() if v is not None or k != "reasoning_budget"}
     )
+
+
+def _prep_pools(settings: DebateSettings, config: str | None) -> Pools | None:
+    """The evidence pools of a debate with a prep phase (None without one), opened
+    before the run so that a missing or bad pool fails before any model call."""
+    if not any(phase.is_prep for phase in settings.phases):
+        return None
+    where = f"{config}: sources" if config else "-T sources"
+    return open_pools(settings.sources, settings.teams, where, settings.topic_match)
+
+
+def _debate_task(
+    settings: DebateSettings,
+    roles: dict[str, Model],
+    options: JudgingOptions,
+    judging_set: Judging,
+    pairing: str | None,
+    pools: Pools | None,
+) -> Task:
+    """The task of checked settings: the debates, their judging and the run's metadata."""
     return Task(
         version=TASK_VERSIONS["debate"],
         dataset=debate_dataset(settings),

@@ -231,7 +231,7 @@ CASES = [
          ("pool.jsonl", "line 1", "not valid JSON"), {"pool.jsonl": "{broken\n"},
          program="debatebench-eval"),
     Case("trust a debate log", ("trust", "{log}"),
-         ("a debatebench/debate log, not judge_validation",),
+         ("a debatebench/debate log, which does not measure a judge",),
          program="debatebench-eval"),
     # --- judge replies (the debate stays, unscored, with the reason) -------------------
     Case("judge reply prose", JUDGE, ("not valid JSON",), judge_reply="Side A wins."),

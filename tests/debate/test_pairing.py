@@ -71,6 +71,18 @@ def test_the_same_arguments_make_the_same_task_identity() -> None:
     assert other.metadata and other.metadata["pairing"] != first.metadata["pairing"]
 
 
+def test_the_task_identity_of_the_same_arguments_is_kept_across_releases() -> None:
+    # eval_set resumes a paired run by its token: a change to how `debate` builds it
+    # (issue 44 split the factory) would redo every paired debate of a log folder.
+    from debatebench_eval.debating.task import debate
+
+    plain = debate(motion=MOTION, paired=True)
+    given = debate(motion=MOTION, paired=True, budget={"pro": 300}, reasoning_budget=64,
+                   judge_budget=900, empty_retries=1)  # fmt: skip
+    assert plain.metadata and plain.metadata["pairing"] == "64379a2abf429021"
+    assert given.metadata and given.metadata["pairing"] == "f4c8e3fb22995e75"
+
+
 def test_a_swapped_transcript_heads_each_turn_with_the_side_its_role_argues(
     run_debate: Any,
 ) -> None:

@@ -77,6 +77,10 @@ def problems_of(tmp_path: Path, text: str) -> list[str]:
         ("debatebench-eval export LOG --formt heurema", "unrecognized arguments: --formt"),
         ("debatebench-eval export LOG --format csv", "invalid choice: 'csv'"),
         ("debatebench-eval tournament rat DIR", "invalid choice: 'rat'"),
+        # `run` hands what it does not take to Inspect, checked as `inspect eval` would
+        ("debatebench-eval run debatebench/oversight --limt 3", "No such option '--limt'"),
+        ("debatebench-eval run debatebench/oversight -T protocoll=naive", "takes no -T protocoll"),
+        ("debatebench-eval annotate DIR --workers 2", "unrecognized arguments: --workers 2"),
     ],
 )
 def test_a_wrong_command_is_named_with_what_is_wrong(
@@ -102,6 +106,7 @@ def test_a_wrong_command_is_named_with_what_is_wrong(
         "inspect view --log-dir logs",
         "debatebench-eval export LOG --format heurema -o out",
         "debatebench-eval list",
+        "debatebench-eval run debatebench/oversight --workers 2 -T protocol=naive --limit 9",
     ],
 )
 def test_a_right_command_passes(tmp_path: Path, text: str) -> None:

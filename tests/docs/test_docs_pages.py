@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from debatebench_eval.cli import docs_pages, surface
+from debatebench_eval.cli import docs_pages, reference, surface
 from debatebench_eval.cli.benchmarks_page import load_figures
 from debatebench_eval.cli.main import command_parser
 from debatebench_eval.cli.reference import subcommands
@@ -137,3 +137,36 @@ def test_a_bad_figures_file_is_one_error_naming_the_entry(tmp_path: Path) -> Non
     )
     with pytest.raises(ConfigError, match=r"figures\.yaml: figures\.0\.tme"):
         load_figures(tmp_path)
+
+
+def test_command_help_reads_on_the_page_as_help_prints_it(
+    pages: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A help string is a %-format to argparse: `%%` prints as `%`, `%(default)s` as the
+    # default. The page must show what `--help` shows, never the format.
+    page = pages["reference/commands.md"]
+    assert "with 95% intervals over questions" in page and "%%" not in page
+    assert "%(" not in page
+    monkeypatch.setenv("COLUMNS", "100000")  # argparse wraps help to the terminal's width
+    parser = command_parser()
+    shown = {parser.prog: " ".join(parser.format_help().split())}
+    for path, sub in subcommands(parser):
+        shown[" ".join(path)] = " ".join(sub.format_help().split())
+    for path, sub in subcommands(parser):
+        parent = shown[" ".join(path[:-1])]
+        assert " ".join(reference._help_of(parser, path).split()) in parent, path
+        for action in sub._actions:
+            text = " ".join(reference.help_text(sub, action).split())
+            assert text in shown[" ".join(path)], (path, action.dest)
+
+
+def test_help_text_fills_in_the_default_and_the_percent_sign() -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="tool")
+    sub = parser.add_subparsers().add_parser("rate", help="ratings with 95%% intervals")
+    action = sub.add_argument("--share", default=0.95, help="%(default)s, or 100%%")
+    assert reference.help_text(sub, action) == "0.95, or 100%"
+    page = reference.commands_page(parser)
+    assert "## `debatebench-eval rate`\n\nratings with 95% intervals\n" in page
+    assert "| `0.95` | 0.95, or 100% |" in page

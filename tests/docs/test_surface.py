@@ -3,11 +3,15 @@ docs' command check)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from debatebench_eval.cli import score_keys, surface
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.debating.task import debate
+from debatebench_eval.judging.options import JudgeCalls, JudgingOptions
+from debatebench_eval.truth_crucible.options import ScoringOptions
 from debatebench_eval.validation.fact_check_task import fact_check_validation
 
 
@@ -55,3 +59,73 @@ def test_a_key_the_surface_refuses_the_factory_refuses_too(
 def test_docstring_args_join_continued_lines() -> None:
     doc = "Summary.\n\nArgs:\n    a: First line\n        continued.\n    b (int): Other.\n"
     assert surface.docstring_args(doc) == {"a": "First line continued.", "b": "Other."}
+
+
+def listing(capsys: pytest.CaptureFixture[str]) -> str:
+    from debatebench_eval.cli.main import main
+
+    assert main(["list"]) == 0
+    return capsys.readouterr().out
+
+
+def section(out: str, heading: str) -> str:
+    """A block of `list`'s output, from its heading to the next heading."""
+    start = out.index(f"\n{heading}") + 1
+    ends = [out.find(f"\n\n{h}", start) for h in ("debatebench/", "judging options:")]
+    return out[start : min([end for end in ends if end != -1] or [len(out)])]
+
+
+def test_list_names_every_option_each_object_accepts_at_one_indent(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    out = listing(capsys)
+    for item in surface.registered():
+        if not item.option_names():
+            continue
+        text = section(out, f"{item.name} options:")
+        # Its own options and its run settings: each an entry at the entries' indent.
+        for name in item.option_names() - set(item.group_keys()):
+            assert f"\n    {name}: " in text, (item.name, name)
+        judged = r"^    judging options \(listed below\): ((?:.|\n        )*)$"
+        judging = re.search(judged, text, re.M)
+        if item.group_keys():
+            assert judging is not None, item.name
+            assert " ".join(judging.group(1).split()).split(", ") == list(item.group_keys())
+        else:
+            assert judging is None, item.name
+
+
+def test_list_documents_each_judging_key_once_under_its_group(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    out = listing(capsys)
+    groups = surface.judging_groups()
+    assert [doc.group for doc in groups] == [JudgeCalls, JudgingOptions, ScoringOptions]
+    calls, rubric = ({item.short for item in doc.users} for doc in groups[:2])
+    assert {"oversight", "judge_accuracy", "adjudicate", "crucible"} <= calls
+    assert "oversight" not in rubric and "fact_check_validation" not in rubric
+    assert groups[2].users_text() == "the task crucible and the scorer crucible_score"
+    for doc in groups:
+        assert doc.options, doc.group
+        text = section(out, f"judging options: {doc.what}, taken by")
+        for option in doc.options:
+            assert text.count(f"\n    {option.name}: ") == 1, (doc.group, option.name)
+        heading = " ".join(text.split("\n\n")[0].split())
+        assert f"taken by {doc.users_text()} (-T key=value" in heading
+    # Declared on the base alone: what every judging group shares is listed once.
+    assert out.count("\n    judge_budget: ") == 1
+
+
+def test_a_note_after_the_args_is_no_part_of_the_last_option() -> None:
+    doc = "Summary.\n\nArgs:\n    a: First\n        more.\n    b: Other.\n\nA note on all.\n"
+    assert surface.docstring_args(doc) == {"a": "First more.", "b": "Other."}
+    assert surface.after_args(doc) == "A note on all."
+    oversight = surface.by_name("task")["debatebench/oversight"]
+    meanings = surface.docstring_args(oversight.doc)
+    assert "judge's settings" not in meanings["paired"]
+    assert "judge's settings" in surface.after_args(oversight.doc)
+
+
+def test_a_union_field_reads_as_its_members() -> None:
+    [strict] = [o for o in surface.group_fields(JudgeCalls) if o.name == "strict_judge"]
+    assert strict.type == 'bool or "family"'
