@@ -28,11 +28,15 @@ if TYPE_CHECKING:
     from debatebench_eval.interop.judge_task import judge
     from debatebench_eval.judging.fact_check import fact_check
     from debatebench_eval.judging.rubric_scorer import rubric
+    from debatebench_eval.known_answer.scorer import judge_accuracy
+    from debatebench_eval.known_answer.task import oversight
     from debatebench_eval.protocols.scorer import outcome
     from debatebench_eval.protocols.solver import deliberate
     from debatebench_eval.protocols.tasks import adjudicate, panel
     from debatebench_eval.record.store import DebateRecord
-    from debatebench_eval.tournament.leaderboard import leaderboard
+    from debatebench_eval.tournament.kind import TaskKind
+    from debatebench_eval.tournament.kinds import kind_named
+    from debatebench_eval.tournament.leaderboard import write_leaderboard
     from debatebench_eval.tournament.outcomes import read_tournament
     from debatebench_eval.tournament.runner import pair_tasks, requested_schedule, run_eval_set
     from debatebench_eval.truth_crucible.scorer import crucible_score
@@ -70,11 +74,16 @@ _PUBLIC = {
     "pair_tasks": "debatebench_eval.tournament.runner",
     "run_eval_set": "debatebench_eval.tournament.runner",
     "read_tournament": "debatebench_eval.tournament.outcomes",
-    "leaderboard": "debatebench_eval.tournament.leaderboard",
+    "oversight": "debatebench_eval.known_answer.task",
+    "judge_accuracy": "debatebench_eval.known_answer.scorer",
+    "write_leaderboard": "debatebench_eval.tournament.leaderboard",
+    "TaskKind": "debatebench_eval.tournament.kind",
+    "kind_named": "debatebench_eval.tournament.kinds",
 }
 
 __all__ = [
     "DebateRecord",
+    "TaskKind",
     "__version__",
     "adjudicate",
     "crucible",
@@ -85,10 +94,12 @@ __all__ = [
     "fact_check",
     "fact_check_validation",
     "judge",
+    "judge_accuracy",
     "judge_sensitivity",
     "judge_validation",
-    "leaderboard",
+    "kind_named",
     "outcome",
+    "oversight",
     "pair_tasks",
     "panel",
     "planted_claims",
@@ -99,6 +110,7 @@ __all__ = [
     "run_eval_set",
     "speech_rating",
     "turn_stats",
+    "write_leaderboard",
 ]
 
 

@@ -103,3 +103,15 @@ def run_debate(tmp_path: Path) -> Callable[..., EvalLog]:
         return logs[0]
 
     return run
+
+
+@pytest.fixture(scope="session")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One small tournament played against the stub, shared by the tests that read
+    logs (each copies it before changing anything): 3 models, 2 motions, 12 debates,
+    judges j1 and j2 (fact-check off)."""
+    from support.tournaments import MODELS, run_tournament
+
+    folder = tmp_path_factory.mktemp("played") / "tourney"
+    run_tournament(folder, MODELS)
+    return folder

@@ -15,10 +15,10 @@ from importlib.machinery import ModuleSpec
 from pathlib import Path
 
 import pytest
-from mutation.targets import TARGETS
 
 from debatebench_eval.cli.embedded import INSTALL_HINT
 
+from mutation.targets import TARGETS
 from support import browser, embedded_model, kinds, parallel, slurm
 from support.paths import ROOT
 

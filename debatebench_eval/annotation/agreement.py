@@ -18,7 +18,6 @@ import numpy as np
 from debatebench_eval.annotation.agreement_stats import (
     RESAMPLES,
     Pair,
-    cluster_interval,
     dimension_tau,
     human_alpha,
     kappa,
@@ -30,7 +29,8 @@ from debatebench_eval.annotation.agreement_stats import (
 from debatebench_eval.annotation.items import Item
 from debatebench_eval.annotation.judge_readings import JudgeReading
 from debatebench_eval.annotation.labels import Label, Matched
-from debatebench_eval.judging.reliability import Estimate, wilson
+from debatebench_eval.stats.bootstrap import cluster_interval
+from debatebench_eval.stats.intervals import Estimate, share_difference, wilson
 
 HUMAN_SCALE = 10  # the page's 1-10 per dimension
 
@@ -43,7 +43,8 @@ def human_winner(label: Label) -> str:
     """The label's winner as a side (the page showed the sides as A and B)."""
     if label.winner == "tie":
         return "tie"
-    return label.a_side if label.winner == "A" else other(label.a_side)
+    side_a = label.debate.a_side
+    return side_a if label.winner == "A" else other(side_a)
 
 
 def agreement_figures(
@@ -89,7 +90,7 @@ def _pair(label: Label, item: Item, reading: JudgeReading | None) -> Pair:
         judge=item.verdict.winner,
         human=human_winner(label),
         opener=reading.opener if reading else None,
-        shown_first=label.a_side,
+        shown_first=label.debate.a_side,
     )
 
 
@@ -121,7 +122,7 @@ def _dimension_figures(
         reading = readings.get(item.item)
         if not label.scores or reading is None or not reading.shares:
             continue
-        shown = {"A": label.a_side, "B": other(label.a_side)}
+        shown = {"A": label.debate.a_side, "B": other(label.debate.a_side)}
         for letter, side in shown.items():
             for name, human in label.scores[letter].items():
                 share = reading.shares.get(side, {}).get(name)
@@ -176,7 +177,8 @@ def _known_answer_figures(known: Sequence[tuple[Label, Item]], resamples: int) -
         return float(np.mean([d for _, d in found])) if found else math.nan
 
     low, high = cluster_interval(diffs, lambda row: row[0], mean, resamples=resamples)
-    difference = Estimate(mean(diffs), low, high, len(diffs), 0.0) if diffs else None
+    value, low, high = share_difference(mean(diffs), low, high)
+    difference = Estimate(value, low, high, len(diffs), 0.0) if diffs else None
     return {
         "humans_accuracy": figure(humans),
         "judge_accuracy": figure(judge),

@@ -19,16 +19,15 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from inspect_ai.log import EvalLog, EvalSample, list_eval_logs, read_eval_log
-from inspect_ai.log import read_eval_log_samples as _read_samples
+from inspect_ai.log import EvalLog, EvalSample
 from pydantic import BaseModel, ConfigDict
 
-from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.core.log_folder import FolderLog, LogFolder, task_name
 from debatebench_eval.judging.blind import masked_terms
 from debatebench_eval.judging.repeats import judge_groups, outcome
 from debatebench_eval.judging.verdict import mean_scores
@@ -37,10 +36,8 @@ from debatebench_eval.record.protocol import Side
 from debatebench_eval.record.store import DebateRecord
 
 Kind = Literal["rubric", "known_answer"]
-DEBATE_TASK, OVERSIGHT_TASK = "debate", "oversight"
 # The oversight protocols whose samples have speeches to read.
 SPEAKING = ("debate", "consultancy", "open")
-_SKIPPED_FIELDS = {"events", "messages", "attachments"}
 DIGEST_CHARS = 16
 
 
@@ -132,26 +129,19 @@ def load_items(log_dir: str | Path) -> list[Item]:
 
 
 def read_folder(log_dir: str | Path) -> FolderItems:
-    """Every item of the folder's finished debate and oversight logs, with the notes."""
-    folder = Path(log_dir)
-    if not folder.is_dir():
-        raise ConfigError(str(log_dir), "not a folder", "a folder of Inspect logs")
+    """Every item of the folder's finished debate and oversight logs, with the notes
+    (the folder local or at any URL Inspect reads logs from)."""
+    reader = LogFolder.of(log_dir, meaning="its debates are not shown")
     found = FolderItems()
-    for info in list_eval_logs(str(folder)):
-        name = Path(info.name.removeprefix("file://")).name
-        try:
-            header = read_eval_log(info, header_only=True)
-        # A log being written, cut short or damaged fails in as many ways as its readers.
-        except Exception as exc:
-            found.notes.append(f"passed over {name}: not readable ({_first_line(exc)})")
-            continue
-        reader = _reader(header)
-        if reader is None:
-            found.notes.append(f"passed over {name}: {_what(header)}")
-        elif header.status == "started":
-            found.notes.append(f"passed over {name}: still being written")
+    for log in reader.logs():
+        item_of = _reader(log.header)
+        if isinstance(item_of, str):
+            found.notes.append(f"passed over {log.name}: {item_of}")
+        elif not log.finished:
+            found.notes.append(f"passed over {log.name}: still being written")
         else:
-            _read_log(info, name, reader, found)
+            _read_log(reader, log, item_of, found)
+    found.notes += [str(note) for note in reader.take_notes()]
     found.items, copies = once_each(found.items)
     if copies:
         found.notes.append(f"{copies} debate(s) are in more than one log (a resumed run "
@@ -172,46 +162,31 @@ def once_each(items: list[Item]) -> tuple[list[Item], int]:
 Reader = Callable[[EvalSample, str], "Item | None"]
 
 
-def _reader(header: EvalLog) -> Reader | None:
-    task = _task(header)
-    if task == DEBATE_TASK:
-        return rubric_item
+def _reader(header: EvalLog) -> Reader | str:
+    """How the log's samples become items, or why they cannot (`READERS`: by its task)."""
+    choose = READERS.get(task_name(header))
+    if choose is None:
+        return f"a {header.eval.task} log, not a {' or '.join(READERS)} log"
+    return choose(header)
+
+
+def _known_answer_reader(header: EvalLog) -> Reader | str:
     protocol = (header.eval.metadata or {}).get("protocol")
-    if task == OVERSIGHT_TASK and protocol in SPEAKING:
+    if protocol in SPEAKING:
         return known_answer_item
-    return None
+    return f"an oversight log of protocol {protocol}, which has no speeches to label"
 
 
-def _what(header: EvalLog) -> str:
-    protocol = (header.eval.metadata or {}).get("protocol")
-    if _task(header) == OVERSIGHT_TASK:
-        return f"an oversight log of protocol {protocol}, which has no speeches to label"
-    return f"a {header.eval.task} log, not a debate or oversight log"
-
-
-def _task(header: EvalLog) -> str:
-    """The task's own name (a tournament names its debate tasks after the pair)."""
-    return (header.eval.task_registry_name or header.eval.task).rsplit("/", 1)[-1]
-
-
-def _read_log(info: Any, name: str, reader: Reader, found: FolderItems) -> None:
+def _read_log(reader: LogFolder, log: FolderLog, item_of: Reader, found: FolderItems) -> None:
     left_out = 0
-    try:
-        for sample in _samples(info):
-            item = reader(sample, name) if sample.error is None else None
-            if item is None:
-                left_out += 1
-            else:
-                found.items.append(item)
-    except Exception as exc:
-        found.notes.append(f"passed over the rest of {name}: samples not readable "
-                           f"({_first_line(exc)})")  # fmt: skip
+    for sample in reader.samples(log):
+        item = item_of(sample, log.name) if sample.error is None else None
+        if item is None:
+            left_out += 1
+        else:
+            found.items.append(item)
     if left_out:
-        found.notes.append(f"{name}: {left_out} sample(s) failed or did not finish; not shown")
-
-
-def _samples(info: Any) -> Iterator[EvalSample]:
-    yield from _read_samples(info, all_samples_required=False, exclude_fields=_SKIPPED_FIELDS)
+        found.notes.append(f"{log.name}: {left_out} sample(s) failed or did not finish; not shown")
 
 
 def rubric_item(sample: EvalSample, log: str) -> Item | None:
@@ -328,6 +303,9 @@ def known_answer_verdict(score: Any) -> JudgeVerdict | None:
     )
 
 
-def _first_line(exc: Exception) -> str:
-    lines = str(exc).strip().splitlines()
-    return f"{type(exc).__name__}: {lines[0] if lines else ''}"
+# The tasks whose samples are items, by the task a log ran: each gives the reader of
+# its samples, or why this log's have nothing to label.
+READERS: dict[str, Callable[[EvalLog], Reader | str]] = {
+    "debate": lambda header: rubric_item,
+    "oversight": _known_answer_reader,
+}

@@ -12,14 +12,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from inspect_ai.log import list_eval_logs, read_eval_log_samples
-
 from debatebench_eval.annotation.items import Item
+from debatebench_eval.core.log_folder import LogFolder
 from debatebench_eval.judging.repeats import judge_groups
 from debatebench_eval.record.store import DebateRecord
 
 RUBRIC_SCORERS = ("rubric", "debatebench/rubric", "debatebench_eval/rubric")
-_SKIPPED = {"events", "messages", "attachments"}
 
 
 @dataclass(frozen=True)
@@ -38,14 +36,11 @@ def judge_readings(log_dir: str | Path, items: Iterable[Item]) -> dict[str, Judg
     wanted = {item.item: item for item in items if item.kind == "rubric"}
     logs = {item.log for item in wanted.values()}
     found: dict[str, JudgeReading] = {}
-    for info in list_eval_logs(str(log_dir)):
-        name = Path(info.name.removeprefix("file://")).name
-        if name not in logs:
-            continue
-        for sample in read_eval_log_samples(
-            info, all_samples_required=False, exclude_fields=_SKIPPED
-        ):
-            key = f"{name}:{sample.id}:{sample.epoch}"
+    # Only the items' logs are opened (the reader notes nothing the items did not).
+    reader = LogFolder.of(log_dir)
+    for log in reader.logs(files=logs):
+        for sample in reader.samples(log):
+            key = f"{log.name}:{sample.id}:{sample.epoch}"
             if key in wanted:
                 found[key] = _reading(sample)
     return found

@@ -1,14 +1,16 @@
 """`debatebench-eval agreement LOG_DIR LABELS...`: how far the judge agrees with people.
 
 Reads the folder's debates as items (`annotation.items`) and the labels files the
-labelling page exported (`annotation.labels`), matches them, prints every figure
+labelling page exported (`annotation.labels`), each row's opaque id looked up in
+the page's key (`annotation.page_key`: named with --key, or else every key file
+beside the labels files), matches them, prints every figure
 with its interval (`annotation.agreement`), lists each label that could not be used
 by file and line, and writes the judge's human-agreement trust record (the check
 the gate's `require_human_kappa` reads).
 
 Exit codes: 0 figures printed (whatever they say); 1 no label could be used (each
-listed, and why); 2 bad input (a malformed row, a folder that is not one): nothing
-written.
+listed, and why); 2 bad input (a malformed row, an id on no page whose key was read,
+a folder that is not one): nothing written.
 """
 
 from __future__ import annotations
@@ -36,15 +38,22 @@ def add_commands(commands: Any) -> None:
         "Cohen's kappa on the winner, the judge's side and position bias against the "
         "humans, Kendall's tau-c on the dimension scores where labelled, Krippendorff's "
         "alpha between annotators, and on known-answer debates the humans' accuracy "
-        "beside the judge's. A label whose debate changed, or is not in the folder, is "
-        "listed by file and line and not used.",
+        "beside the judge's. Each label's debate is looked up by its id on the page in the "
+        "page's key (PAGE.key.json, written by annotate beside the page). A label whose "
+        "debate changed, or is not in the folder, is listed by file and line and not used.",
     )
     parser.add_argument("log_dir", metavar="LOG_DIR", help="the folder of the labelled debates")
     parser.add_argument("labels", nargs="+", metavar="LABELS", help="labels files (JSONL)")
+    parser.add_argument("--key", action="append", metavar="KEY",
+                        help="a page's key file (PAGE.key.json), repeatable (default: every "
+                        "*.key.json beside the labels files)")  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--out", help="folder for the trust record (default: the user trust "
                         "folder, where the gate reads it)")  # fmt: skip
     parser.add_argument("--no-record", action="store_true", help="write no trust record")
+    from debatebench_eval.cli.checks import add_fingerprint_option
+
+    add_fingerprint_option(parser)
     parser.add_argument("--resamples", type=int, default=2000,
                         help="bootstrap resamples of each interval (2000)")  # fmt: skip
     parser.set_defaults(run=run_agreement)
@@ -60,7 +69,7 @@ def run_agreement(args: argparse.Namespace) -> int:
         if args.resamples < 100:
             raise ConfigError("--resamples", f"got {args.resamples}", "at least 100")
         folder = read_folder(args.log_dir)
-        labels = read_labels(args.labels)
+        labels = read_labels(args.labels, args.key)
         matched = match_labels(labels, folder.items)
     except ConfigError as exc:
         print_error("agreement", exc)
@@ -72,7 +81,11 @@ def run_agreement(args: argparse.Namespace) -> int:
     figures["folder_notes"] = folder.notes
     if not matched.matched:
         return _nothing(args, figures, len(folder.items))
-    record = None if args.no_record else _record(args, figures, matched)
+    try:
+        record = None if args.no_record else _record(args, figures, matched)
+    except ConfigError as exc:  # a --judge-fingerprint the judge cannot take
+        print_error("agreement", exc)
+        return 2
     if args.json:
         print(json.dumps({**figures, "record": record}, indent=2))
     else:
@@ -112,7 +125,9 @@ def _record(args: argparse.Namespace, figures: dict[str, Any], matched: Any) -> 
             else "the logs name no judge model for the labelled debates"
         )
         return {"written": None, "why": why}  # fmt: skip
-    record = human_record(judges[0], figures, matched, args.log_dir)
+    from debatebench_eval.cli.checks import with_given_fingerprint
+
+    record = with_given_fingerprint(human_record(judges[0], figures, matched, args.log_dir), args)
     path = save_check_record(record, Path(args.out) if args.out else None)
     assert record.check == HUMAN
     return {"written": str(path), "passed": record.passed, "reasons": record.reasons,
@@ -165,9 +180,9 @@ async def _identity(judge: str) -> Any:
 
 
 def _labels_digest(matched: Any) -> str:
-    """sha256 over the labels used (item, digest, annotator, answer), sorted."""
+    """sha256 over the labels used (debate, digest, annotator, answer), sorted."""
     rows = sorted(
-        json.dumps([lb.item, lb.digest, lb.annotator, lb.winner, lb.answer])
+        json.dumps([lb.debate.name, lb.debate.digest, lb.annotator, lb.winner, lb.answer])
         for lb, _ in matched.matched
     )
     return hashlib.sha256("\n".join(rows).encode("utf-8")).hexdigest()
@@ -259,6 +274,7 @@ def _record_lines(record: dict[str, Any] | None) -> list[str]:
     if judge.get("base_url") and not judge.get("fingerprint"):
         lines.append(
             f"note: the judge's server ({judge['base_url']}) reports no model fingerprint, so "
-            "no run can match this record (require_human_kappa will refuse the judge)"
+            "no run can match this record (require_human_kappa will refuse the judge): give "
+            "it one with --judge-fingerprint, and DEBATEBENCH_JUDGE_FINGERPRINT for the runs"
         )
     return lines

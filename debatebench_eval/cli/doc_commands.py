@@ -34,8 +34,6 @@ _CHAIN = frozenset({"&&", "||", ";", "|", "&"})
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _WRAPPERS = frozenset({"time", "/usr/bin/time", "nohup", "env", "exec"})
 INSPECT_CHECKED = ("eval", "eval-set", "score", "view")
-# The task whose -T keys a tournament takes, by its --task.
-TOURNAMENT_TASKS = {"debate": "debatebench/debate", "oversight": "debatebench/oversight"}
 
 
 @dataclass(frozen=True)
@@ -174,16 +172,26 @@ def _check_ours(args: list[str]) -> list[str]:
     errors = io.StringIO()
     with contextlib.redirect_stderr(errors), contextlib.redirect_stdout(io.StringIO()):
         try:
-            parsed = command_parser().parse_args(args)
+            parsed, rest = command_parser().parse_known_args(args)
+            if rest and not getattr(parsed, "inspect_options", False):
+                command_parser().parse_args(args)  # argparse's own message
         except SystemExit as exit_:
             if exit_.code not in (0, None):
                 return [errors.getvalue().strip().splitlines()[-1]]
             return []
+    # `run` passes what it does not take to Inspect: checked as `inspect eval` would.
+    if getattr(parsed, "inspect_options", False):
+        return _check_inspect(["eval", parsed.task, *rest])
     # A tournament passes its -T options to every pair's task (`debate` or `oversight`).
     given = getattr(parsed, "task_args", None) or ()
     if args[0] != "tournament":
         return []
-    return _check_named("task", TOURNAMENT_TASKS[getattr(parsed, "task", "debate")], given, "-T")
+    from debatebench_eval.tournament.kinds import KINDS
+
+    kind = KINDS.get(getattr(parsed, "task", "debate"))
+    if kind is None:
+        return [f"--task {parsed.task}: not a task kind ({', '.join(KINDS)})"]
+    return _check_named("task", kind.task, given, "-T")
 
 
 def _check_inspect(args: list[str]) -> list[str]:

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
 from debatebench_eval.core.errors import ConfigError, print_error
+from debatebench_eval.core.log_folder import Note
 
 T = TypeVar("T")
 
@@ -38,13 +40,18 @@ def add_commands(commands: Any) -> None:
     rating.set_defaults(run=_run_persuasion)
 
 
-def _read(command: str, reader: Callable[[list[str]], T], logs: list[str]) -> T | None:
-    """The logs read by `reader`, or None after one message naming what was wrong."""
+def _read(command: str, reader: Callable[[list[str], list[Note]], T], logs: list[str]) -> T | None:
+    """The logs read by `reader`, or None after one message naming what was wrong; each
+    log passed over is named on stderr."""
+    notes: list[Note] = []
     try:
-        return reader(logs)
+        found = reader(logs, notes)
     except (ConfigError, FileNotFoundError) as exc:
         print_error(f"oversight {command}", exc)
         return None
+    for note in notes:
+        print(note, file=sys.stderr)
+    return found
 
 
 def _run_compare(args: argparse.Namespace) -> int:
@@ -66,7 +73,7 @@ def _run_compare(args: argparse.Namespace) -> int:
 
 def _run_persuasion(args: argparse.Namespace) -> int:
     from debatebench_eval.known_answer.log_reader import judged_debates
-    from debatebench_eval.tournament.persuasion import (
+    from debatebench_eval.known_answer.persuasion import (
         pair_accuracy,
         persuasion_markdown,
         ratings,
@@ -82,7 +89,11 @@ def _run_persuasion(args: argparse.Namespace) -> int:
         return 2
     rated = ratings(debates)
     pairs = pair_accuracy(debates, rated)
-    text = persuasion_markdown(rated, pairs, separated(debates))
+    text = persuasion_markdown(rated, pairs, separated(debates)) + (
+        f"\nEvery judged debate of the logs counts ({len(debates)}), each on its own: "
+        "`tournament rate` counts a question for a pair only when both its debates were "
+        "scored, so on a tournament's folder its accuracies can differ from these.\n"
+    )
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "persuasion.md").write_text(text, encoding="utf-8")

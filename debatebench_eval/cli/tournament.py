@@ -34,7 +34,7 @@ if TYPE_CHECKING:  # the tournament modules load numpy and Inspect: only when us
 
 Pairs = tuple[tuple[str, str], ...]
 
-_LISTED = 20  # failed or missing debates printed by name; the rest are counted
+_LISTED = 20  # debates of each status printed by name; the rest are counted
 
 
 def add_tournament_parser(commands: Any) -> None:
@@ -93,8 +93,11 @@ def _tournament_flags(parser: Any) -> None:
                         help="the debaters, comma-separated (two or more)")  # fmt: skip
     parser.add_argument("--judges", required=True, help="the judge panel, comma-separated; "
                         "the first also runs the fact-check")  # fmt: skip
-    parser.add_argument("--task", default="debate", choices=("debate", "oversight"),
-                        help="debate (the default: rubric-judged debates on motions) or "
+    # Checked against the registered kinds (tournament.kinds) when the schedule is read:
+    # importing them here would load Inspect for every command's --help.
+    parser.add_argument("--task", default="debate", metavar="KIND",
+                        help="the task kind: debate (the default: rubric-judged debates on "
+                        "motions) or "
                         "oversight (known-answer debates on questions; the judge's accuracy "
                         "and the debaters' persuasiveness)")  # fmt: skip
     parser.add_argument("--motions", help="a motion file, or 'default' for the bundled set "
@@ -225,10 +228,10 @@ def _batch(value: str | None) -> bool | int | None:
 
 def _requested(args: argparse.Namespace) -> tuple[Schedule, Schedule, Manifest | None]:
     """The requested schedule, the folder's grown by it, and the folder's manifest."""
+    from debatebench_eval.runs.location import check_reachable
     from debatebench_eval.tournament import manifest as mf
     from debatebench_eval.tournament import runner
     from debatebench_eval.tournament.cost import check_cost_limit
-    from debatebench_eval.tournament.location import check_reachable
 
     requested = runner.requested_schedule(
         models=args.models, judges=args.judges, motions=args.motions, limit=args.limit,
@@ -306,7 +309,7 @@ def _plan_step(args: argparse.Namespace) -> int:
 
 
 def _run_step(args: argparse.Namespace) -> int:
-    from debatebench_eval.tournament.shares import auto_workers, check_share, parse_workers
+    from debatebench_eval.runs.shares import auto_workers, check_share, parse_workers
 
     asked = parse_workers(args.workers)
     check_share(0, 1 if asked == "auto" else asked)
@@ -316,7 +319,9 @@ def _run_step(args: argparse.Namespace) -> int:
         return 0
     assert manifest.plan is not None
     if asked == "auto":
-        cores = _usable_cores()
+        from debatebench_eval.runs.processes import usable_cores
+
+        cores = usable_cores()
         args.workers = auto_workers(cores, len(manifest.plan.tasks))
         print(f"workers: {args.workers} (auto: {cores} core(s), "
               f"{len(manifest.plan.tasks)} task(s))")  # fmt: skip
@@ -330,19 +335,9 @@ def _run_step(args: argparse.Namespace) -> int:
     return _summary(args.log_dir, pairs)
 
 
-def _usable_cores() -> int:
-    """The cores this process may run on (its affinity, which a batch scheduler or a
-    container's cpuset narrows), else the machine's."""
-    import os
-
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
-
-
 def _local_workers(args: argparse.Namespace) -> list[int]:
     """`tournament worker` processes on this machine, one per share, all at once."""
-    import subprocess
+    from debatebench_eval.runs.processes import run_workers
 
     display = args.display or ("plain" if args.workers > 1 else None)
     shared = ["--max-tasks", str(args.max_tasks), "--retry-attempts", str(args.retry_attempts),
@@ -353,43 +348,7 @@ def _local_workers(args: argparse.Namespace) -> list[int]:
     for flag, value in passed:
         if value:
             shared += [flag, str(value)]
-    command = [*_this_package(), "tournament", "worker", args.log_dir]
-    share = ["--workers", str(args.workers), *shared]
-    env = _package_path_env()
-    processes = [
-        subprocess.Popen([*command, "--index", str(k), *share], env=env)
-        for k in range(args.workers)
-    ]
-    try:
-        return [process.wait() for process in processes]
-    except KeyboardInterrupt:  # the workers had it too (one process group): let them end
-        for process in processes:
-            process.wait()
-        raise
-
-
-def _this_package() -> list[str]:
-    """`python -m debatebench_eval` without the current folder on the path (-P): from
-    inside a checkout, `-m` would import the checkout's copy instead of the package
-    this command runs."""
-    return [sys.executable, "-P", "-m", "debatebench_eval"]
-
-
-def _package_path_env() -> dict[str, str] | None:
-    """The environment that makes a worker import the package from where this process
-    did: None (unchanged) when it is on the interpreter's path anyway (installed, or
-    editable), else its folder first on PYTHONPATH (run as `python -m` from a checkout)."""
-    import os
-    from pathlib import Path
-
-    import debatebench_eval
-
-    root = Path(debatebench_eval.__file__).resolve().parents[1]
-    on_path = {Path(entry).resolve() for entry in sys.path[1:] if entry}
-    if root in on_path:
-        return None
-    paths = [str(root), *filter(None, [os.environ.get("PYTHONPATH")])]
-    return {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
+    return run_workers(["tournament", "worker", args.log_dir, *shared], args.workers)
 
 
 def _pair_of(manifest: Manifest, task: str) -> tuple[str, str]:
@@ -400,9 +359,9 @@ def _pair_of(manifest: Manifest, task: str) -> tuple[str, str]:
 
 def _worker_step(args: argparse.Namespace) -> int:
     from debatebench_eval.core._inspect import file
+    from debatebench_eval.runs.location import check_reachable
+    from debatebench_eval.runs.shares import check_share, deal, named_tasks
     from debatebench_eval.tournament import worker
-    from debatebench_eval.tournament.location import check_reachable
-    from debatebench_eval.tournament.shares import check_share, deal, named_tasks
 
     check_reachable(args.log_dir, f"LOG_DIR {args.log_dir}")
     manifest, plan = worker.planned(args.log_dir)
@@ -447,7 +406,7 @@ _worker = _checked("tournament worker", _worker_step)
 def _print_schedule(schedule: Schedule, pairs: Pairs, resumed: bool) -> None:
     items = len(schedule.items)
     debates = len(pairs) * items * 2
-    what = "questions" if schedule.questions else "motions"
+    what = schedule.item_key
     print(f"tournament {schedule.identity_hash[:12]}: {len(schedule.models)} models, "
           f"{items} {what}, judges {', '.join(schedule.judges)}"
           + (" (resumed)" if resumed else ""))  # fmt: skip
@@ -465,13 +424,16 @@ def _counts(log_dir: str, pairs: Pairs, prefix: str = "") -> tuple[dict[str, int
     for result in logs.results:
         counts[result.status] += 1
     print(f"{prefix}debates: " + ", ".join(f"{n} {status}" for status, n in counts.items()))
-    unsettled = [r for r in logs.results if r.status in ("error", "missing")]
-    for result in unsettled[:_LISTED]:
-        side = " (sides exchanged)" if result.swapped else ""
-        print(f"  {result.status}: {result.pro} (pro) vs {result.con} (con) on "
-              f"{result.motion}{side}: {plain_text(str(result.reason))}")  # fmt: skip
-    if len(unsettled) > _LISTED:
-        print(f"  ... and {len(unsettled) - _LISTED} more")
+    # Each debate that did not end scored, with its reason: failed or missing ones are
+    # run again by the same command, unscored ones need another judge or a re-judging.
+    for status in ("error", "missing", "unscored"):
+        listed = [r for r in logs.results if r.status == status]
+        for result in listed[:_LISTED]:
+            side = " (sides exchanged)" if result.swapped else ""
+            print(f"  {status}: {result.pro} (pro) vs {result.con} (con) on "
+                  f"{result.motion}{side}: {plain_text(str(result.reason))}")  # fmt: skip
+        if len(listed) > _LISTED:
+            print(f"  ... and {len(listed) - _LISTED} more {status}")
     return counts, len(logs.results)
 
 
@@ -491,19 +453,19 @@ def _summary(log_dir: str, pairs: Pairs) -> int:
 
 
 def _rate(args: argparse.Namespace) -> int:
+    from debatebench_eval.runs.location import check_reachable, parent
+    from debatebench_eval.tournament.kind import RateOptions
     from debatebench_eval.tournament.leaderboard import write_leaderboard
-    from debatebench_eval.tournament.location import check_reachable, parent
 
     beside = parent(args.outcomes) if args.outcomes else None
     out = args.out or (args.folders[0] if args.folders else beside) or "."
     try:
         for flag, location in _rate_locations(args):
             check_reachable(location, flag)
-        written = write_leaderboard(
-            args.folders, out=out, anchor=args.anchor, base=args.base,
-            resamples=args.resamples, seed=args.seed, plots=not args.no_plots,
-            outcomes=args.outcomes, prices=_prices(args), human=args.human,
-        )  # fmt: skip
+        options = RateOptions(args.anchor, args.base, args.resamples, args.seed,
+                              _prices(args), tuple(args.human))  # fmt: skip
+        written = write_leaderboard(args.folders, out=out, options=options,
+                                    plots=not args.no_plots, outcomes=args.outcomes)  # fmt: skip
     except ConfigError as exc:
         print_error("tournament rate", exc)
         return 2
@@ -556,7 +518,9 @@ def _nothing_rated(board_path: str) -> str | None:
     if counts["error"] or counts["missing"]:
         return f"{why}; run the same `debatebench-eval tournament run` again to finish them"
     if counts["unscored"]:
-        scorer = "judge_accuracy" if board["tournament"].get("task") == "oversight" else "rubric"
+        from debatebench_eval.tournament.kinds import DEFAULT, kind_named
+
+        scorer = kind_named(board["tournament"].get("task") or DEFAULT).scorer
         return (
             f"{why}; the judges gave no usable verdict (each reason is in leaderboard.md): "
             f"re-judge the logs with `inspect score LOG --scorer debatebench/{scorer} "

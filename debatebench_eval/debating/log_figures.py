@@ -15,9 +15,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from inspect_ai.log import EvalLog, read_eval_log
+from inspect_ai.log import EvalLog
 from inspect_ai.scorer import Metric, SampleScore
 
+from debatebench_eval.core.log_folder import read_log
 from debatebench_eval.core.task_versions import under_title
 from debatebench_eval.debating.turn_stats import STAT_FIGURES
 from debatebench_eval.judging.fact_check import FACT_CHECK_FIGURES
@@ -64,7 +65,7 @@ def log_figures(log: EvalLog) -> dict[str, dict[str, float]]:
 
 def write_debate_report(log_path: Path, out_dir: Path) -> list[Path]:
     """report.md: every figure of a debate log, a table per scorer."""
-    log = read_eval_log(str(log_path))
+    log = read_log(log_path)
     lines = [f"# Debate figures: {log.eval.task} ({log_path.name})", ""]
     for scorer, figures in log_figures(log).items():
         lines += [f"## {scorer}", "", "| figure | value |", "|---|---|"]

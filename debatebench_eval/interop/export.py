@@ -14,9 +14,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.log import EvalLog, EvalSample, read_eval_log
+from inspect_ai.log import EvalLog, EvalSample
 
 from debatebench_eval.core.arguments import as_int
+from debatebench_eval.core.log_folder import read_log
 from debatebench_eval.core.version import __version__
 from debatebench_eval.interop.score_file import is_scored, score_sheet
 from debatebench_eval.judging.options import DEFAULT_JUDGE_BUDGET
@@ -102,7 +103,7 @@ def export_log(log_file: str | Path, out_dir: Path) -> tuple[list[Path], list[st
     Returns the files written, and what was skipped or left out with why. Files are NAME.json and
     NAME-scores.json, NAME being `<sample id>-epoch<N>`.
     """
-    log = read_eval_log(str(log_file))
+    log = read_log(log_file)
     budget = judge_budget(log)
     written: list[Path] = []
     skipped: list[str] = []

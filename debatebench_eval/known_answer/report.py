@@ -7,9 +7,10 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from inspect_ai.log import EvalLog, read_eval_log
+from inspect_ai.log import EvalLog
 from inspect_ai.scorer import SampleScore
 
+from debatebench_eval.core.log_folder import read_log
 from debatebench_eval.core.task_versions import under_title
 from debatebench_eval.known_answer.log_reader import SCORER, judge_score
 from debatebench_eval.known_answer.scorer import headline, reliability_rows
@@ -64,7 +65,7 @@ def report_lines(log: EvalLog) -> list[str]:
 
 def write_oversight_report(log_path: Path, out_dir: Path) -> list[Path]:
     """report.md: the headline, accuracy per category and the reliability table."""
-    log = read_eval_log(str(log_path))
+    log = read_log(log_path)
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / "report.md"
     text = "\n".join(report_lines(log)) + "\n"

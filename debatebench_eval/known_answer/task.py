@@ -94,6 +94,12 @@ def oversight(
         # One failed sample must not stop the others.
         fail_on_error=False,
         metadata={"protocol": setup.protocol, "rounds": setup.rounds},
+        # The viewer's log list names a log by its task (the same for every protocol)
+        # and shows its tags: the protocol tells the runs apart there. Tags stay out of
+        # Inspect's task identity, so a tournament or an eval set resumes as before; a
+        # display name would not reach that list, and would hide the name that a
+        # tournament's pair or a shard is given.
+        tags=[setup.protocol],
     )
 
 

@@ -25,8 +25,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.log import EvalSample, read_eval_log
+from inspect_ai.log import EvalSample
 
+from debatebench_eval.core.log_folder import read_log
 from debatebench_eval.protocols.record import DeliberationRecord
 
 FORMATS = ("heurema", "ar-debate")
@@ -104,7 +105,7 @@ def export_deliberations(
     log_file: str | Path, out_dir: Path, fmt: str
 ) -> tuple[list[Path], list[str]]:
     """Write each sample of the log in `fmt`; returns the files written and the skips."""
-    log = read_eval_log(str(log_file))
+    log = read_log(log_file)
     written: list[Path] = []
     skipped: list[str] = []
     for sample in log.samples or []:

@@ -25,7 +25,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.special import expit  # type: ignore[import-untyped]
 
-from debatebench_eval.tournament.bradley_terry import ELO_PER_LOGIT, Array, Fit, Games, fit
+from debatebench_eval.stats.bradley_terry import ELO_PER_LOGIT, Array, Fit, Games, fit
 
 FOLDS = 10
 BINS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)

@@ -40,11 +40,12 @@ from typing import Any
 from debatebench_eval.core._inspect import file
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.interop.transcript_file import load_json, read_transcript
+from debatebench_eval.matches.results import DebateResult, JudgeView, SideStats
 from debatebench_eval.record.protocol import SIDES
 from debatebench_eval.record.store import DebateRecord
-from debatebench_eval.tournament.location import child, file_names
-from debatebench_eval.tournament.outcomes import FORFEITS, side_stats
-from debatebench_eval.tournament.results import DebateResult, JudgeView, SideStats
+from debatebench_eval.runs.location import child, file_names
+from debatebench_eval.tournament.debate_kind import FORFEITS, side_stats
+from debatebench_eval.tournament.kind import Rated
 
 REQUIRED = ("motion", "pro", "con", "winner")
 OPTIONAL = (
@@ -79,6 +80,23 @@ class Imported:
 
 
 # --- the outcomes table ------------------------------------------------------------
+
+
+def rated(source: Imported) -> Rated:
+    """The debates as a leaderboard rates them, under a header with the keys a
+    tournament's has where they mean something here."""
+    pairs = sorted({d.pair for d in source.results})
+    header = {
+        "source": source.kind,
+        "identity": {"judges": list(source.judges), "models": list(source.models)},
+        "models": list(source.models),
+        "motions": [{"id": m} for m in source.motions],
+        "pairs": [list(p) for p in pairs],
+        "folders": source.locations,
+        "logs": [],
+        "skipped_logs": source.skipped,
+    }
+    return Rated(header, source.models, source.judges, source.results, source.duplicates)
 
 
 def read_outcomes(path: str) -> Imported:

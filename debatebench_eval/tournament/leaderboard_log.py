@@ -10,6 +10,7 @@ and the tournament reader skips it by its metadata.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -34,42 +35,32 @@ from inspect_ai.viewer import (
     ViewerConfig,
 )
 
-from debatebench_eval.tournament.figure_text import interval_text
-from debatebench_eval.tournament.schedule import OVERSIGHT
+from debatebench_eval.matches.figure_text import interval_text
+from debatebench_eval.tournament.kind import Column
 
 LEADERBOARD_TASK = "debatebench/leaderboard"
 LEADERBOARD_FILE = "leaderboard.eval"
 # Marks the log for the tournament reader: a rating of this tournament, not debates.
 LEADERBOARD_KEY = "leaderboard_of"
 _SCORER = "leaderboard"
-# (key, header, decimals): the numbers each model's row shows, rounded as the
-# leaderboard prints them (the metadata keeps them whole).
-_COLUMNS = (
-    ("rating", "Rating", 0),
-    ("rating_low", "95% low", 0),
-    ("rating_high", "95% high", 0),
-    ("win_rate", "Win rate", 2),
-    ("debates", "Debates", 0),
-    ("mean_margin", "Margin", 1),
-)
-# An oversight tournament's row: its persuasiveness rating, and how often the judge
-# sided with it whatever answer it defended (no margin: the judge picks an answer).
-_OVERSIGHT_COLUMNS = (*_COLUMNS[:3], ("win_rate", "Judge sided", 2), ("debates", "Debates", 0))
 _HIDDEN = ("sampleStatus", "target", "tokens", "duration")
 
 
-def write_leaderboard_log(board: dict[str, Any], root: str) -> str:
-    """Write `root/leaderboard.eval` (replacing an older one) and return its path."""
+def write_leaderboard_log(
+    board: dict[str, Any], root: str, columns: Sequence[Column], rating: str
+) -> str:
+    """Write `root/leaderboard.eval` (replacing an older one) and return its path:
+    each model's row shows the task kind's `columns`, and says what its `rating` means."""
     path = f"{root}/{LEADERBOARD_FILE}"
-    write_eval_log(leaderboard_log(board), path, format="eval")
+    write_eval_log(leaderboard_log(board, tuple(columns), rating), path, format="eval")
     return path
 
 
-def leaderboard_log(board: dict[str, Any]) -> EvalLog:
+def leaderboard_log(board: dict[str, Any], columns: tuple[Column, ...], rating: str) -> EvalLog:
     now = datetime.now(UTC).isoformat()
-    columns = _columns(board)
     samples = [
-        _model_sample(position, row, columns) for position, row in enumerate(board["models"], 1)
+        _model_sample(position, row, columns, rating)
+        for position, row in enumerate(board["models"], 1)
     ]
     counts = board["counts"]
     return EvalLog(
@@ -101,13 +92,7 @@ def leaderboard_log(board: dict[str, Any]) -> EvalLog:
     )
 
 
-def _columns(board: dict[str, Any]) -> tuple[tuple[str, str, int], ...]:
-    return _OVERSIGHT_COLUMNS if board["tournament"].get("task") == OVERSIGHT else _COLUMNS
-
-
-def _spec(
-    board: dict[str, Any], now: str, samples: int, columns: tuple[tuple[str, str, int], ...]
-) -> EvalSpec:
+def _spec(board: dict[str, Any], now: str, samples: int, columns: tuple[Column, ...]) -> EvalSpec:
     tournament = board["tournament"]
     # A tournament's identity hash; debates judged elsewhere have their source instead.
     name = str(tournament.get("id") or tournament.get("source") or "ratings")
@@ -124,7 +109,7 @@ def _spec(
     )
 
 
-def _viewer(columns: tuple[tuple[str, str, int], ...]) -> ViewerConfig:
+def _viewer(columns: tuple[Column, ...]) -> ViewerConfig:
     return ViewerConfig(
         task_samples_view=TaskSamplesView(
             name="ranking",
@@ -132,28 +117,27 @@ def _viewer(columns: tuple[tuple[str, str, int], ...]) -> ViewerConfig:
                 TaskSamplesColumn(id="sampleId"),
                 TaskSamplesColumn(id="input"),
                 TaskSamplesColumn(id="answer"),
-                *(TaskSamplesColumn.score(_SCORER, key) for key, _, _ in columns),
+                *(TaskSamplesColumn.score(_SCORER, column.key) for column in columns),
                 *(TaskSamplesColumn(id=column, visible=False) for column in _HIDDEN),
             ],
             sort=[TaskSamplesSort(column="sampleId")],
             multiline=True,
-            score_labels={key: label for key, label, _ in columns},
+            score_labels={column.key: column.header for column in columns},
         )
     )
 
 
 def _model_sample(
-    position: int, row: dict[str, Any], columns: tuple[tuple[str, str, int], ...]
+    position: int, row: dict[str, Any], columns: tuple[Column, ...], rating: str
 ) -> EvalSample:
     """One model's row: id is its place in the ranking, so the list sorts by rank."""
-    rating = row.get("rating")
     score = None
-    if rating is not None:
+    if row.get("rating") is not None:
         score = {
             _SCORER: Score(
                 value=_row_value(row, columns),
                 answer=_answer(row),
-                explanation=_explanation(row),
+                explanation=_explanation(row, columns, rating),
                 metadata={"dimensions": row.get("dimensions")},
             )
         }
@@ -167,7 +151,7 @@ def _model_sample(
     )
 
 
-def _row_value(row: dict[str, Any], columns: tuple[tuple[str, str, int], ...]) -> dict[str, float]:
+def _row_value(row: dict[str, Any], columns: tuple[Column, ...]) -> dict[str, float]:
     rating, win = row["rating"], row.get("win_rate") or {}
     whole = {
         "rating": rating["value"],
@@ -177,7 +161,7 @@ def _row_value(row: dict[str, Any], columns: tuple[tuple[str, str, int], ...]) -
         "debates": row.get("debates"),
         "mean_margin": row.get("mean_margin"),
     }
-    places = {key: decimals for key, _, decimals in columns}
+    places = {column.key: column.places for column in columns}
     return {
         key: float("nan") if v is None else round(float(v), places[key])
         for key, v in whole.items()
@@ -194,21 +178,19 @@ def _answer(row: dict[str, Any]) -> str:
 SEPARATED = "Separated results: no finite rating fits them, so read rating gaps as lower bounds."
 
 
-def _explanation(row: dict[str, Any]) -> str:
-    rating, lc, margin = row["rating"], row.get("length_controlled"), row.get("mean_margin")
+def _explanation(row: dict[str, Any], columns: tuple[Column, ...], rating: str) -> str:
+    """The row in words: its rating and what a rating means here, its share of wins
+    (or whatever the kind's win column counts), its margin where it has one."""
     caveat = [SEPARATED] if row.get("separated") else []
-    if "mean_margin" not in row:  # an oversight tournament's debater
-        told = (
-            f"Persuasiveness rating {interval_text(rating)}: the judge sided with it in "
-            f"{interval_text(row.get('win_rate'), 2)} of its {row.get('debates')} debates, "
-            "whichever answer it defended."
-        )
-        return " ".join([told, *caveat])
-    shown = "n/a (the source gave none)" if margin is None else f"{margin:+.1f}"
+    share = next((c.header for c in columns if c.key == "win_rate"), "Win rate")
     lines = [
-        f"Rating {interval_text(rating)}; win rate {interval_text(row.get('win_rate'), 2)} "
-        f"over {row.get('debates')} debates; mean margin {shown}.",
+        f"Rating {interval_text(row['rating'])} ({rating}). {share}: "
+        f"{interval_text(row.get('win_rate'), 2)} over {row.get('debates')} debates.",
     ]
-    if lc:
-        lines.append(f"Length-controlled rating {interval_text(lc)}.")
+    if any(c.key == "mean_margin" for c in columns):
+        margin = row.get("mean_margin")
+        shown = "n/a (the source gave none)" if margin is None else format(margin, "+.1f")
+        lines.append(f"Mean margin {shown}.")
+    if row.get("length_controlled"):
+        lines.append(f"Length-controlled rating {interval_text(row['length_controlled'])}.")
     return " ".join([*lines, *caveat])

@@ -18,13 +18,15 @@ from typing import Any
 from markdown_it import MarkdownIt
 
 _STYLE = """
-body { font-family: system-ui, sans-serif; max-width: 1400px; margin: 2em auto;
-       padding: 0 1em; color: #1b1b1b; line-height: 1.45; }
+body { font-family: system-ui, sans-serif; max-width: 1200px; margin: 2em auto;
+       padding: 0 1em; color: #1b1b1b; line-height: 1.45; overflow-wrap: break-word; }
+.table { max-width: 100%; overflow-x: auto; }
+.logs td:last-child { white-space: normal; overflow-wrap: anywhere; }
 h1 { font-size: 1.6em; } h2 { font-size: 1.2em; margin-top: 1.8em;
      border-bottom: 1px solid #ddd; padding-bottom: .2em; }
 table { border-collapse: collapse; margin: .8em 0; font-variant-numeric: tabular-nums; }
-th, td { border: 1px solid #d6d6d6; padding: .3em .7em; text-align: left;
-         white-space: nowrap; }
+th, td { border: 1px solid #d6d6d6; padding: .3em .7em; text-align: left; }
+td { white-space: nowrap; } th { vertical-align: bottom; }
 th { background: #f2f4f7; }
 tbody tr:nth-child(even) { background: #fafbfc; }
 figure { margin: 1em 0; } figure img { max-width: 100%; border: 1px solid #eee; }
@@ -47,9 +49,9 @@ def leaderboard_page(board: dict[str, Any], markdown_text: str, plots: Mapping[s
     (file name -> PNG bytes) after its ratings table and the pair logs at the end."""
     renderer = MarkdownIt("commonmark", {"html": False}).enable("table")
     head, _, rest = markdown_text.partition("\n## ")
-    body = [renderer.render(head), _figures(plots)]
+    body = [_boxed(renderer.render(head)), _figures(plots)]
     if rest:
-        body.append(renderer.render("## " + rest))
+        body.append(_boxed(renderer.render("## " + rest)))
     body.append(_log_links(board, root))
     tournament = board["tournament"]
     name = tournament.get("id") or tournament.get("source") or ""
@@ -59,6 +61,14 @@ def leaderboard_page(board: dict[str, Any], markdown_text: str, plots: Mapping[s
         f"<title>{title}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n"
         + "\n".join(body)
         + "\n</body>\n</html>\n"
+    )
+
+
+def _boxed(rendered: str) -> str:
+    """Each table in a box of its own that scrolls sideways when the table is wider
+    than the page (a judge-reliability table is), so the page itself never does."""
+    return rendered.replace("<table>", '<div class="table"><table>').replace(
+        "</table>", "</table></div>"
     )
 
 
@@ -77,16 +87,21 @@ def _figures(plots: Mapping[str, bytes]) -> str:
 
 
 def _log_links(board: dict[str, Any], root: str) -> str:
+    """The pair logs, linked from the page's folder `root`; `inspect view` is pointed
+    at the folders the logs are in (not where the page was written: `--out`)."""
     logs = board["tournament"].get("logs") or []
+    folders = [str(f) for f in board["tournament"].get("folders") or []] or [root]
+    views = " and ".join(f"<code>inspect view --log-dir {html.escape(f)}</code>" for f in folders)
     parts = [
         "<h2>Pair logs</h2>",
-        "<p>Each pair's debates, turns and judge readings are in its Inspect log; "
-        f"open them all with <code>inspect view --log-dir {html.escape(root)}</code>.</p>",
+        f"<p>Each pair's debates, turns and judge readings are in its Inspect log; open them "
+        f"all with {views}.</p>",
     ]
     if not logs:
         return "\n".join([*parts, "<p>No log holds a debate of this tournament yet.</p>"])
-    rows = ["<table><thead><tr><th>pair</th><th>debates</th><th>status</th><th>log</th>"
-            "</tr></thead><tbody>"]  # fmt: skip
+    # In a box of its own too; a log's long file name breaks where it must.
+    rows = ['<div class="table logs"><table><thead><tr><th>pair</th><th>debates</th>'
+            "<th>status</th><th>log</th></tr></thead><tbody>"]  # fmt: skip
     for log in logs:
         href = relative_location(str(log["location"]), root)
         pair = " vs ".join(html.escape(str(m)) for m in log["pair"])
@@ -95,7 +110,7 @@ def _log_links(board: dict[str, Any], root: str) -> str:
             f'</td><td><a href="{html.escape(href, quote=True)}">'
             f"{html.escape(PurePosixPath(href).name)}</a></td></tr>"
         )
-    rows.append("</tbody></table>")
+    rows.append("</tbody></table></div>")
     return "\n".join([*parts, *rows])
 
 

@@ -13,12 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.task_versions import versions_line
-from debatebench_eval.known_answer.stats import JudgedDebate, accuracy_of
-from debatebench_eval.tournament.bootstrap import LEVEL
-from debatebench_eval.tournament.figure_text import excluded_table
-from debatebench_eval.tournament.outcomes import TournamentLogs
-from debatebench_eval.tournament.persuasion import (
+from debatebench_eval.known_answer.persuasion import (
     PairAccuracy,
     Rating,
     accuracy_slope,
@@ -27,13 +24,17 @@ from debatebench_eval.tournament.persuasion import (
     ratings,
     separated,
 )
-from debatebench_eval.tournament.results import (
+from debatebench_eval.known_answer.stats import JudgedDebate, accuracy_of
+from debatebench_eval.matches.figure_text import excluded_table, finite
+from debatebench_eval.matches.results import (
     STATUSES,
     DebateResult,
     eligible_debates,
     excluded,
     matchups,
 )
+from debatebench_eval.stats.intervals import LEVEL
+from debatebench_eval.tournament.kind import Board, Rated, RateOptions
 
 PLOT = "accuracy_vs_rating.png"
 
@@ -46,12 +47,41 @@ def judged(results: list[DebateResult]) -> list[JudgedDebate]:
     ]
 
 
+def board(rated: Rated, options: RateOptions) -> Board:
+    """The oversight tournament's leaderboard: its figures, its Markdown, and Khan et
+    al.'s Figure 1 to draw. Its ratings sit at 1000 for the mean model, and human
+    labels are of rubric debates: options that ask otherwise are refused."""
+    _only("--anchor", options.anchor, "mean")
+    _only("--base", options.base, 1000.0)
+    if options.human:
+        raise ConfigError("--human", "given for an oversight tournament",
+                          "labels of a debate tournament (an oversight judge is measured "
+                          "against the questions' known answers)")  # fmt: skip
+    found, text, pairs = oversight_board(rated, options.resamples, options.seed)
+
+    def plots(root: str) -> list[str]:
+        if not pairs:
+            return []
+        from debatebench_eval.tournament.plots import accuracy_against_rating
+
+        return [accuracy_against_rating(pairs, f"{root}/{PLOT}")]
+
+    return Board(finite(found), text, plots)
+
+
+def _only(flag: str, value: Any, default: Any) -> None:
+    if value != default:
+        expected = f"the default ({default}): its ratings sit at 1000 for the mean model"
+        raise ConfigError(flag, f"got {value} for an oversight tournament", expected)
+
+
 def oversight_board(
-    logs: TournamentLogs, header: dict[str, Any], resamples: int, seed: int
+    source: Rated, resamples: int, seed: int
 ) -> tuple[dict[str, Any], str, list[PairAccuracy]]:
     """Every figure of the leaderboard (leaderboard.json), its Markdown, and the pairs
     to plot."""
-    debates = judged(logs.results)
+    header = source.header
+    debates = judged(source.results)
     rated: list[Rating] = ratings(debates, resamples, seed) if len(_models(debates)) > 1 else []
     pairs = pair_accuracy(debates, rated) if rated else []
     groups = separated(debates) if rated else []
@@ -66,7 +96,7 @@ def oversight_board(
             "seed": seed,
             "bootstrap": "over questions",
         },
-        "counts": _counts(logs.results),
+        "counts": _counts(source.results),
         "models": [
             {
                 "model": r.model,
@@ -130,7 +160,10 @@ def markdown(board: dict[str, Any], rated: str) -> str:
     if overall is not None:
         lines += ["", f"Judge accuracy over every rated debate: {overall['value']:.3f} "
                   f"({overall['low']:.3f} to {overall['high']:.3f}), {overall['n']} debates on "
-                  f"{overall['questions']} questions."]  # fmt: skip
+                  f"{overall['questions']} questions. Rated debates only: a question counts "
+                  "for a pair when both its debates were scored, so this can differ from "
+                  "`oversight persuasion` on the same logs, which counts every judged "
+                  "debate."]  # fmt: skip
     lines += _excluded_lines(counts)
     lines += ["", "## Caveats", "", *(f"- {note}" for note in _caveats(board))]
     return "\n".join(lines) + "\n"

@@ -1,7 +1,7 @@
 """The plan step: the only writer of a tournament folder's tournament.json.
 
 It merges the requested schedule into the folder's, enumerates the pairs' tasks
-with Inspect's capture mode (INSPECT_EVAL_SET_CAPTURE: every task resolved and
+with Inspect's capture mode (`runs.eval_sets`: every task resolved and
 identified, nothing run, the log folder untouched), writes that capture manifest
 beside the logs for runners that speak Inspect's protocol, and records the plan
 in tournament.json: each task's identifier, its debates and how many of them the
@@ -16,11 +16,13 @@ from datetime import UTC, datetime
 
 from inspect_ai import Task
 
-from debatebench_eval.core._inspect import INSPECT_EVAL_SET_CAPTURE, EvalSetCapture, file
+from debatebench_eval.core._inspect import EvalSetCapture
+from debatebench_eval.runs.eval_sets import capture as capture_tasks
+from debatebench_eval.runs.eval_sets import planned_tasks
+from debatebench_eval.runs.planned import Plan, package_versions
 from debatebench_eval.tournament import manifest as mf
 from debatebench_eval.tournament import runner
 from debatebench_eval.tournament.schedule import Schedule
-from debatebench_eval.tournament.task_logs import TaskLogReader
 
 
 def capture_path(log_dir: str) -> str:
@@ -29,31 +31,10 @@ def capture_path(log_dir: str) -> str:
 
 def capture(schedule: Schedule, tasks: list[Task], log_dir: str) -> EvalSetCapture:
     """The tasks as Inspect's capture mode enumerates them, written into the folder."""
-    path = capture_path(log_dir)
-    with runner.eval_set_mode(INSPECT_EVAL_SET_CAPTURE, path):
-        try:
-            runner.run_eval_set(schedule, tasks, log_dir, runner.Concurrency(), display="none")
-        except SystemExit as exc:  # capture mode ends the process once it has written
-            if exc.code not in (0, None):
-                raise
-    with file(path, "r") as handle:
-        return EvalSetCapture.model_validate_json(handle.read())
-
-
-def planned_tasks(captured: EvalSetCapture, log_dir: str) -> tuple[mf.PlannedTask, ...]:
-    """Each captured task with the debates its newest readable log in the folder lacks
-    (workers may be running: a log being written counts as holding nothing yet)."""
-    reader = TaskLogReader(log_dir)
-    newest = reader.newest(task.name for task in captured.tasks)
-    for note in reader.take_notes():
-        print(note)
-    planned = []
-    for task in captured.tasks:
-        samples = task.samples * task.epochs
-        log = newest.get(task.identifier)
-        done = log.completed() if log is not None else 0
-        planned.append(mf.PlannedTask(task.name, task.identifier, samples, max(0, samples - done)))
-    return tuple(planned)
+    return capture_tasks(
+        lambda: runner.run_eval_set(schedule, tasks, log_dir, runner.Concurrency(), display="none"),
+        capture_path(log_dir),
+    )
 
 
 def plan(log_dir: str, requested: Schedule, existing: mf.Manifest | None) -> mf.Manifest:
@@ -63,9 +44,7 @@ def plan(log_dir: str, requested: Schedule, existing: mf.Manifest | None) -> mf.
     tasks = runner.pair_tasks(schedule, requested.pairs)
     captured = capture(schedule, tasks, log_dir)
     now = datetime.now(UTC).isoformat(timespec="seconds")
-    the_plan = mf.Plan(
-        now, requested.models, planned_tasks(captured, log_dir), mf.package_versions()
-    )
+    the_plan = Plan(now, requested.models, planned_tasks(captured, log_dir), package_versions())
     runs: Sequence[dict[str, object]] = existing.runs if existing is not None else ()
     written = mf.Manifest(schedule, (*runs, mf.plan_entry(schedule, the_plan)), the_plan)
     mf.write_manifest(log_dir, written)

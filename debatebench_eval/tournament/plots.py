@@ -6,11 +6,12 @@ judge's accuracy against the debaters' persuasiveness.
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Sequence
 from typing import Any
 
 from debatebench_eval.core._inspect import file
-from debatebench_eval.tournament.persuasion import PairAccuracy
+from debatebench_eval.known_answer.persuasion import PairAccuracy
 
 _GREY = "#d0d0d0"
 
@@ -152,15 +153,110 @@ def accuracy_against_rating(pairs: Sequence[PairAccuracy], path: str) -> str:
     import matplotlib
 
     matplotlib.use("Agg")
+    return _save(_accuracy_figure(pairs), path)
+
+
+def _accuracy_figure(pairs: Sequence[PairAccuracy]) -> Any:
     import matplotlib.pyplot as plt
 
     figure, axis = plt.subplots(figsize=(6, 4))
-    x = [p.mean_rating for p in pairs]
-    axis.scatter(x, [p.accuracy for p in pairs], s=[20 + 4 * p.debates for p in pairs])
-    for p in pairs:
-        axis.annotate(" vs ".join(p.models), (p.mean_rating, p.accuracy), fontsize=7)
+    # Translucent: pairs at one point show as one darker marker, the larger around it.
+    axis.scatter([p.mean_rating for p in pairs], [p.accuracy for p in pairs],
+                 s=[_area(p) for p in pairs], alpha=0.6)  # fmt: skip
     axis.axhline(0.5, linestyle=":", color="grey")
     axis.set_xlabel("mean persuasiveness rating of the pair (Elo scale)")
     axis.set_ylabel("judge accuracy")
     axis.set_ylim(-0.05, 1.05)
-    return _save(figure, path)
+    labels = [_label(axis, group) for group in _label_groups(pairs)]
+    figure.canvas.draw()  # the axes' limits, and so where each point is drawn
+    _part(figure, labels, [_marker_box(axis, p) for p in pairs])
+    return figure
+
+
+def _label(axis: Any, group: list[PairAccuracy]) -> Any:
+    """The label of pairs at one point, a line for each, beside the largest marker."""
+    radius = max(_radius(p) for p in group)
+    return axis.annotate(
+        "\n".join(" vs ".join(p.models) for p in group),
+        _point(group[0]),
+        xytext=(radius + 2, 0),
+        textcoords="offset points",
+        fontsize=7,
+        va="center",
+        bbox=_BEHIND_LABEL,
+        # Stops at the marker's rim: seen only where `_part` moved the label away.
+        arrowprops={**_LEADER, "shrinkB": radius + 1},
+    )
+
+
+def _area(pair: PairAccuracy) -> float:
+    """A marker's area in square points, by the pair's debates."""
+    return 20 + 4 * pair.debates
+
+
+def _radius(pair: PairAccuracy) -> float:
+    return math.sqrt(_area(pair)) / 2
+
+
+def _point(pair: PairAccuracy) -> tuple[float, float]:
+    return (pair.mean_rating, pair.accuracy)
+
+
+def _marker_box(axis: Any, pair: PairAccuracy) -> Any:
+    """Where a pair's marker is drawn, in pixels."""
+    from matplotlib.transforms import Bbox
+
+    x, y = axis.transData.transform(_point(pair))
+    r = _radius(pair) * axis.figure.dpi / 72
+    return Bbox.from_extents(x - r, y - r, x + r, y + r)
+
+
+# A label stays legible over the line at 0.5 and the other markers.
+_BEHIND_LABEL = {"boxstyle": "square,pad=0.1", "facecolor": "white", "edgecolor": "none",
+                 "alpha": 0.75}  # fmt: skip
+_LEADER = {"arrowstyle": "-", "color": "grey", "linewidth": 0.5, "shrinkA": 0}
+# Points closer than this share of each axis's span (the ratings', and accuracy's 0 to
+# 1) are one point to the eye: a few pixels apart on a figure 6 inches wide.
+_SAME_POINT = 0.02
+
+
+def _label_groups(pairs: Sequence[PairAccuracy]) -> list[list[PairAccuracy]]:
+    """The pairs at (nearly) one point, each group to be named by one label, a line
+    for each pair, at the first of them: labels written over each other name no one."""
+    ratings = [p.mean_rating for p in pairs]
+    x_span = (max(ratings) - min(ratings) if ratings else 0.0) or 1.0
+    groups: list[list[PairAccuracy]] = []
+    for p in sorted(pairs, key=lambda p: (p.mean_rating, p.accuracy, p.models)):
+        for group in groups:
+            x, y = _point(group[0])
+            dx, dy = abs(p.mean_rating - x) / x_span, abs(p.accuracy - y)
+            if dx <= _SAME_POINT and dy <= _SAME_POINT:
+                group.append(p)
+                break
+        else:
+            groups.append([p])
+    return groups
+
+
+def _part(figure: Any, labels: list[Any], markers: list[Any]) -> None:
+    """Move each label that would cover a marker or a label placed before it to the
+    nearest free place above or below, a step at a time (a grey line leads back to its
+    point): points near each other, though not at one place, keep legible labels."""
+    renderer = figure.canvas.get_renderer()
+    placed = list(markers)
+    for label in sorted(labels, key=lambda t: (-t.xy[1], t.xy[0])):
+        dx, dy = label.xyann
+        for step in range(400):  # a bound: 200 steps either way is past any figure
+            label.xyann = (dx, dy + (step + 1) // 2 * 3 * (-1 if step % 2 else 1))
+            box = _text_box(label, renderer)
+            if not any(box.overlaps(other) for other in placed):
+                break
+        placed.append(box)
+
+
+def _text_box(label: Any, renderer: Any) -> Any:
+    """A label's text where it is drawn, in pixels (its leader line left out)."""
+    from matplotlib.text import Text
+
+    label.get_window_extent(renderer)  # places the text at its point and offset
+    return Text.get_window_extent(label, renderer)

@@ -1,12 +1,12 @@
-"""The schedule: which models debate which motions, and which tournament that is.
+"""The schedule: which models debate which items, and which tournament that is.
 
 A tournament is a round robin over unordered model pairs, every pair debating
-every motion twice with the sides exchanged. A known-answer tournament
-(`oversight`) debates questions instead of motions, each twice with the two
-models exchanged between the pro and con positions. Two hashes name it. The identity
-(settings and judges) says which tournament a log folder holds: a folder never
-mixes two. The schedule hash (identity, models, motions) says how far it has
-grown: models and motions may be added later and only what is new runs.
+every item twice with the sides exchanged: the motions of a rubric debate, the
+questions of a known-answer one (the task kind says which: `tournament.kind`).
+Two hashes name it. The identity (settings and judges) says which tournament a
+log folder holds: a folder never mixes two. The schedule hash (identity, models,
+items) says how far it has grown: models and items may be added later and only
+what is new runs.
 """
 
 from __future__ import annotations
@@ -14,23 +14,16 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import asdict, dataclass, replace
-from typing import Any, TypeVar
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 import yaml
 
 from debatebench_eval.core.arguments import refuse_removed
 from debatebench_eval.core.errors import ConfigError
-from debatebench_eval.known_answer.questions import Question
-from debatebench_eval.record.motions import Motion
 
 SCHEMA = 1
-# The task a tournament's debates run: rubric-judged debates on motions, or
-# known-answer debates on questions. A folder never holds both.
-DEBATE = "debate"
-OVERSIGHT = "oversight"
-TASKS = (DEBATE, OVERSIGHT)
 _SLUG = re.compile(r"[^A-Za-z0-9.]+")
 
 
@@ -43,42 +36,31 @@ def digest(value: Any) -> str:
     return hashlib.sha256(canonical_json(value).encode()).hexdigest()
 
 
-def motion_sha256(motion: Motion) -> str:
-    """What the tournament scheduled under a motion's id: a later edit shows here."""
-    return digest({"text": motion.text, "topic": motion.topic, "category": motion.category})
+@dataclass(frozen=True)
+class Item:
+    """One thing every pair debates (a motion, a question), as the tournament records
+    it: its id, a digest of its content (a later edit under the id shows there), its
+    record in the folder, the item itself, and its text for messages."""
 
-
-def motion_record(motion: Motion) -> dict[str, Any]:
-    return {"id": motion.id, "text": motion.text, "topic": motion.topic,
-            "category": motion.category, "sha256": motion_sha256(motion)}  # fmt: skip
-
-
-def question_sha256(question: Question) -> str:
-    """What the tournament scheduled under a question's id: a later edit shows here."""
-    return digest({k: v for k, v in asdict(question).items() if k != "id"})
-
-
-def question_record(question: Question) -> dict[str, Any]:
-    return {**asdict(question), "answers": list(question.answers),
-            "sha256": question_sha256(question)}  # fmt: skip
+    id: str
+    sha256: str
+    record: dict[str, Any] = field(compare=False)
+    value: Any = field(compare=False)
+    text: str = field(compare=False, default="")
 
 
 @dataclass(frozen=True)
 class Settings:
-    """Everything that makes two debates comparable: a change is another tournament."""
+    """Everything that makes two debates comparable: a change is another tournament.
+    The task kind says which settings those are (`identity`: its own fields, as they
+    enter the hash); the limits are every kind's."""
 
-    phases: tuple[str, ...]
-    format: str | None
-    task_args: tuple[tuple[str, Any], ...]
-    seed: int
-    allow_self_judging: bool
-    rubric_sha256: str
+    task: str
+    identity: dict[str, Any] = field(hash=False)
     # Dollars a debate may spend before Inspect stops it (it enters each task's identity).
     cost_limit: float | None = None
     # Seconds to wait for one model reply (Inspect's timeout); None: the task's default.
     timeout: int | None = None
-    # The task every debate runs (DEBATE or OVERSIGHT).
-    task: str = DEBATE
 
     def as_dict(self) -> dict[str, Any]:
         limits = {
@@ -86,31 +68,19 @@ class Settings:
             **({"cost_limit": self.cost_limit} if self.cost_limit is not None else {}),
             **({"timeout": self.timeout} if self.timeout is not None else {}),
         }
-        if self.task == OVERSIGHT:  # no phases, format or rubric: the task and its -T
-            return {"task": self.task, "task_args": dict(self.task_args), "seed": self.seed,
-                    "allow_self_judging": self.allow_self_judging, **limits}  # fmt: skip
-        # A debate tournament's identity names no task: the one it had before oversight.
-        return {
-            "phases": list(self.phases),
-            "format": self.format,
-            "task_args": dict(self.task_args),
-            "seed": self.seed,
-            "allow_self_judging": self.allow_self_judging,
-            "rubric_sha256": self.rubric_sha256,
-            **limits,
-        }
+        return {**self.identity, **limits}
 
-    def debate_args(self) -> dict[str, Any]:
-        """The `debate` task's arguments (each enters Inspect's task identity); the seed
-        and the timeout go in the task's generate settings (`generate_settings`)."""
-        shape = {"format": self.format} if self.format else {}
-        guard = {"strict_judge": not self.allow_self_judging}
-        return {**shape, **dict(self.task_args), "paired": True, **guard}
+    @property
+    def task_args(self) -> dict[str, Any]:
+        return dict(self.identity.get("task_args") or {})
 
-    def oversight_args(self) -> dict[str, Any]:
-        """The `oversight` task's arguments: every question in both orders, the judge
-        guard as for debates."""
-        return {**dict(self.task_args), "paired": True, "strict_judge": not self.allow_self_judging}
+    @property
+    def seed(self) -> int:
+        return int(self.identity["seed"])
+
+    @property
+    def allow_self_judging(self) -> bool:
+        return bool(self.identity["allow_self_judging"])
 
     def generate_settings(self) -> dict[str, Any]:
         """Inspect's seed and timeout of every debate (they enter its task identity)."""
@@ -119,15 +89,15 @@ class Settings:
 
 @dataclass(frozen=True)
 class Schedule:
-    """Models (sorted), judges (in the order given: the first one fact-checks),
-    motions or, in an oversight tournament, questions (in the order first
-    scheduled) and settings. No I/O."""
+    """Models (sorted), judges (in the order given: the first one fact-checks), the
+    items every pair debates (in the order first scheduled, under the manifest's
+    `item_key`) and settings. No I/O."""
 
     models: tuple[str, ...]
     judges: tuple[str, ...]
-    motions: tuple[Motion, ...]
+    items: tuple[Item, ...]
     settings: Settings
-    questions: tuple[Question, ...] = ()
+    item_key: str = "motions"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "models", tuple(sorted(self.models)))
@@ -141,17 +111,16 @@ class Schedule:
 
     @property
     def schedule_hash(self) -> str:
-        questions = [question_sha256(q) for q in self.questions]
-        asked = {"questions": questions} if questions else {}
-        return digest({"identity": self.identity_hash, "models": list(self.models),
-                       "motions": [motion_sha256(m) for m in self.motions], **asked})  # fmt: skip
+        digests = [item.sha256 for item in self.items]
+        # A tournament of motions hashed its motions alone; any other kind's items come
+        # beside an empty motion list: every folder keeps the hash it was planned with.
+        hashed = {"motions": digests} if self.item_key == "motions" else {
+            "motions": [], self.item_key: digests}  # fmt: skip
+        return digest({"identity": self.identity_hash, "models": list(self.models), **hashed})
 
     @property
-    def items(self) -> tuple[str, ...]:
-        """What each pair debates, by id: the motions, or an oversight tournament's questions."""
-        if self.settings.task == OVERSIGHT:
-            return tuple(q.id for q in self.questions)
-        return tuple(m.id for m in self.motions)
+    def item_ids(self) -> tuple[str, ...]:
+        return tuple(item.id for item in self.items)
 
     @property
     def eval_set_id(self) -> str:
@@ -166,47 +135,24 @@ class Schedule:
         return len(self.pairs) * len(self.items) * 2
 
     def grown(self, other: Schedule) -> Schedule:
-        """This schedule with `other`'s models and motions added (the schedule only grows:
+        """This schedule with `other`'s models and items added (the schedule only grows:
         a dataset that shrank would make Inspect re-run a whole pair)."""
         if other.identity_hash != self.identity_hash:
             raise ValueError("only a schedule of the same tournament can be merged")
-        motions = _grown(self.motions, other.motions, motion_sha256, _EDITED_MOTION)
-        questions = _grown(self.questions, other.questions, question_sha256, _EDITED_QUESTION)
+        known = {item.id: item for item in self.items}
+        noun = self.item_key.removesuffix("s")
+        for item in other.items:
+            old = known.get(item.id)
+            if old is not None and old.sha256 != item.sha256:
+                raise ConfigError(
+                    f"--{self.item_key}: {noun} {item.id!r}",
+                    f"its content differs from the one this tournament scheduled ({old.text!r})",
+                    f"the {noun} unchanged, or the new one under a new id",
+                )  # fmt: skip
+        added = tuple(item for item in other.items if item.id not in known)
         return replace(
-            self,
-            models=tuple(sorted({*self.models, *other.models})),
-            motions=motions,
-            questions=questions,
+            self, models=tuple(sorted({*self.models, *other.models})), items=self.items + added
         )
-
-
-# What a motion or question edited under its id is told: (flag, kind, what differs, expected).
-_EDITED_MOTION = ("--motions", "motion", "its text, topic or category",
-                  "the motion unchanged, or the new text under a new id")  # fmt: skip
-_EDITED_QUESTION = ("--questions", "question",
-                    "its text, answers, right answer, evidence or category",
-                    "the question unchanged, or the new one under a new id")  # fmt: skip
-Item = TypeVar("Item", Motion, Question)
-
-
-def _grown(
-    scheduled: tuple[Item, ...],
-    asked: tuple[Item, ...],
-    sha256: Callable[[Item], str],
-    edited: tuple[str, str, str, str],
-) -> tuple[Item, ...]:
-    """The scheduled motions (or questions) and the new ones after them; one edited under
-    its id is refused (its debates so far were about the old one)."""
-    known: dict[str, Item] = {item.id: item for item in scheduled}
-    flag, kind, differs, expected = edited
-    for item in asked:
-        old = known.get(item.id)
-        if old is not None and sha256(old) != sha256(item):
-            was = old.text if isinstance(old, Motion) else old.question
-            raise ConfigError(f"{flag}: {kind} {item.id!r}",
-                              f"{differs} differs from the one this tournament scheduled ({was!r})",
-                              expected)  # fmt: skip
-    return scheduled + tuple(item for item in asked if item.id not in known)
 
 
 def pairs_of(models: Iterable[str]) -> tuple[tuple[str, str], ...]:

@@ -3,7 +3,7 @@
 Only eligible matchups (both debates scored) enter the statistics; debates are
 read in a fixed order (motion, pro, con, side), so the order of logs and rows
 never changes a figure. One bootstrap draw over motions weights every interval.
-Ratings are Bradley-Terry with a side advantage (`bradley_terry`); the
+Ratings are Bradley-Terry with a side advantage (`stats.bradley_terry`); the
 length-controlled rating adds each debate's speech-length difference as a
 covariate (Arena-Hard's style control), so a model that wins by talking longer
 drops there. The five rubric dimensions are reported beside the rating, never
@@ -19,16 +19,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy.sparse.csgraph import connected_components  # type: ignore[import-untyped]
 from scipy.special import expit  # type: ignore[import-untyped]
 
-from debatebench_eval.record.protocol import SIDES
-from debatebench_eval.tournament import bootstrap as bs
-from debatebench_eval.tournament.agreement import judge_agreement
-from debatebench_eval.tournament.bradley_terry import ELO_PER_LOGIT, RIDGE, Fit, Games, elo, fit
-from debatebench_eval.tournament.calibration import calibration
-from debatebench_eval.tournament.judge_reliability import reliability
-from debatebench_eval.tournament.results import (
+from debatebench_eval.judging.panel_agreement import judge_agreement
+from debatebench_eval.judging.panel_reliability import reliability
+from debatebench_eval.matches.results import (
     STATUSES,
     DebateResult,
     SideStats,
@@ -37,6 +32,19 @@ from debatebench_eval.tournament.results import (
     matchups,
     ordered,
 )
+from debatebench_eval.record.protocol import SIDES
+from debatebench_eval.stats import bootstrap as bs
+from debatebench_eval.stats.bradley_terry import (
+    ELO_PER_LOGIT,
+    RIDGE,
+    Fit,
+    Games,
+    elo,
+    fit,
+    separation,
+)
+from debatebench_eval.stats.intervals import percentile, share, widened, widening
+from debatebench_eval.tournament.calibration import calibration
 
 Array = np.ndarray
 TIE_CAVEAT_SHARE = 0.10  # above this, half wins are a real modelling choice
@@ -46,7 +54,7 @@ TIE_CAVEAT_SHARE = 0.10  # above this, half wins are a real modelling choice
 class Options:
     anchor: str | None = None  # a model at `base`; None: the mean
     base: float = 1000.0
-    resamples: int = bs.DEFAULT_RESAMPLES
+    resamples: int = bs.RESAMPLES
     seed: int = 0
 
 
@@ -69,8 +77,8 @@ def standings(
                        fit=None)  # fmt: skip
         return figures
     games = _games(debates, rated)
-    weights = bs.motion_weights(len(games.motions), options.resamples, options.seed)
-    factor = bs.widening(len(games.motions))
+    weights = bs.cluster_weights(len(games.motions), options.resamples, options.seed)
+    factor = widening(len(games.motions))
     raw, raw_draws = _fit_all(games, weights, covariate=False)
     anchor = rated.index(options.anchor) if options.anchor in rated else None
     ratings = _intervals(elo(raw.strengths, anchor, options.base)[0],
@@ -158,8 +166,15 @@ def _fit_all(games: Games, weights: Array, *, covariate: bool) -> tuple[Fit, Fit
 
 
 def _intervals(estimate: Array, draws: Array, factor: float) -> dict[str, Array]:
-    low, high = bs.interval(estimate, draws, factor)
+    low, high = widened(estimate, draws, factor)
     return {"value": np.asarray(estimate), "low": low, "high": high}
+
+
+def _shares(found: dict[str, Array]) -> dict[str, Array]:
+    """Intervals of shares, each inside [0, 1] and holding its value: widening about
+    the estimate can carry a bound past 0 or 1 (few motions, one side winning most)."""
+    value, low, high = share(found["value"], found["low"], found["high"])
+    return {"value": value, "low": low, "high": high}
 
 
 def _length_control(
@@ -208,8 +223,8 @@ def _model_rows(
     anchor: int | None,
 ) -> list[dict[str, Any]]:
     shares, counts = _per_motion_scores(games)
-    wins = _intervals(
-        shares.sum(0) / counts.sum(0), (weights @ shares) / (weights @ counts), factor
+    wins = _shares(
+        _intervals(shares.sum(0) / counts.sum(0), (weights @ shares) / (weights @ counts), factor)
     )
     ranks = _rank_ranges(draws.strengths)
     order = np.argsort(-ratings["value"], kind="stable")
@@ -217,37 +232,15 @@ def _model_rows(
     for rank, i in enumerate(order, start=1):
         model = models[i]
         own = [d for d in debates if model in (d.pro, d.con)]
-        float(wins["value"][i])
         rows.append({
             "model": model, "rank": rank, "rank_range": ranks[i],
             "rating": _figure(ratings, i), "anchor": bool(i == anchor),
             "length_controlled": _figure(length["ratings"], i) if length else None,
-            "win_rate": {k: min(max(v, 0.0), 1.0) for k, v in _figure(wins, i).items()},
+            "win_rate": _figure(wins, i),
             "debates": len(own),
             **_model_extras(own, model),
         })  # fmt: skip
     return rows
-
-
-def separation(games: Games) -> list[list[str]]:
-    """Groups of models that beat every model of the groups below in every debate,
-    best group first; [] when the results connect everyone both ways.
-
-    The maximum-likelihood ratings exist only when every model took at least a
-    tie from every group it is compared with (the win graph is strongly
-    connected); otherwise the gaps between groups are held only by the ridge.
-    """
-    m = len(games.models)
-    beat = np.zeros((m, m))
-    np.add.at(beat, (games.pro, games.con), games.y)
-    np.add.at(beat, (games.con, games.pro), 1 - games.y)
-    count, label = connected_components(beat > 0, directed=True, connection="strong")
-    if count == 1:
-        return []
-    # A group above another beat it: rank groups by the share they won.
-    won = beat.sum(axis=1) / np.maximum(beat.sum(axis=1) + beat.sum(axis=0), 1e-12)
-    order = sorted(range(count), key=lambda g: -won[label == g].mean())
-    return [[games.models[i] for i in np.flatnonzero(label == g)] for g in order]
 
 
 def _per_motion_scores(games: Games) -> tuple[Array, Array]:
@@ -262,9 +255,9 @@ def _per_motion_scores(games: Games) -> tuple[Array, Array]:
 
 
 def _rank_ranges(strengths: Array) -> list[list[int]]:
-    """Each model's 2.5th and 97.5th percentile rank over the resamples (1 = best)."""
+    """Each model's central 95% range of ranks over the resamples (1 = best)."""
     ranks = (-strengths).argsort(axis=1).argsort(axis=1) + 1
-    low, high = np.percentile(ranks, [2.5, 97.5], axis=0, method="nearest")
+    low, high = percentile(ranks, method="nearest")
     return [[int(a), int(b)] for a, b in zip(low, high, strict=True)]
 
 
@@ -300,12 +293,14 @@ def _side(raw: Fit, draws: Fit, games: Games, weights: Array, factor: float) -> 
     h = _intervals(raw.side, draws.side, factor)
     per_motion_wins = np.bincount(games.motion, weights=games.y, minlength=len(games.motions))
     per_motion_n = np.bincount(games.motion, minlength=len(games.motions)).astype(float)
-    pro = _intervals(per_motion_wins.sum() / per_motion_n.sum(),
-                     (weights @ per_motion_wins) / (weights @ per_motion_n), factor)  # fmt: skip
+    pro = _shares(_intervals(per_motion_wins.sum() / per_motion_n.sum(),
+                             (weights @ per_motion_wins) / (weights @ per_motion_n),
+                             factor))  # fmt: skip
+    at_equal = _shares({k: expit(v) for k, v in h.items()})
     return {
         "logit": _figure(h, 0),
         "elo": _figure(h, 0, ELO_PER_LOGIT),
-        "p_pro_wins_at_equal_strength": {k: float(expit(v)) for k, v in _figure(h, 0).items()},
+        "p_pro_wins_at_equal_strength": _figure(at_equal, 0),
         "pro_win_share": _figure(pro, 0),
     }
 

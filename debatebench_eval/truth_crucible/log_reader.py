@@ -11,10 +11,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from inspect_ai.event import ModelEvent
-from inspect_ai.log import EvalSample, read_eval_log
+from inspect_ai.log import EvalSample
 from inspect_ai.scorer import Score
 
 from debatebench_eval.core.log_files import log_file
+from debatebench_eval.core.log_folder import read_log, task_name
 from debatebench_eval.truth_crucible.record import CrucibleRecord
 
 SCORER = "crucible_score"
@@ -38,8 +39,8 @@ def read_samples(location: str | Path) -> list[CrucibleSample]:
     path = log_file(location)
     if not path.is_file():
         raise NotACrucibleLog(f"log file not found: {path}")
-    log = read_eval_log(str(path))
-    if not log.eval.task.endswith("crucible"):
+    log = read_log(path)
+    if task_name(log) != "crucible":
         raise NotACrucibleLog(f"{path} is a {log.eval.task} log, not a crucible log")
     samples = [_sample(s) for s in log.samples or []]
     if not samples:

@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.log import EvalLog, read_eval_log
+from inspect_ai.log import EvalLog
 
 from debatebench_eval.core.log_files import log_file
+from debatebench_eval.core.log_folder import read_log, task_name
 from debatebench_eval.trust.check_records import (
     DEFAULT_LIMITS,
     FACT_CHECK,
@@ -46,16 +47,15 @@ def check_of(path: Path | str) -> str | None:
     path = log_file(path)
     if not path.is_file():
         return None
-    task = read_eval_log(str(path), header_only=True).eval.task
-    return next((check for name, check in TASKS.items() if task.endswith(name)), None)
+    return TASKS.get(task_name(read_log(path, header_only=True)))
 
 
 def read_check_log(path: Path | str) -> CheckLog:
     path = log_file(path)
     if not path.is_file():
         raise NotAValidationLog(f"{path}: log file not found")
-    log = read_eval_log(str(path))
-    check = next((c for name, c in TASKS.items() if log.eval.task.endswith(name)), None)
+    log = read_log(path)
+    check = TASKS.get(task_name(log))
     if check is None:
         raise NotAValidationLog(f"{path}: a {log.eval.task} log, not a judge check")
     scores = [

@@ -12,10 +12,11 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.log import EvalLog, read_eval_log
+from inspect_ai.log import EvalLog
 
 from debatebench_eval.core.credentials import strip_credentials
 from debatebench_eval.core.log_files import log_file
+from debatebench_eval.core.log_folder import read_log, task_name
 from debatebench_eval.trust.records import JudgeIdentity, Thresholds, TrustRecord, now, verdict
 from debatebench_eval.trust.speech_rows import row_of
 from debatebench_eval.trust.stats import Row, ValidationSummary, summarise
@@ -31,8 +32,8 @@ def read_validation_log(path: Path | str) -> tuple[EvalLog, ValidationSummary]:
     path = log_file(path)
     if not path.is_file():
         raise NotAValidationLog(f"{path}: log file not found")
-    log = read_eval_log(str(path))
-    if not log.eval.task.endswith("judge_validation"):
+    log = read_log(path)
+    if task_name(log) != "judge_validation":
         raise NotAValidationLog(f"{path}: a {log.eval.task} log, not judge_validation")
     rows = scored_rows(log)
     if not rows:

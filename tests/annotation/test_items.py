@@ -68,7 +68,7 @@ def test_a_changed_speech_changes_the_digest(log_folder: Path) -> None:
 
 
 def test_a_missing_folder_is_named(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match=r"nowhere: not a folder"):
+    with pytest.raises(ConfigError, match=r"nowhere: no such folder or log file"):
         read_folder(tmp_path / "nowhere")
 
 
@@ -82,7 +82,7 @@ def test_consultancy_and_open_debates_show_each_speaker_by_the_answer_it_defends
     consultancy = next(i for i in items if i.protocol == "consultancy")
     assert {s.speaker for s in consultancy.speeches} == {"consultant", "judge"}
     assert consultancy.a_side == "pro"  # one speaker, no side: A stays as the record has it
-    shown = shown_item(consultancy, "pro")["speeches"]
+    shown = shown_item(consultancy, "pro", "0" * 16)["speeches"]
     defends = next(s.defends for s in consultancy.speeches if s.speaker == "consultant")
     assert {s["who"] for s in shown} == {f"Consultant for answer {defends}", "The judge asks"}
     for item in (i for i in items if i.protocol == "open"):

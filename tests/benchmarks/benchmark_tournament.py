@@ -47,8 +47,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from harness_profile import OTHER, owner_of
 
-from debatebench_eval.tournament.leaderboard import markdown
 from debatebench_eval.tournament.plots import draw_plots
+from debatebench_eval.tournament.rubric_board import markdown
 from debatebench_eval.tournament.standings import Options, standings
 
 from support.soak import CALLS_PER_DEBATE, soak_round

@@ -27,10 +27,11 @@ import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log, read_eval_log_samples
 
 from debatebench_eval.cli.main import main
-from debatebench_eval.tournament.manifest import PlannedTask, read_manifest
+from debatebench_eval.runs.planned import PlannedTask
+from debatebench_eval.runs.shares import deal
+from debatebench_eval.runs.worker import SOCKET_PATH_MAX
+from debatebench_eval.tournament.manifest import read_manifest
 from debatebench_eval.tournament.outcomes import read_tournament
-from debatebench_eval.tournament.shares import deal
-from debatebench_eval.tournament.worker import SOCKET_PATH_MAX
 
 from support.paths import data_home
 from support.stub_server import StubBehaviour, StubServer

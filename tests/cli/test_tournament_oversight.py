@@ -63,7 +63,7 @@ def test_every_pair_debates_each_question_in_both_orders_and_a_resume_runs_nothi
     manifest = read_manifest(folder)
     assert manifest is not None
     assert manifest.schedule.identity()["settings"]["task"] == "oversight"
-    assert [q.id for q in manifest.schedule.questions] == ["q0", "q1", "q2", "q3"]
+    assert manifest.schedule.item_ids == ("q0", "q1", "q2", "q3")
 
 
 def test_the_leaderboard_rates_the_persuasive_debater_first_and_counts_accuracy_per_pair(
@@ -99,7 +99,8 @@ def test_the_leaderboard_rates_the_persuasive_debater_first_and_counts_accuracy_
     first = rows[0].scores["leaderboard"] if rows[0].scores else None
     assert first is not None and str(first.answer).startswith("rank 1 · rating")
     assert first.value["win_rate"] == 1.0 and "mean_margin" not in first.value
-    assert "sided with it in 1.00 of its 16 debates" in str(first.explanation)
+    assert "Judge sided: 1.00 over 16 debates" in str(first.explanation)
+    assert "persuasiveness" in str(first.explanation), "what the rating means, the kind's"
     # m1 won every debate: no finite rating fits, and every view says so.
     assert board["separation"] == [["ollama/m1"], ["ollama/m2", "ollama/m3"]]
     assert all(row["separated"] for row in board["models"])

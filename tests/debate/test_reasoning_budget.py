@@ -29,7 +29,7 @@ from debatebench_eval.record.display import turn_heading
 from debatebench_eval.record.store import DebateRecord, TurnUsage
 from debatebench_eval.servers.calls import call_config
 from debatebench_eval.servers.replies import check_reasoning_budget, generate_reply
-from debatebench_eval.tournament.runner import OWNED
+from debatebench_eval.tournament.debate_kind import OWNED
 from debatebench_eval.tournament.schedule import parse_task_args
 
 from support.scripted import Script

@@ -306,3 +306,44 @@ def test_an_unusable_verdict_is_named_unscored_in_the_sample_list(tmp_path: Path
     scores = [s.scores["judge_accuracy"] for s in log.samples if s.scores]
     assert len(scores) == N and {s.answer for s in scores} == {"unscored · naive"}
     assert all(str(s.explanation).startswith("no usable verdict") for s in scores)
+
+
+def test_the_log_list_tells_the_protocols_apart(tmp_path: Path) -> None:
+    """`inspect view`'s log list names each log by its task, the same for every
+    protocol, and shows its tags: each log carries its protocol as its tag, the
+    default one too (not among the arguments passed, which the list also shows)."""
+    from inspect_ai.log import list_eval_logs, read_eval_log
+
+    folder = tmp_path / "logs"
+    questions = str(question_file(tmp_path))
+    for given in ({"protocol": "naive"}, {}):  # the second: debate, by default
+        task = oversight(questions=questions, probe=False, rounds=2, **given)
+        eval(task, model=scripted("right").model(), log_dir=str(folder), display="none")
+    headers = [read_eval_log(info, header_only=True) for info in list_eval_logs(str(folder))]
+    assert len({h.eval.task for h in headers}) == 1  # the name alone says nothing
+    by_protocol = {h.eval.metadata["protocol"]: h for h in headers if h.eval.metadata}
+    assert {p: h.tags for p, h in by_protocol.items()} == {"naive": ["naive"], "debate": ["debate"]}
+    assert "protocol" not in by_protocol["debate"].eval.task_args_passed
+
+
+def test_the_protocol_tag_leaves_the_task_identity_alone(tmp_path: Path) -> None:
+    """eval_set, and so a tournament, resumes by task identity: the task now (tagged)
+    must be the task of a log written before it had tags, or every run starts over."""
+    from inspect_ai import eval_set
+
+    from debatebench_eval.core._inspect import task_identifier
+    from debatebench_eval.runs.eval_sets import capture
+
+    log, script = run(tmp_path, "right", "naive")
+    assert log.eval.tags == ["naive"]
+    untagged = log.model_copy(deep=True)  # as a log written before the tag
+    untagged.eval.tags = None
+    task = oversight(protocol="naive", questions=str(question_file(tmp_path)), probe=False,
+                     rounds=2)  # fmt: skip
+    assert task.tags == ["naive"]
+    captured = capture(
+        lambda: eval_set(task, log_dir=str(tmp_path / "set"), model=script.model()),
+        str(tmp_path / "capture.json"),
+    )
+    assert [t.identifier for t in captured.tasks] == [task_identifier(untagged, None)]
+    assert task_identifier(untagged, None) == task_identifier(log, None)

@@ -12,15 +12,15 @@ import pytest
 from inspect_ai import eval
 from inspect_ai.model import GenerateConfig, ModelOutput
 
-from debatebench_eval.known_answer.stats import JudgedDebate
-from debatebench_eval.known_answer.task import oversight
-from debatebench_eval.tournament.persuasion import (
+from debatebench_eval.known_answer.persuasion import (
     accuracy_slope,
     pair_accuracy,
     persuasion_markdown,
     ratings,
     separated,
 )
+from debatebench_eval.known_answer.stats import JudgedDebate
+from debatebench_eval.known_answer.task import oversight
 
 from support.oversight_questions import N, question_file
 from support.oversight_questions import text_of as _text
@@ -50,7 +50,7 @@ def test_the_model_the_judge_sides_with_rates_higher() -> None:
 
 
 def test_accuracy_slope_rises_with_rating() -> None:
-    from debatebench_eval.tournament.persuasion import PairAccuracy
+    from debatebench_eval.known_answer.persuasion import PairAccuracy
 
     pairs = [PairAccuracy(("a", "b"), 900, 0.5, 10), PairAccuracy(("c", "d"), 1100, 0.9, 10)]
     assert accuracy_slope(pairs) == pytest.approx(0.2)

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 import debatebench_eval
-from debatebench_eval.cli import tournament as command
 from debatebench_eval.core.errors import ConfigError
-from debatebench_eval.tournament.manifest import Plan, package_versions
+from debatebench_eval.runs import processes
+from debatebench_eval.runs.planned import Plan, package_versions
 from debatebench_eval.tournament.worker import check_same_packages
 
 
@@ -39,11 +39,11 @@ def test_workers_import_the_package_from_where_the_command_did(
     root = Path(debatebench_eval.__file__).resolve().parents[1]
     # Installed (or editable): the interpreter finds it wherever the worker starts.
     monkeypatch.setattr(sys, "path", ["/somewhere/bin", str(root), "/usr/lib/python3"])
-    assert command._package_path_env() is None
+    assert processes.package_path_env() is None
     # `python -m` from inside a checkout: only the current folder had it.
     monkeypatch.setattr(sys, "path", [str(root), "/usr/lib/python3"])
     monkeypatch.setenv("PYTHONPATH", str(tmp_path))
-    env = command._package_path_env()
+    env = processes.package_path_env()
     assert env is not None and env["PYTHONPATH"].split(":") == [str(root), str(tmp_path)]
     # And never the folder the worker happens to start in.
-    assert command._this_package()[1:3] == ["-P", "-m"]
+    assert processes.this_package()[1:3] == ["-P", "-m"]

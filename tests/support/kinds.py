@@ -31,6 +31,7 @@ PLACES: dict[str, frozenset[str]] = {
     "benchmarks/": frozenset({"benchmark"}),
     "deploy/test_slurm_array.py": frozenset({"slurm"}),
     "annotation/test_page_browser.py": frozenset({"browser"}),
+    "tournament/test_leaderboard_page_browser.py": frozenset({"browser"}),
     # The files that took most of the rest of the suite's time (pytest --durations).
     "tournament/test_simulation.py": frozenset({"simulation"}),
     "annotation/test_ppi_checks.py": frozenset({"simulation"}),
@@ -40,7 +41,7 @@ PLACES: dict[str, frozenset[str]] = {
     "tournament/test_outcomes.py": frozenset({"stub_runs"}),
     "tournament/test_leaderboard.py": frozenset({"stub_runs"}),
     "tournament/test_manifest.py": frozenset({"stub_runs"}),
-    "tournament/test_task_logs.py": frozenset({"stub_runs"}),
+    "runs/test_task_logs.py": frozenset({"stub_runs"}),
     "tournament/test_spend_logs.py": frozenset({"stub_runs"}),
 }
 

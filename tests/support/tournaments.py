@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from debatebench_eval.cli.main import main
-from debatebench_eval.tournament.results import DebateResult, JudgeView, SideStats
+from debatebench_eval.matches.results import DebateResult, JudgeView, SideStats
 
 from support.judge_replies import rubric_reply, side_scores
 from support.stub_server import StubBehaviour, StubServer

@@ -12,6 +12,7 @@ from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.debating.call_shape import CallBound, debate_bounds, tokens
 from debatebench_eval.debating.prompts import debater_prompts
 from debatebench_eval.judging.rubric import default_rubric
+from debatebench_eval.matches.spend import Spend, debate_spend, spend_table
 from debatebench_eval.record.protocol import parse_phases
 from debatebench_eval.tournament.cost import (
     DEBATER,
@@ -22,7 +23,6 @@ from debatebench_eval.tournament.cost import (
     lines,
     read_prices,
 )
-from debatebench_eval.tournament.spend import Spend, debate_spend, spend_table
 
 PHASES = tuple(parse_phases(["opening:short", "conclusion:short"], where="test"))
 CAPS = {"pro": {"speech": 100, "prep": 100}, "con": {"speech": 300, "prep": 300}}

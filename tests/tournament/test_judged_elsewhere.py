@@ -12,9 +12,9 @@ import pytest
 
 from debatebench_eval.cli.main import main
 from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.matches.results import DebateResult
 from debatebench_eval.tournament.judged_elsewhere import read_debatebench, read_outcomes
 from debatebench_eval.tournament.leaderboard import write_leaderboard
-from debatebench_eval.tournament.results import DebateResult
 from debatebench_eval.tournament.standings import Options, standings
 
 from support.rejudging import debatebench_folder

@@ -9,6 +9,7 @@ import pytest
 
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.task_versions import TASK_VERSIONS
+from debatebench_eval.tournament.kind import RateOptions
 from debatebench_eval.tournament.leaderboard import write_leaderboard
 
 
@@ -58,9 +59,9 @@ def test_the_plots_are_drawn(played: Path, tmp_path: Path) -> None:
 
 def test_bad_rate_options_are_named(played: Path, tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="--anchor: 'ollama/m9' is not in this tournament"):
-        write_leaderboard([str(played)], out=str(tmp_path), anchor="ollama/m9")
+        write_leaderboard([str(played)], out=str(tmp_path), options=RateOptions("ollama/m9"))
     with pytest.raises(ConfigError, match="--resamples: got 10"):
-        write_leaderboard([str(played)], out=str(tmp_path), resamples=10)
+        write_leaderboard([str(played)], out=str(tmp_path), options=RateOptions(resamples=10))
 
 
 def test_human_labels_add_prediction_powered_figures(played: Path, tmp_path: Path) -> None:
@@ -76,7 +77,8 @@ def test_human_labels_add_prediction_powered_figures(played: Path, tmp_path: Pat
     rows.append({**rows[0], "item": "elsewhere.eval:x:1"})
     labels = tmp_path / "labels.jsonl"
     labels.write_text("".join(json.dumps(row) + "\n" for row in rows))
-    write_leaderboard([str(played)], out=str(tmp_path), plots=False, human=[str(labels)])
+    human_options = RateOptions(human=[str(labels)])
+    write_leaderboard([str(played)], out=str(tmp_path), plots=False, options=human_options)
     human = json.loads((tmp_path / "leaderboard.json").read_text())["human"]
     assert human["labelled_debates"] == 6 and human["rated_debates"] == 12
     assert human["not_used"] == [f"{labels}: line 7: item elsewhere.eval:x:1 is not in the "
@@ -89,7 +91,7 @@ def test_human_labels_add_prediction_powered_figures(played: Path, tmp_path: Pat
     assert "6 of 12 rated debates labelled by people" in text
     with pytest.raises(ConfigError, match="none of the labels is for a debate of these folders"):
         write_leaderboard([str(played)], out=str(tmp_path), plots=False,
-                          human=[str(_only(labels, rows[-1]))])  # fmt: skip
+                          options=RateOptions(human=[str(_only(labels, rows[-1]))]))  # fmt: skip
 
 
 def _only(labels: Path, row: dict[str, object]) -> Path:

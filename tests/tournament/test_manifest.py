@@ -11,6 +11,7 @@ from inspect_ai.log import list_eval_logs
 from debatebench_eval.core._inspect import EvalSetCapture
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.tournament import manifest as mf
+from debatebench_eval.tournament.debate_kind import DebateKind
 from debatebench_eval.tournament.plan import plan
 from debatebench_eval.tournament.runner import requested_schedule
 from debatebench_eval.tournament.schedule import Schedule
@@ -76,7 +77,7 @@ def test_a_cap_by_role_is_refused_since_every_model_argues_both_roles(key: str) 
     assert requested_schedule(
         models="ollama/a,ollama/b", judges="ollama/j", motions="default", limit=2,
         format=None, seed=7, allow_self_judging=False, task_items=[f"{key}=900"],
-    ).settings.task_args == ((key, 900),)  # fmt: skip
+    ).settings.task_args == {key: 900}  # fmt: skip
 
 
 def _requested(*items: str) -> Schedule:
@@ -93,7 +94,7 @@ def test_the_seed_and_timeout_are_inspects_settings_of_every_pairs_task() -> Non
         models="ollama/a,ollama/b", judges="ollama/j", motions="default", limit=2,
         format=None, seed=7, allow_self_judging=False, task_items=["probe=false"], timeout=30,
     )  # fmt: skip
-    args = schedule.settings.debate_args()
+    args = DebateKind().task_args(schedule.settings)
     assert args["probe"] is False
     assert not {"seed", "timeout", "run", "judging"} & set(args)
     assert schedule.settings.generate_settings() == {"seed": 7, "timeout": 30}

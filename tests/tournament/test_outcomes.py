@@ -15,9 +15,9 @@ from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log, write_eval_lo
 from inspect_ai.scorer import SampleScore, Score
 
 from debatebench_eval.core._inspect import TASK_IDENTIFIER_VERSION, task_identifier
-from debatebench_eval.tournament.leaderboard import leaderboard, markdown
-from debatebench_eval.tournament.outcomes import read_tournament
-from debatebench_eval.tournament.results import eligible_debates, excluded
+from debatebench_eval.matches.results import eligible_debates, excluded
+from debatebench_eval.tournament.outcomes import rated, read_tournament
+from debatebench_eval.tournament.rubric_board import figures, markdown
 from debatebench_eval.tournament.standings import Options
 
 from support.tournaments import MODELS, run_tournament
@@ -58,7 +58,7 @@ def test_every_scheduled_debate_is_read_once(played: Path) -> None:
 
 def test_judge_agreement_is_the_panel_alpha_the_logs_report(played: Path) -> None:
     from debatebench_eval.judging.metrics import panel_alpha
-    from debatebench_eval.tournament.agreement import judge_agreement
+    from debatebench_eval.judging.panel_agreement import judge_agreement
 
     scores = []
     for info in list_eval_logs(str(played)):
@@ -99,7 +99,7 @@ def test_a_failed_fact_check_is_counted_beside_the_rubrics_unscored(
     edit_sample(folder, "carbon-tax", fail_fact_check)
     logs = read_tournament([str(folder)])
     assert [r.fact_check_failed for r in logs.results].count(True) == 1
-    board = leaderboard(logs, Options(resamples=100))
+    board = figures(rated(logs), Options(resamples=100))
     assert board["counts"]["fact_check_unscored"] == 1
     assert "unscored 0 (fact-checks unscored 1)" in markdown(board)
 
@@ -228,7 +228,7 @@ def test_a_verdict_that_did_not_survive_the_swap_is_a_tie_and_the_board_says_the
                   and not r.swapped)  # fmt: skip
     assert result.totals is not None and result.totals["pro"] != result.totals["con"]
     assert result.result == 0.5 and result.opener == "pro"
-    board = leaderboard(source, Options(resamples=50))
+    board = figures(rated(source), Options(resamples=50))
     assert board["settings"]["swap_rule"] == "mixed: mean, survive"
     text = markdown(board)
     assert "## Judge reliability" in text and "Swap rule: mixed: mean, survive" in text

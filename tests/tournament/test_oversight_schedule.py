@@ -100,7 +100,7 @@ def test_questions_grow_in_order_and_one_edited_under_its_id_is_refused(tmp_path
     path = question_file(tmp_path)
     first = _schedule(questions=str(path), limit=2)
     grown = first.grown(_schedule(questions=str(path), limit=4))
-    assert [q.id for q in grown.questions] == ["q0", "q1", "q2", "q3"]
+    assert grown.item_ids == ("q0", "q1", "q2", "q3")
     assert grown.debates() == 4 * 2 and grown.schedule_hash != first.schedule_hash
     path.write_text(path.read_text().replace("harbour town 0?", "harbour town zero?"))
     with pytest.raises(ConfigError, match=r"question 'q0'.*differs"):
@@ -113,12 +113,12 @@ def test_each_pair_is_one_task_with_both_orders_of_every_question(tmp_path: Path
     ids = [sample.id for sample in task.dataset]
     assert ids == ["q0", "q0.swapped", "q1", "q1.swapped", "q2", "q2.swapped"]
     assert task.name == "ollama-m1_vs_ollama-m2"
-    assert isinstance(schedule.questions[0], Question)
+    assert isinstance(schedule.items[0].value, Question) and schedule.item_key == "questions"
 
 
 def _result(pair: tuple[str, str], question: str, swapped: bool, right: bool | None) -> Any:
     """A debate of `pair` in which the judge sided with pair[0] (None: unscored)."""
-    from debatebench_eval.tournament.results import DebateResult
+    from debatebench_eval.matches.results import DebateResult
 
     pro, con = (pair[1], pair[0]) if swapped else pair
     if right is None:
@@ -129,8 +129,7 @@ def _result(pair: tuple[str, str], question: str, swapped: bool, right: bool | N
 
 
 def test_the_oversight_board_counts_accuracy_per_pair_by_hand() -> None:
-    from debatebench_eval.tournament.manifest import Manifest
-    from debatebench_eval.tournament.outcomes import TournamentLogs
+    from debatebench_eval.tournament.kind import Rated
     from debatebench_eval.tournament.oversight_board import oversight_board
 
     ab, ac = ("a/x", "b/x"), ("a/x", "c/x")
@@ -143,10 +142,10 @@ def test_the_oversight_board_counts_accuracy_per_pair_by_hand() -> None:
     results = [_result(pair, q, swapped, rights[swapped])
                for pair, questions in picks.items() for q, rights in questions.items()
                for swapped in (False, True)]  # fmt: skip
-    logs = TournamentLogs(Manifest(_schedule()), results, [], [], [], [])
     header = {"identity": {"settings": {"task_args": {}}, "judges": ["j/x"]},
               "models": ["a/x", "b/x", "c/x"], "questions": ["q0", "q1", "q2", "q3"]}  # fmt: skip
-    board, text, pairs = oversight_board(logs, header, 200, 0)
+    rated = Rated(header, ("a/x", "b/x", "c/x"), ("j/x",), results)
+    board, text, pairs = oversight_board(rated, 200, 0)
     found = {tuple(p["models"]): p for p in board["pairs"]}
     assert found[ab]["accuracy"]["value"] == 5 / 8 and found[ab]["debates"] == 8
     assert 0 <= found[ab]["accuracy"]["low"] < 5 / 8 < found[ab]["accuracy"]["high"] <= 1

@@ -6,25 +6,25 @@ import pytest
 
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.record.motions import Motion
+from debatebench_eval.tournament.debate_kind import Motions, debate_settings, motion_sha256
 from debatebench_eval.tournament.schedule import (
     Schedule,
     Settings,
     first_difference,
-    motion_sha256,
     pair_task_name,
     parse_names,
     parse_task_args,
 )
 
-SETTINGS = Settings(("opening:short", "conclusion"), "lightning", (("budget", 300),), 1, False,
-                    "r" * 64)  # fmt: skip
+PHASES = ("opening:short", "conclusion")
+SETTINGS = debate_settings(PHASES, "lightning", {"budget": 300}, 1, False, "r" * 64)
 MOTIONS = tuple(Motion(f"q{i}", f"Motion {i} holds.", f"topic {i}") for i in range(3))
 
 
 def schedule(models: tuple[str, ...], judges: tuple[str, ...] = ("ollama/j",),
              motions: tuple[Motion, ...] = MOTIONS,
              settings: Settings = SETTINGS) -> Schedule:  # fmt: skip
-    return Schedule(models, judges, motions, settings)
+    return Schedule(models, judges, tuple(Motions().item(m) for m in motions), settings)
 
 
 @pytest.mark.parametrize(
@@ -64,7 +64,7 @@ def test_identity_is_settings_and_judges_not_models_or_their_order() -> None:
 
 
 def test_a_changed_setting_is_named() -> None:
-    other = Settings(SETTINGS.phases, "classic", SETTINGS.task_args, 1, False, "r" * 64)
+    other = debate_settings(PHASES, "classic", {"budget": 300}, 1, False, "r" * 64)
     there, here = (
         schedule(("ollama/a", "ollama/b")),
         schedule(("ollama/a", "ollama/b"), settings=other),
@@ -73,7 +73,7 @@ def test_a_changed_setting_is_named() -> None:
         first_difference(there.identity(), here.identity())
         == "format is lightning there, classic here"
     )
-    budget = Settings(SETTINGS.phases, "lightning", (("budget", 500),), 1, False, "r" * 64)
+    budget = debate_settings(PHASES, "lightning", {"budget": 500}, 1, False, "r" * 64)
     assert first_difference(
         there.identity(), schedule(there.models, settings=budget).identity()
     ) == ("-T budget is 300 there, 500 here")
@@ -88,7 +88,7 @@ def test_the_schedule_only_grows() -> None:
     new_motion = Motion("q9", "Motion 9 holds.", "topic 9")
     grown = old.grown(schedule(("ollama/a", "ollama/c"), motions=(MOTIONS[1], new_motion)))
     assert grown.models == ("ollama/a", "ollama/b", "ollama/c")
-    assert [m.id for m in grown.motions] == ["q0", "q1", "q9"]  # old order kept, new appended
+    assert grown.item_ids == ("q0", "q1", "q9")  # old order kept, new appended
     assert old.grown(schedule(("ollama/a", "ollama/b"), motions=MOTIONS[:1])) == old
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from debatebench_eval.tournament.kind import RateOptions
 from debatebench_eval.tournament.leaderboard import write_leaderboard
 
 from support.tournaments import run_tournament
@@ -30,7 +31,7 @@ def test_the_leaderboards_tokens_are_the_servers_and_priced_tokens_cost_their_pr
     from debatebench_eval.tournament.cost import read_prices
 
     write_leaderboard([str(folder)], out=str(tmp_path), plots=False,
-                      prices=read_prices(str(prices)))  # fmt: skip
+                      options=RateOptions(prices=read_prices(str(prices))))  # fmt: skip
     spend = json.loads((tmp_path / "leaderboard.json").read_text())["spend"]
     assert spend["debates"] == 2
     by_model: Counter[str] = Counter()

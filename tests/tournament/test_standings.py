@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from debatebench_eval.tournament.results import DebateResult
+from debatebench_eval.matches.results import DebateResult
 from debatebench_eval.tournament.standings import Options, standings
 
 from support.tournaments import synthetic_results

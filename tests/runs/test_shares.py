@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from debatebench_eval.core.errors import ConfigError
-from debatebench_eval.tournament.manifest import PlannedTask
-from debatebench_eval.tournament.shares import (
+from debatebench_eval.runs.planned import PlannedTask
+from debatebench_eval.runs.shares import (
     auto_workers,
     check_share,
     deal,

@@ -14,8 +14,8 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from debatebench_eval.matches.spend import Spend
 from debatebench_eval.record.protocol import SIDES
-from debatebench_eval.tournament.spend import Spend
 
 STATUSES = ("scored", "unscored", "error", "missing")
 # Totals are compared as the verdict compares them (rounded at 9 places).

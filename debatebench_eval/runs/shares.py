@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Literal
 
 from debatebench_eval.core.errors import ConfigError
-from debatebench_eval.tournament.manifest import PlannedTask
+from debatebench_eval.runs.planned import PlannedTask
 
 AUTO: Literal["auto"] = "auto"
 

@@ -25,16 +25,11 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from inspect_ai.log import (
-    EvalLog,
-    EvalLogInfo,
-    list_eval_logs,
-    read_eval_log,
-    read_eval_log_samples,
-)
+from inspect_ai.log import EvalLogInfo, read_eval_log_samples
 
-from debatebench_eval.core._inspect import clean_filename_component, filesystem, task_identifier
+from debatebench_eval.core._inspect import filesystem, task_identifier
 from debatebench_eval.core.errors import ConfigError
+from debatebench_eval.core.log_folder import LEAN, FolderLog, LogFolder
 
 # Inspect's default log file name after its timestamp, and the variable that changes it.
 LOG_FILE_PATTERN = "INSPECT_EVAL_LOG_FILE_PATTERN"
@@ -42,13 +37,8 @@ _TASK_FIRST = "{task}_"
 
 
 @dataclass(frozen=True)
-class TaskLog:
-    info: EvalLogInfo
-    header: EvalLog
-
-    @property
-    def location(self) -> str:
-        return self.info.name
+class TaskLog(FolderLog):
+    """A log of a planned task, and how far it got."""
 
     def completed(self) -> int:
         """Debates in the log that finished without error (0 unless it ended)."""
@@ -63,11 +53,6 @@ class TaskLog:
 
     def settled(self, samples: int) -> bool:
         return self.completed() >= samples
-
-
-def log_file_task(name: str) -> str:
-    """A task's name as Inspect writes it into its logs' file names."""
-    return clean_filename_component(name)
 
 
 def check_log_file_names() -> None:
@@ -85,60 +70,27 @@ def check_log_file_names() -> None:
 
 @dataclass
 class TaskLogReader:
-    """The logs of named tasks in one folder. A header is read once per version of its
-    file (name, size and time), so a worker that looks again after each attempt does not
-    read again the logs that cannot have changed; notes on logs it could not read are
-    kept once each until taken."""
+    """The logs of named tasks in one folder, through the package's one log reader
+    (`core.log_folder`): only those tasks' logs are opened, a header is read once per
+    version of its file, and a log that cannot be read is noted once and passed over."""
 
     log_dir: str
-    _headers: dict[tuple[str, float | None, int | None], EvalLog] = field(default_factory=dict)
-    _noted: set[str] = field(default_factory=set)
-    _notes: list[str] = field(default_factory=list)
+    folder: LogFolder = field(init=False)
+
+    def __post_init__(self) -> None:
+        meaning = "its task resumes from its newest readable log, and the file is left in place"
+        self.folder = LogFolder.of(self.log_dir, meaning=meaning, missing_ok=True)
 
     def read(self, names: Iterable[str]) -> list[TaskLog]:
         """Every readable log of these tasks (task names as planned)."""
-        wanted = {log_file_task(name) for name in names}
-        found = []
-        for info in list_eval_logs(self.log_dir):
-            if info.task not in wanted:
-                continue  # another task's log: another worker may be writing it
-            header = self._header(info)
-            if header is not None:
-                found.append(TaskLog(info, header))
-        return found
+        return [TaskLog(log.info, log.header) for log in self.folder.logs(names)]
 
     def newest(self, names: Iterable[str]) -> dict[str, TaskLog]:
         return newest_logs(self.read(names))
 
     def take_notes(self) -> list[str]:
         """The notes since the last call, one line each."""
-        notes, self._notes = self._notes, []
-        return notes
-
-    def _header(self, info: EvalLogInfo) -> EvalLog | None:
-        version = (info.name, info.mtime, info.size)
-        if version in self._headers:
-            return self._headers[version]
-        try:
-            header = read_eval_log(info, header_only=True)
-        # A log still being written, cut short by a kill, or removed since the listing
-        # fails in as many ways as its readers have (zip, JSON, schema, file system):
-        # each means "not readable yet", never "stop the worker".
-        except Exception as exc:
-            self._note(info.name, f"{type(exc).__name__}: {exc}")
-            return None
-        self._headers[version] = header
-        return header
-
-    def _note(self, location: str, why: str) -> None:
-        if location in self._noted:
-            return
-        self._noted.add(location)
-        first_line = (why.splitlines() or [""])[0]
-        self._notes.append(
-            f"passed over {location.removeprefix('file://')}: not readable ({first_line}); "
-            "its task resumes from its newest readable log, and the file is left in place"
-        )
+        return [str(note) for note in self.folder.take_notes()]
 
 
 def newest_logs(logs: Iterable[TaskLog]) -> dict[str, TaskLog]:
@@ -180,14 +132,18 @@ def tidy_superseded(
         kept = _clean_uuids(newest.info)
         for log in older:
             same_task = log.header.eval.task_id == newest.header.eval.task_id
-            if same_task and _clean_uuids(log.info) <= kept:
+            theirs = _clean_uuids(log.info) if same_task and kept is not None else None
+            if kept is not None and theirs is not None and theirs <= kept:
                 filesystem(log.location).rm(log.location)
                 removed.append(log.location)
     return removed
 
 
-def _clean_uuids(info: EvalLogInfo) -> set[str | None]:
-    found = read_eval_log_samples(
-        info, all_samples_required=False, exclude_fields={"events", "messages", "attachments"}
-    )
-    return {sample.uuid for sample in found if sample.error is None}
+def _clean_uuids(info: EvalLogInfo) -> set[str | None] | None:
+    """The uuids of the log's error-free samples, or None when they cannot all be read
+    (then what the log holds is unknown, and it is kept)."""
+    try:
+        found = read_eval_log_samples(info, all_samples_required=False, exclude_fields=set(LEAN))
+        return {sample.uuid for sample in found if sample.error is None}
+    except Exception:  # cut short or rewritten: see core.log_folder
+        return None

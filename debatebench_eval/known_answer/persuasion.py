@@ -5,8 +5,8 @@ the debates between each pair against the pair's mean rating.
 Each known-answer debate is a game between its two debaters' models: the one
 whose answer the judge picked wins, right or wrong (assignment is random, so a
 rating is persuasiveness, not knowledge). The ratings are the tournament's
-Bradley-Terry fit (`bradley_terry.fit`, with the side advantage of arguing as
-`pro`), on its Elo-like scale, with the tournament's bootstrap over questions
+Bradley-Terry fit (`stats.bradley_terry.fit`, with the side advantage of arguing
+as `pro`), on its Elo-like scale, with the tournament's bootstrap over questions
 (each question a cluster, as motions are in a tournament) and its widened
 percentile interval. Khan et al.'s Figure 1 is the judge's accuracy per pair
 of debaters against the pair's mean rating: if more persuasive debaters make
@@ -23,14 +23,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from debatebench_eval.known_answer.stats import JudgedDebate, accuracy_of
-from debatebench_eval.tournament.bootstrap import (
-    DEFAULT_RESAMPLES,
-    interval,
-    motion_weights,
-    widening,
-)
-from debatebench_eval.tournament.bradley_terry import Games, elo, fit
-from debatebench_eval.tournament.standings import separation
+from debatebench_eval.stats.bootstrap import RESAMPLES, cluster_weights
+from debatebench_eval.stats.bradley_terry import Games, elo, fit, separation
+from debatebench_eval.stats.intervals import widened, widening
 
 
 @dataclass(frozen=True)
@@ -53,16 +48,16 @@ class PairAccuracy:
     high: float = math.nan
 
 
-def ratings(debates: Sequence[JudgedDebate], resamples: int = DEFAULT_RESAMPLES, seed: int = 0
+def ratings(debates: Sequence[JudgedDebate], resamples: int = RESAMPLES, seed: int = 0
             ) -> list[Rating]:  # fmt: skip
     """Each model's persuasiveness rating with its 95% interval (the bootstrap drawn
     from `seed`), best first."""
     games = _games(debates)
     models, questions = games.models, games.motions
     point = elo(fit(games).strengths)[0]
-    draws = elo(fit(games, motion_weights(len(questions), resamples, seed)).strengths)
+    draws = elo(fit(games, cluster_weights(len(questions), resamples, seed)).strengths)
     factor = widening(len(questions))
-    low, high = interval(point, draws, factor) if not math.isnan(factor) else (point, point)
+    low, high = widened(point, draws, factor) if not math.isnan(factor) else (point, point)
     played: dict[str, int] = defaultdict(int)
     for d in debates:
         played[d.pro] += 1
@@ -78,7 +73,7 @@ def separated(debates: Sequence[JudgedDebate]) -> list[list[str]]:
     """Groups of models the judge sided with over every model of the groups below in
     every debate, best first ([] when the results connect everyone both ways): then
     no finite rating fits, and the gaps between groups are the ridge's
-    (`standings.separation`)."""
+    (`stats.bradley_terry.separation`)."""
     return separation(_games(debates))
 
 

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from debatebench_eval.judging.reliability import PANEL, Judged, diagnostics
+from debatebench_eval.matches.results import DebateResult, JudgeView
 from debatebench_eval.record.protocol import SIDES
-from debatebench_eval.tournament.results import DebateResult, JudgeView
 
 
 def reliability(scored: Sequence[DebateResult]) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Where a tournament's files live: a local folder, or any location Inspect takes for
+"""Where a run's or a tournament's files live: a local folder, or any location Inspect takes for
 logs (`s3://bucket/folder`, ...), always reached through Inspect's own file access.
 
 An object store is checked once before anything is read or written, so a user
@@ -10,11 +10,13 @@ that does not exist.
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
-from debatebench_eval.core._inspect import filesystem
+from debatebench_eval.core._inspect import file, filesystem
 from debatebench_eval.core.errors import ConfigError
 
 # Schemes whose URL names a bucket (or container) first, then a path inside it.
@@ -44,6 +46,24 @@ def child(folder: str, name: str) -> str:
     if not is_remote(folder):
         return str(Path(folder) / name)
     return f"{folder.rstrip('/')}/{name}"
+
+
+def replace_file(path: str, text: str) -> None:
+    """Write a small file that readers may open at any moment: on a local disk it is
+    replaced atomically (a reader sees the old text or the new, never half of one);
+    an object store's PUT is atomic already."""
+    fs = filesystem(path)
+    if fs.is_local():
+        folder = Path(path).parent
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{Path(path).name}.", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(temp, path)
+        return
+    fs.mkdir(parent(path), exist_ok=True)
+    with file(path, "w") as handle:
+        handle.write(text)
 
 
 def file_names(folder: str) -> set[str] | None:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from debatebench_eval.tournament.bradley_terry import ELO_PER_LOGIT, Games, fit
-from debatebench_eval.tournament.human_ratings import debate_key, design, human_lines, human_ratings
-from debatebench_eval.tournament.results import DebateResult
+from debatebench_eval.annotation.human_ratings import debate_key, design, human_lines, human_ratings
+from debatebench_eval.matches.results import DebateResult
+from debatebench_eval.stats.bradley_terry import ELO_PER_LOGIT, Games, fit
 
 TRUE_A = 0.7  # model a's chance to beat b, whichever side it argues
 

@@ -22,8 +22,8 @@ from typing import Any
 from inspect_ai.scorer import krippendorff_alpha
 
 from debatebench_eval.judging.reliability import cohen_kappa
+from debatebench_eval.matches.results import DebateResult, JudgeView
 from debatebench_eval.record.protocol import SIDES
-from debatebench_eval.tournament.results import DebateResult, JudgeView
 
 _ALPHA = krippendorff_alpha(level="interval")
 

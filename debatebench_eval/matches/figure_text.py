@@ -1,9 +1,23 @@
-"""How the leaderboard writes a figure (`value [low, high]`, with no "-0") and its
-list of excluded debates."""
+"""How the leaderboard writes a figure (`value [low, high]`, with no "-0"), its
+figures as JSON (no NaN), and its list of excluded debates."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
+
+
+def finite(value: Any) -> Any:
+    """NaN and infinities become null: JSON has no NaN."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [finite(v) for v in value]
+    if hasattr(value, "tolist"):
+        return finite(value.tolist())
+    return value
 
 
 def interval_text(figure: dict[str, Any] | None, places: int = 0) -> str:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from debatebench_eval.core._inspect import file
-from debatebench_eval.tournament.location import (
+from debatebench_eval.runs.location import (
     bucket,
     check_reachable,
     child,

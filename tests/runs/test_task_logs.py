@@ -16,11 +16,12 @@ from typing import Any
 import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
+from debatebench_eval.core import log_folder
 from debatebench_eval.core.errors import ConfigError
-from debatebench_eval.tournament import outcomes
-from debatebench_eval.tournament import task_logs as tl
+from debatebench_eval.core.log_folder import log_file_task
+from debatebench_eval.runs import task_logs as tl
+from debatebench_eval.runs.task_logs import TaskLogReader, check_log_file_names, newest_logs
 from debatebench_eval.tournament.outcomes import read_tournament
-from debatebench_eval.tournament.task_logs import TaskLogReader, check_log_file_names, newest_logs
 
 OWN = "ollama-m1_vs_ollama-m2"
 OWN_PAIR = ("ollama/m1", "ollama/m2")
@@ -71,7 +72,7 @@ def test_a_worker_opens_only_its_own_tasks_logs_beside_others_half_written(
 ) -> None:
     folder = folder_of(played, tmp_path)
     garbage = half_written(folder)
-    opened = spy(monkeypatch, tl)
+    opened = spy(monkeypatch, log_folder)
     reader = TaskLogReader(str(folder))
     logs = reader.read([OWN])
     assert [Path(log.location).name for log in logs] == [log_of(folder, OWN.replace("_", "-")).name]
@@ -88,7 +89,7 @@ def test_a_workers_summary_opens_only_its_own_pairs_logs(
 ) -> None:
     folder = folder_of(played, tmp_path)
     half_written(folder)
-    opened = spy(monkeypatch, outcomes)
+    opened = spy(monkeypatch, log_folder)
     logs = read_tournament([str(folder)], [OWN_PAIR])
     assert opened == [log_of(folder, OWN.replace("_", "-")).name]
     assert [r.status for r in logs.results] == ["scored"] * 4 and not logs.skipped
@@ -115,7 +116,7 @@ def test_a_log_that_cannot_have_changed_is_not_read_again(
     played: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     folder = folder_of(played, tmp_path)
-    opened = spy(monkeypatch, tl)
+    opened = spy(monkeypatch, log_folder)
     reader = TaskLogReader(str(folder))
     names = [OWN, "ollama-m1_vs_ollama-m3"]
     reader.read(names)
@@ -146,4 +147,4 @@ def test_every_log_of_the_played_folder_is_found_by_its_file_name(played: Path) 
     """The pairing the reader relies on: Inspect names each log after its task."""
     by_file = sorted(info.task for info in list_eval_logs(str(played)))
     assert by_file == sorted([OWN.replace("_", "-"), *OTHERS])
-    assert {tl.log_file_task(name) for name in (OWN,)} == {OWN.replace("_", "-")}
+    assert {log_file_task(name) for name in (OWN,)} == {OWN.replace("_", "-")}

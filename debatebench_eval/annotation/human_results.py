@@ -9,10 +9,10 @@ from collections.abc import Sequence
 from statistics import fmean
 
 from debatebench_eval.annotation.agreement import human_winner
+from debatebench_eval.annotation.human_ratings import Key
 from debatebench_eval.annotation.items import load_items
 from debatebench_eval.annotation.labels import match_labels, read_labels
 from debatebench_eval.core.errors import ConfigError
-from debatebench_eval.tournament.human_ratings import Key
 
 PRO_RESULT = {"pro": 1.0, "tie": 0.5, "con": 0.0}
 

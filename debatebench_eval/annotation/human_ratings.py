@@ -4,7 +4,7 @@ ratings (PPI++, `annotation.ppi`) beside the judge-only ones.
 The judge's verdict on every rated debate is Ŷ; people's verdict on the debates
 they labelled is Y (pro's result: 1, 1/2 a tie, 0, averaged over a debate's
 annotators). A model's win rate is the mean of its result over its debates;
-the ratings are the tournament's Bradley-Terry model (`tournament.bradley_terry`:
+the ratings are the tournament's Bradley-Terry model (`stats.bradley_terry`:
 P(pro wins) = sigma(s_pro - s_con + h), its design and its ridge, so the
 strengths sit at mean zero) fitted as a PPI++ logistic M-estimator. Both come
 with the PPI++ interval, the humans-alone interval, and the labels that would
@@ -26,8 +26,9 @@ from typing import Any
 import numpy as np
 
 from debatebench_eval.annotation.ppi import PPIEstimate, ppi_logistic, ppi_mean
-from debatebench_eval.tournament.bradley_terry import ELO_PER_LOGIT, RIDGE
-from debatebench_eval.tournament.results import DebateResult
+from debatebench_eval.matches.results import DebateResult
+from debatebench_eval.stats.bradley_terry import ELO_PER_LOGIT, RIDGE
+from debatebench_eval.stats.intervals import share
 
 # A debate's key in both the labels and the results: (log file name, sample id).
 Key = tuple[str, str]
@@ -76,8 +77,18 @@ def _win_rate(rated: Sequence[DebateResult], human: Mapping[Key, float], model: 
     yhat = np.array([_result_for(d, float(d.result or 0), model) for d in lab])
     yhat_u = np.array([_result_for(d, float(d.result or 0), model) for d in unl])
     found = ppi_mean(y, yhat, yhat_u)
-    return {"judge_only": judge, "ppi": _estimate(found, 0), "labelled": len(lab),
-            "debates": len(mine)}  # fmt: skip
+    return {"judge_only": judge, "ppi": _share(_estimate(found, 0), float(y.mean())),
+            "labelled": len(lab), "debates": len(mine)}  # fmt: skip
+
+
+def _share(found: dict[str, Any], humans: float) -> dict[str, Any]:
+    """A win rate's PPI++ and humans-only intervals inside [0, 1], each holding its own
+    estimate (the humans' mean for theirs): both are normal approximations, which
+    run past 0 or 1 near a model that won or lost nearly everything."""
+    value, low, high = share(found["value"], found["low"], found["high"])
+    first, last = found["humans_only"]
+    _, first, last = share(humans, first, last)
+    return {**found, "value": value, "low": low, "high": high, "humans_only": [first, last]}
 
 
 def _estimate(found: PPIEstimate, i: int, scale: float = 1.0, shift: float = 0.0) -> dict[str, Any]:
@@ -129,7 +140,7 @@ def _ratings(
 
 def human_lines(found: dict[str, Any], board_models: Sequence[dict[str, Any]]) -> list[str]:
     """The leaderboard's section: PPI++ beside the judge-only figures, per model."""
-    from debatebench_eval.tournament.figure_text import interval_text as ci
+    from debatebench_eval.matches.figure_text import interval_text as ci
 
     judge_only = {row["model"]: row for row in board_models}
     lines = [
