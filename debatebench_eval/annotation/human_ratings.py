@@ -53,10 +53,30 @@ def human_ratings(
         "rated_debates": len(rated),
         "win_rates": {m: _win_rate(rated, human, m) for m in models},
         "ratings": None,
+        "no_ratings": "they need two labelled debates and one unlabelled",
     }
     if len(labelled) >= 2 and len(rated) > len(labelled):
-        figures["ratings"] = _ratings(rated, human, models, base)
+        try:
+            figures["ratings"], figures["no_ratings"] = _ratings(rated, human, models, base), None
+        except (np.linalg.LinAlgError, NoFiniteFit):
+            # People's labels contradict the judge in a way no finite rating fits (a side
+            # or a model wins every labelled debate it is in): the fit has no optimum.
+            figures["no_ratings"] = (
+                "the labels separate the models or the sides (one wins every labelled debate "
+                "it is in), so no finite prediction-powered rating fits them; label more "
+                "debates, drawn at random"
+            )
     return figures
+
+
+# Logits beyond which a fit has run off rather than found an optimum (odds of millions
+# to one, which no set of labelled debates supports): the unpenalised side term, or a
+# humans-only fit with no ridge, on labels that separate the data.
+SEPARATED_LOGITS = 15.0
+
+
+class NoFiniteFit(ValueError):
+    """The labels separate the data: no finite rating fits them."""
 
 
 def _result_for(debate: DebateResult, pro_result: float, model: str) -> float:
@@ -129,6 +149,10 @@ def _ratings(
         np.array([float(d.result or 0) for d in lab]), design(unl, models),
         np.array([float(d.result or 0) for d in unl]), ridge,
     )  # fmt: skip
+    bounds = np.concatenate([found.value, found.low, found.high, found.classical_low,
+                             found.classical_high])  # fmt: skip
+    if not np.all(np.isfinite(bounds)) or np.abs(bounds).max() > SEPARATED_LOGITS:
+        raise NoFiniteFit
     return {
         "models": {m: _estimate(found, i, ELO_PER_LOGIT, base) for i, m in enumerate(models)},
         "side_advantage": _estimate(found, len(models), ELO_PER_LOGIT),
@@ -167,7 +191,8 @@ def human_lines(found: dict[str, Any], board_models: Sequence[dict[str, Any]]) -
             f"{rate['debates']} | {halve} |"
         )
     if found.get("ratings") is None:
-        lines += ["", "No PPI++ ratings: they need two labelled debates and one unlabelled."]
+        why = found.get("no_ratings") or "they need two labelled debates and one unlabelled"
+        lines += ["", f"No PPI++ ratings: {why}."]
     lines += [f"- {note}" for note in found.get("not_used", [])]
     return lines
 

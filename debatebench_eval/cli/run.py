@@ -58,49 +58,71 @@ def add_commands(commands: Any) -> None:
     worker.add_argument("--index", type=int, required=True, help="K: this worker's share")
     worker.add_argument("--workers", type=int, required=True, help="N: the number of shares")
     worker.add_argument("--display", help="Inspect's display for this worker")
+    worker.add_argument("--plan-id", default="", help=argparse.SUPPRESS)  # `run`'s own workers
     worker.set_defaults(run=_worker)
 
 
 def _run(args: argparse.Namespace) -> int:
     from debatebench_eval.core._inspect import PrerequisiteError
-    from debatebench_eval.runs.shares import auto_workers, parse_workers
 
     try:
-        asked = parse_workers(args.workers)
-        if args.shards is not None and args.shards < 1:
-            raise _bad("--shards", f"got {args.shards}", "an integer of at least 1")
-        workers = _cores() if asked == "auto" else asked
-        run = _plan(args, workers)
+        prepared, workers = _prepared(args)
+        run, processes = _planned(args, prepared, workers)
     except (PrerequisiteError, ServerError) as exc:
         print_error("run", exc)
         return 2
-    workers = min(auto_workers(workers, len(run.plan.tasks)), len(run.plan.tasks))
-    _print_plan(run, workers)
-    if args.plan_only:
+    if not processes:
         return 0
-    codes = _start_workers(run, workers)
-    for index, code in enumerate(codes):
+    from debatebench_eval.runs.processes import wait_for
+
+    for index, code in enumerate(wait_for(processes)):
         if code not in (0, 1):
             print(f"worker {index} of {workers} exited with status {code}", file=sys.stderr)
     return _summary(run)
+
+
+def _prepared(args: argparse.Namespace) -> tuple[Any, int]:
+    """The run as its options name it, and how many workers run it: at most one a
+    shard, and one a connection of --max-connections."""
+    from debatebench_eval.runs.processes import usable_cores, workers_for
+    from debatebench_eval.runs.shares import auto_workers, parse_workers
+    from debatebench_eval.runs.task_run import prepare_run
+
+    asked = parse_workers(args.workers)
+    if args.shards is not None and args.shards < 1:
+        raise _bad("--shards", f"got {args.shards}", "an integer of at least 1")
+    wanted = usable_cores() if asked == "auto" else asked
+    prepared = prepare_run(args.task, args.inspect_argv, args.shards, wanted)
+    count, why = workers_for(auto_workers(wanted, prepared.spec.shards),
+                             prepared.arguments.get("max_connections"))  # fmt: skip
+    if why:
+        print(f"workers: {count} ({why})")
+    return prepared, count
+
+
+def _planned(args: argparse.Namespace, prepared: Any, workers: int) -> tuple[Any, list[Any]]:
+    """The plan, and the workers, started beside the plan step (they import Inspect and
+    load the task while it is made, then wait for it): stopped if the plan fails."""
+    import uuid
+
+    from debatebench_eval.runs.processes import stop
+    from debatebench_eval.runs.task_run import plan_run
+
+    plan_id = uuid.uuid4().hex
+    processes = [] if args.plan_only else _start_workers(prepared, workers, plan_id)
+    try:
+        run = plan_run(prepared, plan_id)
+    except BaseException:
+        stop(processes)
+        raise
+    _print_plan(run, workers)
+    return run, processes
 
 
 def _bad(where: str, found: str, expected: str) -> Exception:
     from debatebench_eval.core.errors import ConfigError
 
     return ConfigError(where, found, expected)
-
-
-def _cores() -> int:
-    from debatebench_eval.runs.processes import usable_cores
-
-    return usable_cores()
-
-
-def _plan(args: argparse.Namespace, workers: int) -> Any:
-    from debatebench_eval.runs.task_run import plan_run
-
-    return plan_run(args.task, args.inspect_argv, args.shards, workers)
 
 
 def _print_plan(run: Any, workers: int) -> None:
@@ -112,11 +134,16 @@ def _print_plan(run: Any, workers: int) -> None:
           f"{shlex.quote(run.spec.log_dir)} {run.key} --index K --workers N")  # fmt: skip
 
 
-def _start_workers(run: Any, workers: int) -> list[int]:
-    from debatebench_eval.runs.processes import run_workers
+def _start_workers(prepared: Any, workers: int, plan_id: str) -> list[Any]:
+    from debatebench_eval.runs.processes import start_workers
 
-    display = ["--display", "plain"] if workers > 1 else []
-    return run_workers(["run-worker", run.spec.log_dir, run.key, *display], workers)
+    # Several workers' rich displays would overwrite each other: plain, unless the
+    # options chose one (a worker reads them from the plan).
+    options = prepared.spec.options
+    chosen = any(o == "--display" or o.startswith("--display=") for o in options)
+    display = ["--display", "plain"] if workers > 1 and not chosen else []
+    command = ["run-worker", prepared.spec.log_dir, prepared.key, "--plan-id", plan_id]
+    return start_workers([*command, *display], workers)
 
 
 def _worker(args: argparse.Namespace) -> int:
@@ -124,7 +151,8 @@ def _worker(args: argparse.Namespace) -> int:
     from debatebench_eval.runs.task_run import run_worker
 
     try:
-        outcome = run_worker(args.log_dir, args.key, args.index, args.workers, args.display)
+        outcome = run_worker(args.log_dir, args.key, args.index, args.workers, args.display,
+                             args.plan_id)  # fmt: skip
     except (PrerequisiteError, ServerError) as exc:
         print_error("run-worker", exc)
         return 2

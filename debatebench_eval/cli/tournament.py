@@ -327,6 +327,7 @@ def _run_step(args: argparse.Namespace) -> int:
               f"{len(manifest.plan.tasks)} task(s))")  # fmt: skip
     else:
         args.workers = asked
+    args.workers = _capped(args.workers, args.max_connections)
     codes = _local_workers(args)
     for index, code in enumerate(codes):
         if code not in (0, 1):
@@ -335,20 +336,38 @@ def _run_step(args: argparse.Namespace) -> int:
     return _summary(args.log_dir, pairs)
 
 
+def _capped(workers: int, connections: int | None) -> int:
+    from debatebench_eval.runs.processes import workers_for
+
+    count, why = workers_for(workers, connections)
+    if why:
+        print(f"workers: {count} ({why})")
+    return count
+
+
 def _local_workers(args: argparse.Namespace) -> list[int]:
-    """`tournament worker` processes on this machine, one per share, all at once."""
-    from debatebench_eval.runs.processes import run_workers
+    """`tournament worker` processes on this machine, one per share, all at once, each
+    with its part of --max-connections."""
+    from debatebench_eval.runs.processes import connection_share, run_workers
 
     display = args.display or ("plain" if args.workers > 1 else None)
     shared = ["--max-tasks", str(args.max_tasks), "--retry-attempts", str(args.retry_attempts),
               *(["--display", display] if display else [])]  # fmt: skip
-    connections = args.max_connections and max(1, args.max_connections // args.workers)
-    passed = (("--max-connections", connections), ("--max-samples", args.max_samples),
-              ("--batch", args.batch), ("--model-cost-config", args.model_cost_config))  # fmt: skip
+    passed = (("--max-samples", args.max_samples), ("--batch", args.batch),
+              ("--model-cost-config", args.model_cost_config))  # fmt: skip
     for flag, value in passed:
         if value:
             shared += [flag, str(value)]
-    return run_workers(["tournament", "worker", args.log_dir, *shared], args.workers)
+
+    def connections(index: int) -> list[str]:
+        total = args.max_connections
+        return (
+            ["--max-connections", str(connection_share(total, index, args.workers))]
+            if total
+            else []
+        )
+
+    return run_workers(["tournament", "worker", args.log_dir, *shared], args.workers, connections)
 
 
 def _pair_of(manifest: Manifest, task: str) -> tuple[str, str]:

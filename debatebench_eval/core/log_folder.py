@@ -173,6 +173,14 @@ class LogFolder:
             self.note(log.location, f"the samples of {_shown(log.location)} after the first "
                       f"{count}", exc)  # fmt: skip
 
+    def all_samples(self, log: FolderLog, exclude: Iterable[str] = LEAN) -> list[EvalSample]:
+        """The log's samples read in one pass (half the time of `samples` a sample), or,
+        when that fails part way, those `samples` can read, with its note."""
+        try:
+            return list(read_eval_log(log.info, exclude_fields=set(exclude)).samples or [])
+        except Exception:  # cut short or rewritten under us: read what can be
+            return list(self.samples(log, exclude))
+
     def take_notes(self) -> list[Note]:
         """The notes since the last call, one line each."""
         notes, self._notes = self._notes, []

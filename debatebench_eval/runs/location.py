@@ -59,11 +59,20 @@ def replace_file(path: str, text: str) -> None:
         fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{Path(path).name}.", suffix=".tmp")
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
+        # mkstemp makes the file its owner's alone: readable as any new file is, so a
+        # worker running as another user on a shared folder can read the plan.
+        os.chmod(temp, 0o666 & ~_umask())
         os.replace(temp, path)
         return
     fs.mkdir(parent(path), exist_ok=True)
     with file(path, "w") as handle:
         handle.write(text)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def file_names(folder: str) -> set[str] | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 
@@ -39,18 +39,55 @@ def package_path_env() -> dict[str, str] | None:
     return {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
 
 
-def run_workers(command: Sequence[str], workers: int) -> list[int]:
-    """`debatebench-eval COMMAND --index K --workers N` for every K at once; their exit
-    codes, in order."""
+def connection_share(connections: int, index: int, workers: int) -> int:
+    """Worker `index`'s part of a server's `connections` shared out among `workers`: the
+    parts add up to the whole (8 among 3 is 3, 3, 2), and none is below one."""
+    return max(1, connections // workers + (index < connections % workers))
+
+
+def workers_for(asked: int, connections: int | None) -> tuple[int, str | None]:
+    """No more workers than a server has connections to share (each needs one); the
+    count, and why it is fewer than asked, if it is."""
+    if connections and asked > connections:
+        why = f"{asked} workers would each need one of --max-connections {connections}"
+        return connections, why
+    return asked, None
+
+
+def run_workers(
+    command: Sequence[str], workers: int, per_worker: Callable[[int], list[str]] | None = None
+) -> list[int]:
+    """`debatebench-eval COMMAND --index K --workers N` for every K at once, each with
+    `per_worker(K)`'s options; their exit codes, in order."""
+    return wait_for(start_workers(command, workers, per_worker))
+
+
+def start_workers(
+    command: Sequence[str], workers: int, per_worker: Callable[[int], list[str]] | None = None
+) -> list[subprocess.Popen[bytes]]:
     env = package_path_env()
     share = ["--workers", str(workers)]
-    processes = [
-        subprocess.Popen([*this_package(), *command, "--index", str(k), *share], env=env)
-        for k in range(workers)
-    ]
+    processes = []
+    for k in range(workers):
+        options = per_worker(k) if per_worker else []
+        argv = [*this_package(), *command, *options, "--index", str(k), *share]
+        processes.append(subprocess.Popen(argv, env=env))
+    return processes
+
+
+def wait_for(processes: Sequence[subprocess.Popen[bytes]]) -> list[int]:
+    """The workers' exit codes, once each has ended."""
     try:
         return [process.wait() for process in processes]
     except KeyboardInterrupt:  # the workers had it too (one process group): let them end
         for process in processes:
             process.wait()
         raise
+
+
+def stop(processes: Sequence[subprocess.Popen[bytes]]) -> None:
+    """End workers that have nothing to run (their plan step failed)."""
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.wait()

@@ -27,6 +27,8 @@ class RunFile:
     key: str
     spec: RunSpec
     plan: Plan
+    # Which plan step wrote it: the workers it started wait for this one.
+    plan_id: str = ""
 
     @property
     def eval_set_id(self) -> str:
@@ -54,7 +56,8 @@ def read_run_file(log_dir: str, key: str) -> RunFile | None:
         if data.get("schema") != SCHEMA:
             raise ValueError(f"schema {data.get('schema')!r}, this version reads {SCHEMA}")
         spec = RunSpec(str(data["task"]), tuple(data["options"]), log_dir, int(data["shards"]))
-        return RunFile(str(data["key"]), spec, Plan.from_dict(data["plan"]))
+        plan = Plan.from_dict(data["plan"])
+        return RunFile(str(data["key"]), spec, plan, str(data.get("plan_id", "")))
     except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
         raise ConfigError(
             path, f"not a readable run plan ({type(exc).__name__}: {exc})",
@@ -70,6 +73,7 @@ def write_run_file(run: RunFile) -> None:
         "task": run.spec.task,
         "options": list(run.spec.options),
         "shards": run.spec.shards,
+        "plan_id": run.plan_id,
         "plan": run.plan.as_dict(capture_path(run.spec.log_dir, run.key).rsplit("/", 1)[-1]),
     }
     text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"

@@ -87,3 +87,19 @@ def test_too_few_labels_give_no_ppi_and_say_so() -> None:
     text = "\n".join(human_lines({**found, "not_used": ["x.jsonl: line 2: ..."]}, []))
     assert "No PPI++ ratings: they need two labelled debates and one unlabelled." in text
     assert "- x.jsonl: line 2: ..." in text
+
+
+def test_labels_no_finite_rating_fits_are_said_never_raised() -> None:
+    """People say con won every labelled debate, the judge says pro won every one: the
+    side term has no optimum, and the page says why there are no PPI++ ratings."""
+    debates = [
+        DebateResult(pair=("a", "b"), motion=f"m{i}", swapped=bool(i % 2),
+                     pro="b" if i % 2 else "a", con="a" if i % 2 else "b", status="scored",
+                     totals={"pro": 60.0, "con": 40.0}, log="t.eval", sample_id=f"s{i}")
+        for i in range(6)
+    ]  # fmt: skip
+    labelled = {debate_key(d): 0.0 for d in debates[:2]}
+    found = human_ratings(debates, labelled, ["a", "b"])
+    assert found["ratings"] is None and "no finite prediction-powered rating" in found["no_ratings"]
+    lines = human_lines(found, [{"model": "a"}, {"model": "b"}])
+    assert any(line.startswith("No PPI++ ratings: the labels separate") for line in lines)

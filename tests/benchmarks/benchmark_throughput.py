@@ -41,20 +41,14 @@ import argparse
 import math
 import os
 import platform
-import resource
 import shutil
-import subprocess
 import sys
 import tempfile
-import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
+from client_runs import Timing, run_on_stub
 from harness_profile import WAITING, attribute, parse_raw, report
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from support.stub_server import StubBehaviour, StubServer
 
 PHASES = ["opening", "rebuttal", "conclusion"]
 CHAIN = 2 * len(PHASES)
@@ -72,18 +66,6 @@ LEAN = "debatebench-eval, lean log"
 # the log: no live-view event buffer, no raw API request/response per call.
 LEAN_FLAGS = ("--no-log-realtime", "--no-log-model-api")
 PARALLEL = (PROCESSES, OURS, LEAN)
-
-
-@dataclass(frozen=True)
-class Timing:
-    wall: float
-    busy: float  # first request to last reply
-    first_request: float  # seconds from the command's start to its first request
-    requests: int
-    cpu: float  # user + sys of the command and every child it waited for
-
-    def per_call_ms(self) -> float:
-        return 1000 * self.cpu / self.requests
 
 
 def ideal_time(debates: int, slots: int, latency: float) -> float:
@@ -141,37 +123,13 @@ def our_command(folder: Path, debates: int, slots: int, lean: bool = False) -> l
 def timed_run(
     client: str, debates: int, slots: int, latency: float, profile: Path | None = None
 ) -> Timing:
-    behaviour = StubBehaviour(latency_s=latency, slots=slots, keep_alive=True)
-    with tempfile.TemporaryDirectory() as tmp, StubServer(behaviour) as stub:
-        folder = Path(tmp)
+    def command(folder: Path, base_url: str) -> list[str]:
         if client in (OURS, LEAN):
-            command = our_command(folder, debates, slots, lean=client == LEAN)
-        else:
-            parallel = slots if client == PROCESSES else None
-            command = debatebench_command(folder, stub.base_url, debates, parallel)
-        if profile is not None:
-            command = ["py-spy", "record", "--rate", "100", "--format", "raw", "--full-filenames",
-                       "--output", str(profile), "--", *command]  # fmt: skip
-        env = {**os.environ, "OLLAMA_BASE_URL": stub.base_url}
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        start = time.perf_counter()
-        done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=folder,
-                              timeout=3600)  # fmt: skip
-        wall = time.perf_counter() - start
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if done.returncode != 0:
-        sys.exit(f"{client} failed ({done.returncode}):\n{done.stderr[-3000:]}")
-    times = behaviour.request_times
-    if len(times) != debates * CHAIN:
-        sys.exit(f"{client}: {len(times)} requests, expected {debates * CHAIN}")
-    first = min(begin for begin, _ in times)
-    return Timing(
-        wall=wall,
-        busy=max(end for _, end in times) - first,
-        first_request=first - start,
-        requests=len(times),
-        cpu=(after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime),
-    )
+            return our_command(folder, debates, slots, lean=client == LEAN)
+        parallel = slots if client == PROCESSES else None
+        return debatebench_command(folder, base_url, debates, parallel)
+
+    return run_on_stub(client, command, debates * CHAIN, slots, latency, profile).timing
 
 
 def median_timing(runs: list[Timing]) -> Timing:
