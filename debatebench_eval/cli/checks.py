@@ -80,6 +80,4 @@ def run_report(args: argparse.Namespace) -> int:
         return 2
     for path in written:
         print(path)
-    if not any(p.suffix == ".png" for p in written):
-        print("no plot: install the 'plots' extra (pip install 'debatebench-eval[plots]')")
     return 0

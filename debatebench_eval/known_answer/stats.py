@@ -85,7 +85,8 @@ def accuracy_of(picks: Sequence[tuple[str, bool]]) -> Interval | None:
         found = wilson(sum(right for _, right in picks), len(picks))
         assert found is not None
         return Interval(found.value, found.low, found.high, len(picks), len(clusters), "wilson")
-    means = np.array([np.mean(v) for v in clusters.values()])
+    # By question id, so the interval does not depend on the order the logs were read in.
+    means = np.array([np.mean(clusters[q]) for q in sorted(clusters)])
     value, low, high = share(float(means.mean()), *_bootstrap(means))
     return Interval(value, low, high, len(picks), len(clusters), "cluster-bootstrap")
 

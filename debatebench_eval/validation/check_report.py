@@ -1,7 +1,6 @@
 """`debatebench-eval report LOG` for the debate checks: Markdown tables and a PNG.
 
-The PNG needs matplotlib (the optional `plots` extra); without it the tables
-are still written. Fact-check validation: the confusion matrix and each
+Fact-check validation: the confusion matrix and each
 verdict's F1 against the baselines. Judge sensitivity: each degradation's
 detection rate with its interval, against the chance level.
 """
@@ -100,7 +99,7 @@ def sensitivity_markdown(s: SensitivitySummary, title: str) -> str:
 
 
 def write_check_report(log_path: Path, out_dir: Path) -> list[Path]:
-    """Write report.md (always) and report.png (with matplotlib); return what was written."""
+    """Write report.md and report.png; return what was written."""
     read = read_check_log(log_path)
     title = f"judge {judge_names(read.log)} ({log_path.name})"
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -112,10 +111,8 @@ def write_check_report(log_path: Path, out_dir: Path) -> list[Path]:
         report = sensitivity_markdown(summary, title)
     task, version = read.log.eval.task, read.log.eval.task_version
     text.write_text(under_title(report, task, version), encoding="utf-8")
-    try:
-        import matplotlib
-    except ImportError:
-        return [text]
+    import matplotlib
+
     matplotlib.use("Agg")
     return [text, _plot(read, out_dir / "report.png", title)]
 

@@ -10,7 +10,7 @@ from debatebench_eval.known_answer.assignment import assignments, balanced, open
 from debatebench_eval.known_answer.questions import Question
 from debatebench_eval.known_answer.quotes import check_quotes, judge_view
 from debatebench_eval.known_answer.replies import JudgeAnswer
-from debatebench_eval.known_answer.stats import Outcome, accuracy, paired_difference
+from debatebench_eval.known_answer.stats import Outcome, accuracy, accuracy_of, paired_difference
 
 EVIDENCE = "The committee met on Friday, and it voted seven to two for the new bridge."
 
@@ -86,3 +86,9 @@ def test_the_judges_confidence_is_held_to_50_to_100_by_schema_and_check() -> Non
     assert (sent["minimum"], sent["maximum"]) == (50, 100)
     found, problems = check_reply(JudgeAnswer)({"answer": "A", "confidence": 4, "reason": ","})
     assert found is None and len(problems) == 2 and "from 50 to 100" in problems[0]
+
+
+def test_an_accuracys_interval_does_not_depend_on_the_order_the_picks_came_in() -> None:
+    # Questions judged 1 to 4 times, each with its own share of right picks.
+    picks = [(f"q{q}", bool((q * 7 + k) % 5 < 2)) for q in range(25) for k in range(1 + q % 4)]
+    assert accuracy_of(picks) == accuracy_of(list(reversed(picks)))
