@@ -21,6 +21,7 @@ and what to run); 2 bad input, or a server that does not answer: nothing ran.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -38,12 +39,13 @@ _LISTED = 20  # debates of each status printed by name; the rest are counted
 
 
 def add_tournament_parser(commands: Any) -> None:
-    """The `tournament` command and its `plan`, `worker`, `run` and `rate` subcommands."""
+    """The `tournament` command and its `plan`, `worker`, `run`, `rate` and `next`
+    subcommands."""
     parser = commands.add_parser(
         "tournament", help="rank models by debate: run a round robin, then rate it"
     )
     sub = parser.add_subparsers(
-        dest="tournament_command", metavar="run|plan|worker|rate", required=True
+        dest="tournament_command", metavar="run|plan|worker|rate|next", required=True
     )
     run = sub.add_parser(
         "run", help="run (or resume, or grow) a round robin of paired debates",
@@ -59,6 +61,7 @@ def add_tournament_parser(commands: Any) -> None:
     _concurrency_flags(run, "requests at once per server, shared out among the workers "
                        "(set it to the server's slots)")  # fmt: skip
     run.add_argument("--dry-run", action="store_true", help="print the schedule; run nothing")
+    _adaptive_flags(run)
     run.set_defaults(run=_run)
     plan = sub.add_parser(
         "plan", help="plan a tournament into its folder, for workers to run anywhere",
@@ -85,6 +88,31 @@ def add_tournament_parser(commands: Any) -> None:
     _prices_flag(worker)
     worker.set_defaults(run=_worker)
     _rate_parser(sub)
+    from debatebench_eval.cli.adaptive import add_next_parser
+
+    add_next_parser(sub)
+
+
+def _adaptive_flags(parser: Any) -> None:
+    parser.add_argument("--adaptive", action="store_true",
+                        help="run in rounds, each of the matchups where a debate is worth most "
+                        "(near-ties, uncertain ratings), refitting after each, until the "
+                        "target or the budget (the guide's Adaptive section)")  # fmt: skip
+    parser.add_argument(
+        "--round-size",
+        type=int,
+        metavar="K",
+        help="with --adaptive: debates a round (default: 2 x the models)",
+    )
+    parser.add_argument("--target-width", type=float, metavar="W",
+                        help="with --adaptive: stop when every model's 95%% interval is at "
+                        "most W rating points wide")  # fmt: skip
+    parser.add_argument(
+        "--max-debates",
+        type=int,
+        metavar="N",
+        help="with --adaptive: stop when the tournament has N debates",
+    )
 
 
 def _tournament_flags(parser: Any) -> None:
@@ -239,6 +267,8 @@ def _requested(args: argparse.Namespace) -> tuple[Schedule, Schedule, Manifest |
         task_items=args.task_args, cost_limit=args.cost_limit, timeout=args.timeout,
         task=args.task, questions=args.questions,
     )  # fmt: skip
+    if getattr(args, "adaptive", False):  # its matchups are chosen round by round
+        requested = dataclasses.replace(requested, chosen=())
     prices = _prices(args)
     check_cost_limit(args.cost_limit, (*requested.models, *requested.judges), prices)
     check_reachable(args.log_dir, f"--log-dir {args.log_dir}")
@@ -247,7 +277,8 @@ def _requested(args: argparse.Namespace) -> tuple[Schedule, Schedule, Manifest |
     if existing is not None:
         mf.check_same_tournament(existing.schedule, requested, f"--log-dir {args.log_dir}")
         schedule = existing.schedule.grown(requested)
-    runner.pair_tasks(schedule, requested.pairs)  # checks every -T value
+    # Checks every -T value (one pair over every item: a task is made as any pair's is).
+    runner.pair_tasks(dataclasses.replace(schedule, chosen=None), requested.pairs[:1])
     _print_schedule(schedule, requested.pairs, existing is not None)
     return requested, schedule, existing
 
@@ -314,6 +345,12 @@ def _run_step(args: argparse.Namespace) -> int:
     asked = parse_workers(args.workers)
     check_share(0, 1 if asked == "auto" else asked)
     _concurrency(args, 1 if asked == "auto" else asked)  # every flag checked before any write
+    if args.adaptive:
+        from debatebench_eval.cli.adaptive import Steps, run_adaptive
+
+        steps = Steps(_requested, _probe, lambda a, m: _work(a, m, asked), _counts)
+        return run_adaptive(args, steps)
+    _no_adaptive_flags(args)
     manifest = _planned(args)
     if manifest is None:
         return 0
@@ -334,6 +371,37 @@ def _run_step(args: argparse.Namespace) -> int:
             print(f"worker {index} of {args.workers} exited with status {code}", file=sys.stderr)
     pairs = tuple(_pair_of(manifest, task.name) for task in manifest.plan.tasks)
     return _summary(args.log_dir, pairs)
+
+
+def _probe(schedule: Schedule, models: Any) -> None:
+    from debatebench_eval.tournament import runner
+
+    if dict(schedule.settings.task_args).get("probe", True) is not False:
+        runner.probe_servers(schedule, models)
+
+
+def _work(args: argparse.Namespace, manifest: Manifest, asked: int | str) -> list[int]:
+    """Local workers over the manifest's planned tasks (`auto`: one a core, at most one a
+    task), their exit codes; each a problem is said."""
+    from debatebench_eval.runs.processes import usable_cores
+    from debatebench_eval.runs.shares import auto_workers
+
+    assert manifest.plan is not None
+    tasks = len(manifest.plan.tasks)
+    wanted = auto_workers(usable_cores(), tasks) if asked == "auto" else min(int(asked), tasks)
+    args.workers = _capped(max(1, wanted), args.max_connections)
+    codes = _local_workers(args)
+    for index, code in enumerate(codes):
+        if code not in (0, 1):
+            print(f"worker {index} of {args.workers} exited with status {code}", file=sys.stderr)
+    return codes
+
+
+def _no_adaptive_flags(args: argparse.Namespace) -> None:
+    for flag in ("round_size", "target_width", "max_debates"):
+        if getattr(args, flag) is not None:
+            name = "--" + flag.replace("_", "-")
+            raise ConfigError(name, "given without --adaptive", f"--adaptive {name} ...")
 
 
 def _capped(workers: int, connections: int | None) -> int:
@@ -429,6 +497,10 @@ def _print_schedule(schedule: Schedule, pairs: Pairs, resumed: bool) -> None:
     print(f"tournament {schedule.identity_hash[:12]}: {len(schedule.models)} models, "
           f"{items} {what}, judges {', '.join(schedule.judges)}"
           + (" (resumed)" if resumed else ""))  # fmt: skip
+    if schedule.adaptive:
+        print(f"adaptive: {schedule.debates()} debates scheduled so far, in rounds chosen "
+              "where a debate is worth most; finished debates in the logs are kept")  # fmt: skip
+        return
     print(f"this run: {len(pairs)} pair(s) x {items} {what} x 2 sides "
           f"= {debates} debates; finished debates in the logs are kept")  # fmt: skip
 

@@ -25,6 +25,7 @@ import numpy as np
 from debatebench_eval.known_answer.stats import JudgedDebate, accuracy_of
 from debatebench_eval.stats.bootstrap import RESAMPLES, cluster_weights
 from debatebench_eval.stats.bradley_terry import Games, elo, fit, separation
+from debatebench_eval.stats.design import rating_intervals
 from debatebench_eval.stats.intervals import widened, widening
 
 
@@ -48,16 +49,23 @@ class PairAccuracy:
     high: float = math.nan
 
 
-def ratings(debates: Sequence[JudgedDebate], resamples: int = RESAMPLES, seed: int = 0
-            ) -> list[Rating]:  # fmt: skip
+def ratings(
+    debates: Sequence[JudgedDebate],
+    resamples: int = RESAMPLES,
+    seed: int = 0,
+    design: str = "round_robin",
+) -> list[Rating]:
     """Each model's persuasiveness rating with its 95% interval (the bootstrap drawn
-    from `seed`), best first."""
+    from `seed`; for an adaptive design, the posteriors': `stats.design`), best first."""
     games = _games(debates)
     models, questions = games.models, games.motions
-    point = elo(fit(games).strengths)[0]
-    draws = elo(fit(games, cluster_weights(len(questions), resamples, seed)).strengths)
-    factor = widening(len(questions))
-    low, high = widened(point, draws, factor) if not math.isnan(factor) else (point, point)
+    if design == "adaptive":
+        point, low, high = rating_intervals(games, design, resamples, seed)
+    else:
+        point = elo(fit(games).strengths)[0]
+        draws = elo(fit(games, cluster_weights(len(questions), resamples, seed)).strengths)
+        factor = widening(len(questions))
+        low, high = widened(point, draws, factor) if not math.isnan(factor) else (point, point)
     played: dict[str, int] = defaultdict(int)
     for d in debates:
         played[d.pro] += 1

@@ -113,6 +113,20 @@ def fit(
     )
 
 
+def information(games: Games, result: Fit, *, ridge: float = RIDGE) -> Array:
+    """The observed information at a fit's first row (no covariate): the negated
+    Hessian of the penalised log-likelihood, (m + 1) x (m + 1), the strengths then
+    the side advantage. Its inverse is the fit's Laplace (Wald) covariance."""
+    design = _Design(games, np.ones((1, len(games.motions))), covariate=False)
+    m = len(games.models)
+    penalty = np.zeros(m + 1)
+    penalty[:m] = ridge
+    theta = np.append(result.strengths[0], result.side[0])[None, :]
+    _, hess = design.derivatives(theta, penalty)
+    value: Array = hess[0]
+    return value
+
+
 def elo(strengths: Array, anchor: int | None = None, base: float = 1000.0) -> Array:
     """Ratings on the Elo-like scale: base at the mean, or at the anchor model."""
     reference = (

@@ -107,8 +107,9 @@ class DebateKind:
     )
     columns: tuple[Column, ...] = (
         Column("rating", "Rating", 0), Column("rating_low", "95% low", 0),
-        Column("rating_high", "95% high", 0), Column("win_rate", "Win rate", 2),
-        Column("debates", "Debates", 0), Column("mean_margin", "Margin", 1),
+        Column("rating_high", "95% high", 0), Column("rating_width", "95% width", 0),
+        Column("win_rate", "Win rate", 2), Column("debates", "Debates", 0),
+        Column("mean_margin", "Margin", 1),
     )  # fmt: skip
     items: Items = Motions()
 
@@ -129,12 +130,12 @@ class DebateKind:
         motions = _motions(asked.flags.get("--motions") or "default", asked.limit)
         return settings, tuple(Motions().item(m) for m in motions)
 
-    def pair_base(self, schedule: Schedule) -> Task:
+    def pair_base(self, schedule: Schedule, items: tuple[Item, ...]) -> Task:
         """The paired debate over every scheduled motion (the dataset is replaced, so
         which motions the task was built with does not matter; neither enters
         Inspect's task identity, the arguments do)."""
         base = debate(**self.task_args(schedule.settings))
-        motions = tuple(item.value for item in schedule.items)
+        motions = tuple(item.value for item in items)
         dataset = DebateSettings(motions=motions, phases=(), teams={}, budgets={}, paired=True)
         return task_with(base, dataset=debate_dataset(dataset))
 

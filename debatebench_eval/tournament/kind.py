@@ -129,8 +129,9 @@ class TaskKind(Protocol):
         has) and the items the command line asks for, every input checked."""
         ...
 
-    def pair_base(self, schedule: Schedule) -> Task:
-        """A pair's paired task over the scheduled items, before its name and models."""
+    def pair_base(self, schedule: Schedule, items: tuple[Item, ...]) -> Task:
+        """A pair's paired task over `items` (the ones it debates), before its name and
+        models."""
         ...
 
     def outcome(self, sample: EvalSample, pair: tuple[str, str], log: str) -> DebateResult:

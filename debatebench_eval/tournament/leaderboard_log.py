@@ -157,6 +157,7 @@ def _row_value(row: dict[str, Any], columns: tuple[Column, ...]) -> dict[str, fl
         "rating": rating["value"],
         "rating_low": rating.get("low"),
         "rating_high": rating.get("high"),
+        "rating_width": _width(rating),
         "win_rate": win.get("value"),
         "debates": row.get("debates"),
         "mean_margin": row.get("mean_margin"),
@@ -167,6 +168,11 @@ def _row_value(row: dict[str, Any], columns: tuple[Column, ...]) -> dict[str, fl
         for key, v in whole.items()
         if key in places
     }
+
+
+def _width(rating: dict[str, Any]) -> float | None:
+    low, high = rating.get("low"), rating.get("high")
+    return None if low is None or high is None else float(high) - float(low)
 
 
 def _answer(row: dict[str, Any]) -> str:

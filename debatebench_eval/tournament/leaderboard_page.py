@@ -38,6 +38,7 @@ _CAPTIONS = {
     "ratings.png": "Ratings with their 95% intervals.",
     "head_to_head.png": "Head to head: the row model's share of its debates against the column.",
     "judge_agreement.png": "How often each pair of judges named the same winner.",
+    "rounds.png": "Adaptive rounds: the widest 95% interval against the debates rated.",
     "accuracy_vs_rating.png": "The judge's accuracy in each pair's debates against the pair's "
     "mean persuasiveness rating (Khan et al. 2024, Figure 1).",
 }

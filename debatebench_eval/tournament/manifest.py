@@ -1,7 +1,8 @@
 """`tournament.json`: the schedule a log folder holds, beside Inspect's logs.
 
 It records which tournament the folder is (its identity), every model and
-item (motion, question) ever scheduled in it (so `rate` can tell a missing debate from one
+item (motion, question) ever scheduled in it, the matchups an adaptive schedule
+chose and its rounds (so `rate` can tell a missing debate from one
 never scheduled), the pairs and their task names, and each run. It is read
 and written through Inspect's own file access, so the folder may be any
 location Inspect accepts for logs (a path, s3://, ...). Inspect never reads it
@@ -38,6 +39,9 @@ class Manifest:
     schedule: Schedule
     runs: tuple[dict[str, Any], ...] = ()
     plan: Plan | None = None
+    # An adaptive tournament's rounds, each as its refit found the ratings: the debates
+    # rated, the widest interval, the matchups it added, and why it stopped if it did.
+    rounds: tuple[dict[str, Any], ...] = ()
 
 
 def manifest_path(log_dir: str) -> str:
@@ -109,10 +113,14 @@ def _as_dict(manifest: Manifest) -> dict[str, Any]:
         "identity": schedule.identity(),
         "models": list(schedule.models),
         **items,
-        "pairs": [{"models": [a, b], "task": pair_task_name(a, b)} for a, b in schedule.pairs],
+        "pairs": [
+            {"models": [a, b], "task": pair_task_name(a, b)} for a, b in schedule.scheduled_pairs
+        ],
         "debates": schedule.debates(),
+        **({"matchups": [list(c) for c in schedule.chosen]} if schedule.chosen is not None else {}),
         "schedule_hash": schedule.schedule_hash,
         "runs": list(manifest.runs),
+        **({"rounds": list(manifest.rounds)} if manifest.rounds else {}),
         **({"plan": manifest.plan.as_dict(CAPTURE)} if manifest.plan else {}),
     }
 
@@ -131,8 +139,16 @@ def _from_dict(data: dict[str, Any]) -> Manifest:
         items=items,
         settings=Settings(kind.name, settings, limits["cost_limit"], limits["timeout"]),
         item_key=kind.items.key,
+        chosen=_chosen(data.get("matchups")),
     )
     if schedule.identity_hash != data["tournament"]:
         raise ValueError("its identity does not hash to its 'tournament' field (edited by hand?)")
-    plan = data.get("plan")
-    return Manifest(schedule, tuple(data.get("runs", [])), Plan.from_dict(plan) if plan else None)
+    plan = Plan.from_dict(data["plan"]) if data.get("plan") else None
+    rounds = tuple(data.get("rounds") or ())
+    return Manifest(schedule, tuple(data.get("runs", [])), plan, rounds)
+
+
+def _chosen(found: list[list[str]] | None) -> tuple[tuple[str, str, str], ...] | None:
+    if found is None:
+        return None
+    return tuple((str(a), str(b), str(item)) for a, b, item in found)

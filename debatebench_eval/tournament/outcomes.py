@@ -23,6 +23,7 @@ from inspect_ai.log import EvalLog, EvalLogInfo
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.log_folder import FolderLog, LogFolder, log_file_task
 from debatebench_eval.matches.results import DebateResult
+from debatebench_eval.tournament.design import design_of
 from debatebench_eval.tournament.kind import Rated
 from debatebench_eval.tournament.kinds import kind_named
 from debatebench_eval.tournament.leaderboard_log import LEADERBOARD_KEY
@@ -86,6 +87,7 @@ def rated(logs: TournamentLogs) -> Rated:
         "skipped_logs": logs.skipped,
         # Each pair is one task of the tournament's kind: the versions its logs were made by.
         "task_versions": {kind.name: sorted({str(log.task_version) for log in logs.logs})},
+        "design": design_of(schedule.adaptive, schedule.debates(), logs.manifest.rounds),
     }
     versions = frozenset(json.dumps(log.versions, sort_keys=True) for log in logs.logs
                          if log.versions)  # fmt: skip
@@ -118,7 +120,7 @@ def read_tournament(
     """Every scheduled debate (of `pairs`, or of all pairs) with what became of it."""
     manifest = read_manifests(folders)
     schedule = manifest.schedule
-    wanted = set(schedule.pairs if pairs is None else pairs)
+    wanted = set(schedule.scheduled_pairs if pairs is None else pairs)
     # Asked for some pairs (a worker's own), only their logs are opened, found by the
     # task name in the file name: the other pairs' workers may be writing theirs.
     names = None if pairs is None else {log_file_task(pair_task_name(*p)) for p in wanted}
@@ -134,7 +136,7 @@ def read_tournament(
     results, duplicates = _choose(found)
     seen = {r.key for r in results}
     for a, b in sorted(wanted):
-        for item in schedule.item_ids:
+        for item in (i.id for i in schedule.pair_items(a, b)):
             for swapped in (False, True):
                 if ((a, b), item, swapped) not in seen:
                     pro, con = (b, a) if swapped else (a, b)

@@ -34,6 +34,7 @@ from debatebench_eval.matches.results import (
     matchups,
 )
 from debatebench_eval.stats.intervals import LEVEL
+from debatebench_eval.tournament.design import design_lines, rounds_plot
 from debatebench_eval.tournament.kind import Board, Rated, RateOptions
 
 PLOT = "accuracy_vs_rating.png"
@@ -60,11 +61,10 @@ def board(rated: Rated, options: RateOptions) -> Board:
     found, text, pairs = oversight_board(rated, options.resamples, options.seed)
 
     def plots(root: str) -> list[str]:
-        if not pairs:
-            return []
         from debatebench_eval.tournament.plots import accuracy_against_rating
 
-        return [accuracy_against_rating(pairs, f"{root}/{PLOT}")]
+        drawn = [accuracy_against_rating(pairs, f"{root}/{PLOT}")] if pairs else []
+        return drawn + rounds_plot(found["tournament"], root)
 
     return Board(finite(found), text, plots)
 
@@ -82,7 +82,10 @@ def oversight_board(
     to plot."""
     header = source.header
     debates = judged(source.results)
-    rated: list[Rating] = ratings(debates, resamples, seed) if len(_models(debates)) > 1 else []
+    design = "adaptive" if (header.get("design") or {}).get("kind") == "adaptive" else "round_robin"
+    rated: list[Rating] = (
+        ratings(debates, resamples, seed, design) if len(_models(debates)) > 1 else []
+    )
     pairs = pair_accuracy(debates, rated) if rated else []
     groups = separated(debates) if rated else []
     overall = accuracy_of([(d.question, d.correct) for d in debates])
@@ -164,6 +167,7 @@ def markdown(board: dict[str, Any], rated: str) -> str:
                   "for a pair when both its debates were scored, so this can differ from "
                   "`oversight persuasion` on the same logs, which counts every judged "
                   "debate."]  # fmt: skip
+    lines += design_lines(t, board["models"])
     lines += _excluded_lines(counts)
     lines += ["", "## Caveats", "", *(f"- {note}" for note in _caveats(board))]
     return "\n".join(lines) + "\n"
@@ -212,7 +216,13 @@ def _caveats(board: dict[str, Any]) -> list[str]:
         "The judge is an LLM that cannot read the evidence; its accuracy is measured "
         "against the questions' known answers.",
         f"Intervals: bootstrap over questions ({board['settings']['resamples']} resamples, "
-        f"seed {board['settings']['seed']}); with few questions every interval is wide.",
+        f"seed {board['settings']['seed']}); with few questions every interval is wide."
+        + (
+            " Adaptive design: the ratings' intervals are a mixture of the flat and the "
+            "empirical-Bayes posteriors (stats.design)."
+            if (board["tournament"].get("design") or {}).get("kind") == "adaptive"
+            else ""
+        ),
         "The slope of accuracy on mean rating is a least-squares point estimate over the "
         "pairs, without an interval.",
     ]

@@ -99,8 +99,8 @@ class OversightKind:
     # No margin: the judge picks an answer.
     columns: tuple[Column, ...] = (
         Column("rating", "Rating", 0), Column("rating_low", "95% low", 0),
-        Column("rating_high", "95% high", 0), Column("win_rate", "Judge sided", 2),
-        Column("debates", "Debates", 0),
+        Column("rating_high", "95% high", 0), Column("rating_width", "95% width", 0),
+        Column("win_rate", "Judge sided", 2), Column("debates", "Debates", 0),
     )  # fmt: skip
     items: Items = Questions()
 
@@ -123,12 +123,12 @@ class OversightKind:
         found = _questions(asked.flags.get("--questions"), asked.limit)
         return settings, tuple(Questions().item(q) for q in found)
 
-    def pair_base(self, schedule: Schedule) -> Task:
-        """Every scheduled question in both orders, the judge guard as for debates."""
+    def pair_base(self, schedule: Schedule, items: tuple[Item, ...]) -> Task:
+        """The pair's questions in both orders, the judge guard as for debates."""
         settings = schedule.settings
         args = {**settings.task_args, "paired": True,
                 "strict_judge": not settings.allow_self_judging}  # fmt: skip
-        return known_answer.oversight_over(tuple(item.value for item in schedule.items), args)
+        return known_answer.oversight_over(tuple(item.value for item in items), args)
 
     def outcome(self, sample: EvalSample, pair: tuple[str, str], log: str) -> DebateResult:
         return oversight_result(sample, pair, log)

@@ -38,14 +38,31 @@ def capture(schedule: Schedule, tasks: list[Task], log_dir: str) -> EvalSetCaptu
 
 
 def plan(log_dir: str, requested: Schedule, existing: mf.Manifest | None) -> mf.Manifest:
-    """Plan the requested pairs over every scheduled motion (a dataset never shrinks,
+    """Plan the requested pairs over every scheduled item (a dataset never shrinks,
     or Inspect would re-run the pair from scratch) and write tournament.json."""
     schedule = existing.schedule.grown(requested) if existing is not None else requested
-    tasks = runner.pair_tasks(schedule, requested.pairs)
+    pairs = [p for p in requested.pairs if p in schedule.scheduled_pairs]
+    return plan_pairs(log_dir, schedule, pairs, requested.models, existing)
+
+
+def plan_pairs(
+    log_dir: str,
+    schedule: Schedule,
+    pairs: Sequence[tuple[str, str]],
+    models: Sequence[str],
+    existing: mf.Manifest | None,
+    rounds: Sequence[dict[str, object]] | None = None,
+) -> mf.Manifest:
+    """Plan these pairs of `schedule` (asked for `models`), each over the items it
+    debates, and write tournament.json with the folder's history (and `rounds`, an
+    adaptive tournament's, when given)."""
+    tasks = runner.pair_tasks(schedule, pairs)
     captured = capture(schedule, tasks, log_dir)
     now = datetime.now(UTC).isoformat(timespec="seconds")
-    the_plan = Plan(now, requested.models, planned_tasks(captured, log_dir), package_versions())
+    the_plan = Plan(now, tuple(models), planned_tasks(captured, log_dir), package_versions())
     runs: Sequence[dict[str, object]] = existing.runs if existing is not None else ()
-    written = mf.Manifest(schedule, (*runs, mf.plan_entry(schedule, the_plan)), the_plan)
+    kept = existing.rounds if existing is not None else ()
+    written = mf.Manifest(schedule, (*runs, mf.plan_entry(schedule, the_plan)), the_plan,
+                          tuple(rounds) if rounds is not None else kept)  # fmt: skip
     mf.write_manifest(log_dir, written)
     return written

@@ -24,14 +24,14 @@ def draw_plots(board: dict[str, Any], root: str) -> list[str]:
     rated = [row for row in board["models"] if row.get("rating")]
     if len(rated) < 2:
         return []
-    written = [_save(_ratings(rated, board), f"{root}/ratings.png"),
-               _save(_head_to_head(rated, board), f"{root}/head_to_head.png")]  # fmt: skip
+    written = [save(_ratings(rated, board), f"{root}/ratings.png"),
+               save(_head_to_head(rated, board), f"{root}/head_to_head.png")]  # fmt: skip
     if len(board["judges"]["judges"]) > 1:
-        written.append(_save(_judges(board["judges"]), f"{root}/judge_agreement.png"))
+        written.append(save(_judges(board["judges"]), f"{root}/judge_agreement.png"))
     return written
 
 
-def _save(figure: Any, path: str) -> str:
+def save(figure: Any, path: str) -> str:
     import matplotlib.pyplot as plt
 
     buffer = io.BytesIO()
@@ -153,7 +153,7 @@ def accuracy_against_rating(pairs: Sequence[PairAccuracy], path: str) -> str:
     import matplotlib
 
     matplotlib.use("Agg")
-    return _save(_accuracy_figure(pairs), path)
+    return save(_accuracy_figure(pairs), path)
 
 
 def _accuracy_figure(pairs: Sequence[PairAccuracy]) -> Any:

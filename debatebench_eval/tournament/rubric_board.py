@@ -21,6 +21,7 @@ from debatebench_eval.matches.results import eligible_debates
 from debatebench_eval.matches.spend import spend_table
 from debatebench_eval.stats.bradley_terry import ELO_PER_LOGIT
 from debatebench_eval.stats.intervals import LEVEL
+from debatebench_eval.tournament.design import design_lines, rounds_plot
 from debatebench_eval.tournament.kind import Board, Rated, RateOptions
 from debatebench_eval.tournament.standings import TIE_CAVEAT_SHARE, Options, standings
 
@@ -32,15 +33,22 @@ def board(rated: Rated, options: RateOptions) -> Board:
         raise ConfigError("--anchor", f"{options.anchor!r} is not in {where}",
                           f"'mean' or one of {', '.join(rated.models)}")  # fmt: skip
     anchor = None if options.anchor == "mean" else options.anchor
-    found = figures(rated, Options(anchor, options.base, options.resamples, options.seed),
-                    options.prices)  # fmt: skip
+    design = "adaptive" if (rated.header.get("design") or {}).get("kind") == "adaptive" else (
+        "round_robin")  # fmt: skip
+    if design == "adaptive" and anchor is not None:
+        raise ConfigError(
+            "--anchor", f"{anchor} for an adaptive tournament",
+            "'mean': its ratings' intervals are relative to the mean model",
+        )  # fmt: skip
+    settings = Options(anchor, options.base, options.resamples, options.seed, design)
+    found = figures(rated, settings, options.prices)
     if options.human:
         found["human"] = _human(options.human, rated, found, options.base)
 
     def plots(root: str) -> list[str]:
         from debatebench_eval.tournament.plots import draw_plots
 
-        return draw_plots(found, root)
+        return draw_plots(found, root) + rounds_plot(found["tournament"], root)
 
     return Board(found, markdown(found), plots)
 
@@ -106,6 +114,7 @@ def caveats(board: dict[str, Any], versions: set[str]) -> list[str]:
             f"({boot['resamples']} resamples, seed {boot['seed']}), percentile intervals "
             f"widened by {boot['factor']:.3f} "
             "for few motions; with few motions every interval is wide and approximate."
+            + (f" Adaptive design: {boot['ratings']}." if boot.get("ratings") else "")
         )
     mixed = {t: vs for t, vs in board["tournament"].get("task_versions", {}).items() if len(vs) > 1}
     for task, found in mixed.items():
@@ -231,6 +240,7 @@ def markdown(board: dict[str, Any]) -> str:
             f"| {_maybe(row['mean_margin'], '+.1f')} "
             f"| {_maybe(row['tokens_per_debate'], '.0f')} | {_maybe(hits, '.1%')} |"
         )
+    lines += design_lines(t, board["models"])
     lines += _side_lines(board) + _fit_lines(board.get("fit"))
     lines += _judge_lines(judges) + _reliability_lines(board["reliability"])
     lines += _dimension_lines(board)

@@ -97,7 +97,7 @@ def requested_schedule(
 
 
 def pair_tasks(schedule: Schedule, pairs: Iterable[tuple[str, str]]) -> list[Task]:
-    """One paired task of the tournament's kind per pair, over every scheduled item."""
+    """One paired task of the tournament's kind per pair, over the items it debates."""
     kind = kind_named(schedule.settings.task)
     # Fresh model objects (not Inspect's memoized ones): a second run in the same
     # process must see the server address of its own environment. One per name:
@@ -110,7 +110,7 @@ def pair_tasks(schedule: Schedule, pairs: Iterable[tuple[str, str]]) -> list[Tas
     judges = [model(name) for name in schedule.judges]
     tasks = []
     for a, b in pairs:
-        base = kind.pair_base(schedule)
+        base = kind.pair_base(schedule, schedule.pair_items(a, b))
         # A task's identity must not depend on where the package was imported from:
         # the plan and each worker, on any machine, compute it.
         tasks.append(without_source_file(task_with(

@@ -87,17 +87,23 @@ class Settings:
         return {"seed": self.seed, **({"timeout": self.timeout} if self.timeout else {})}
 
 
+# A matchup an adaptive schedule chose: a pair (sorted) and an item, both sides.
+Chosen = tuple[str, str, str]
+
+
 @dataclass(frozen=True)
 class Schedule:
     """Models (sorted), judges (in the order given: the first one fact-checks), the
-    items every pair debates (in the order first scheduled, under the manifest's
-    `item_key`) and settings. No I/O."""
+    items (in the order first scheduled, under the manifest's `item_key`), settings,
+    and which pairs debate which items: every pair every item (a round robin, `chosen`
+    None), or the matchups an adaptive schedule chose, in the order chosen. No I/O."""
 
     models: tuple[str, ...]
     judges: tuple[str, ...]
     items: tuple[Item, ...]
     settings: Settings
     item_key: str = "motions"
+    chosen: tuple[Chosen, ...] | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "models", tuple(sorted(self.models)))
@@ -113,10 +119,52 @@ class Schedule:
     def schedule_hash(self) -> str:
         digests = [item.sha256 for item in self.items]
         # A tournament of motions hashed its motions alone; any other kind's items come
-        # beside an empty motion list: every folder keeps the hash it was planned with.
-        hashed = {"motions": digests} if self.item_key == "motions" else {
+        # beside an empty motion list, and a round robin names no matchups: every folder
+        # keeps the hash it was planned with.
+        hashed: dict[str, Any] = {"motions": digests} if self.item_key == "motions" else {
             "motions": [], self.item_key: digests}  # fmt: skip
+        if self.chosen is not None:
+            hashed["matchups"] = [list(c) for c in self.chosen]
         return digest({"identity": self.identity_hash, "models": list(self.models), **hashed})
+
+    @property
+    def adaptive(self) -> bool:
+        return self.chosen is not None
+
+    def matchups(self) -> tuple[Chosen, ...]:
+        """Every scheduled matchup: the chosen ones, or every pair on every item."""
+        if self.chosen is not None:
+            return self.chosen
+        return tuple((a, b, item.id) for a, b in self.pairs for item in self.items)
+
+    def pair_items(self, a: str, b: str) -> tuple[Item, ...]:
+        """The items the pair debates, in the order they were scheduled."""
+        if self.chosen is None:
+            return self.items
+        by_id = {item.id: item for item in self.items}
+        first, second = sorted((a, b))
+        return tuple(by_id[i] for x, y, i in self.chosen if (x, y) == (first, second))
+
+    @property
+    def scheduled_pairs(self) -> tuple[tuple[str, str], ...]:
+        """The pairs that debate at least one item."""
+        if self.chosen is None:
+            return self.pairs
+        found = {(a, b) for a, b, _ in self.chosen}
+        return tuple(p for p in self.pairs if p in found)
+
+    def with_chosen(self, added: Iterable[Chosen]) -> Schedule:
+        """This schedule with more chosen matchups (a round robin becomes the matchups it
+        holds, then these): each matchup once, in the order first chosen."""
+        known = list(self.matchups())
+        seen = set(known)
+        for a, b, item in added:
+            first, second = sorted((a, b))
+            matchup = (first, second, item)
+            if matchup not in seen:
+                seen.add(matchup)
+                known.append(matchup)
+        return replace(self, chosen=tuple(known))
 
     @property
     def item_ids(self) -> tuple[str, ...]:
@@ -132,7 +180,7 @@ class Schedule:
         return pairs_of(self.models)
 
     def debates(self) -> int:
-        return len(self.pairs) * len(self.items) * 2
+        return len(self.matchups()) * 2
 
     def grown(self, other: Schedule) -> Schedule:
         """This schedule with `other`'s models and items added (the schedule only grows:
@@ -150,9 +198,17 @@ class Schedule:
                     f"the {noun} unchanged, or the new one under a new id",
                 )  # fmt: skip
         added = tuple(item for item in other.items if item.id not in known)
-        return replace(
+        grown = replace(
             self, models=tuple(sorted({*self.models, *other.models})), items=self.items + added
         )
+        if self.chosen is None and other.chosen is None:
+            return grown  # a round robin grows as one
+        # Once a schedule is made of chosen matchups it stays so: a run without
+        # --adaptive completes the round robin, an adaptive one adds what it chooses.
+        explicit = replace(grown, chosen=self.matchups())
+        if other.chosen is None:
+            return explicit.with_chosen(replace(grown, chosen=None).matchups())
+        return explicit.with_chosen(other.chosen)
 
 
 def pairs_of(models: Iterable[str]) -> tuple[tuple[str, str], ...]:

@@ -43,6 +43,7 @@ from debatebench_eval.stats.bradley_terry import (
     fit,
     separation,
 )
+from debatebench_eval.stats.design import rating_intervals
 from debatebench_eval.stats.intervals import percentile, share, widened, widening
 from debatebench_eval.tournament.calibration import calibration
 
@@ -56,6 +57,10 @@ class Options:
     base: float = 1000.0
     resamples: int = bs.RESAMPLES
     seed: int = 0
+    # How the debates were chosen: an adaptive design's rating intervals are a mixture
+    # of the flat and the empirical-Bayes posteriors (`stats.design`), which cover
+    # where the motion bootstrap does not.
+    design: str = "round_robin"
 
 
 def standings(
@@ -76,13 +81,15 @@ def standings(
                        length_control=None, head_to_head=[], bootstrap=None,
                        fit=None)  # fmt: skip
         return figures
-    games = _games(debates, rated)
+    games = games_of(debates, rated)
     weights = bs.cluster_weights(len(games.motions), options.resamples, options.seed)
     factor = widening(len(games.motions))
     raw, raw_draws = _fit_all(games, weights, covariate=False)
     anchor = rated.index(options.anchor) if options.anchor in rated else None
     ratings = _intervals(elo(raw.strengths, anchor, options.base)[0],
                          elo(raw_draws.strengths, anchor, options.base), factor)  # fmt: skip
+    if options.design == "adaptive":
+        ratings = _adaptive_intervals(games, options)
     length, length_fit = _length_control(debates, games, weights, factor, anchor, options)
     groups = separation(games)
     rows = _model_rows(debates, rated, games, weights, factor, ratings, raw_draws, length, anchor)
@@ -103,9 +110,26 @@ def standings(
             "method": "cluster bootstrap over motions, percentile interval widened "
             "about the estimate by t(.975, K-1)/z(.975)*sqrt(K/(K-1))",
             "ridge": RIDGE,
+            **({"ratings": ADAPTIVE_RATINGS} if options.design == "adaptive" else {}),
         },
     )
     return figures
+
+
+ADAPTIVE_RATINGS = (
+    "the ratings' intervals are an equal mixture of the flat and the empirical-Bayes "
+    "posteriors (the design chose pairs from the outcomes, which the motion bootstrap "
+    "does not allow for); the rank ranges and the other intervals are the bootstrap's, "
+    "and approximate"
+)
+
+
+def _adaptive_intervals(games: Games, options: Options) -> dict[str, Array]:
+    """The ratings and their intervals under an adaptive design (anchored at the mean:
+    `tournament rate` refuses another anchor for one)."""
+    point, low, high = rating_intervals(games, "adaptive", options.resamples, options.seed)
+    shift = options.base - 1000.0
+    return {"value": point + shift, "low": low + shift, "high": high + shift}
 
 
 def _counts(results: Sequence[DebateResult], debates: Sequence[DebateResult]) -> dict[str, Any]:
@@ -126,7 +150,9 @@ def _counts(results: Sequence[DebateResult], debates: Sequence[DebateResult]) ->
     }
 
 
-def _games(debates: Sequence[DebateResult], models: list[str]) -> Games:
+def games_of(debates: Sequence[DebateResult], models: list[str]) -> Games:
+    """The eligible debates as Bradley-Terry games (ties as half wins), with the length
+    covariate."""
     motions = sorted({d.motion for d in debates})
     index, where = {m: i for i, m in enumerate(models)}, {m: i for i, m in enumerate(motions)}
     unit = length_unit(debates)
@@ -223,9 +249,11 @@ def _model_rows(
     anchor: int | None,
 ) -> list[dict[str, Any]]:
     shares, counts = _per_motion_scores(games)
-    wins = _shares(
-        _intervals(shares.sum(0) / counts.sum(0), (weights @ shares) / (weights @ counts), factor)
-    )
+    # A resample that draws none of a model's motions (an adaptive schedule's sparse
+    # rows) has no win rate for it: NaN, which the percentile passes over.
+    with np.errstate(invalid="ignore", divide="ignore"):
+        drawn = (weights @ shares) / (weights @ counts)
+    wins = _shares(_intervals(shares.sum(0) / counts.sum(0), drawn, factor))
     ranks = _rank_ranges(draws.strengths)
     order = np.argsort(-ratings["value"], kind="stable")
     rows = []

@@ -21,7 +21,7 @@ from debatebench_eval.stats.bradley_terry import (
     elo,
     fit,
 )
-from debatebench_eval.tournament.standings import _fit_all, _games
+from debatebench_eval.tournament.standings import _fit_all, games_of
 
 from support.tournaments import leaderboard_results
 
@@ -350,7 +350,7 @@ def test_the_fast_bootstrap_gives_the_slow_paths_estimates(
     # (2e-4 rating points).
     monkeypatch.setattr(bs, "BLOCK_ELEMENTS", 7 * 120)  # several blocks of 7
     results, strengths = leaderboard_results(10, 40, 60, seed=3)
-    data = _games(eligible_debates(results), sorted(strengths))
+    data = games_of(eligible_debates(results), sorted(strengths))
     weights = bs.cluster_weights(len(data.motions), 30, seed=4)
     _, fast = _fit_all(data, weights, covariate=covariate)
     for row in range(len(weights)):

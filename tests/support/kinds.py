@@ -34,6 +34,7 @@ PLACES: dict[str, frozenset[str]] = {
     "tournament/test_leaderboard_page_browser.py": frozenset({"browser"}),
     # The files that took most of the rest of the suite's time (pytest --durations).
     "tournament/test_simulation.py": frozenset({"simulation"}),
+    "stats/test_adaptive_simulation.py": frozenset({"simulation"}),
     "annotation/test_ppi_checks.py": frozenset({"simulation"}),
     "validation/test_judge_sensitivity.py": frozenset({"whole_set"}),
     "validation/test_fact_check_validation.py": frozenset({"whole_set"}),

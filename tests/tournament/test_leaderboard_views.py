@@ -94,7 +94,8 @@ def test_the_viewer_lists_the_models_in_rank_order(played: Path, tmp_path: Path)
     first = log.samples[0].scores["leaderboard"]  # type: ignore[index]
     assert first.answer == "rank 1 · rating 2117 [2117, 2117]"
     assert first.value == {"rating": 2117.0, "rating_low": 2117.0, "rating_high": 2117.0,
-                           "win_rate": 1.0, "debates": 8.0, "mean_margin": 13.0}  # fmt: skip
+                           "rating_width": 0.0, "win_rate": 1.0, "debates": 8.0,
+                           "mean_margin": 13.0}  # fmt: skip
     assert log.eval.metadata and log.eval.metadata["leaderboard"]["models"] == board["models"]
     # At most 13 columns and the ranking's own numbers labelled; Inspect's
     # columns that mean nothing here are hidden.
