@@ -6,23 +6,35 @@ and `tournament next` on a hand-made outcomes file."""
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
+from inspect_ai.log import list_eval_logs, read_eval_log_samples
 
 from debatebench_eval.cli.main import main
 from debatebench_eval.tournament.manifest import read_manifest
 from debatebench_eval.tournament.outcomes import read_tournament
 
+from support.paths import data_home
 from support.stub_server import StubBehaviour, StubServer
-from support.tournaments import JUDGES, ranked_judge
+from support.tournaments import JUDGES, ranked_judge, upset_judge
 
 FOUR = "ollama/m1,ollama/m2,ollama/m3,ollama/m4"
 PER_DEBATE = 8  # 4 speeches, 2 judges x 2 orientations (fact-check off)
+
+
+COMMAND = str(Path(sys.executable).parent / "debatebench-eval")
 
 
 def adaptive(log_dir: Path, models: str, behaviour: StubBehaviour, *extra: str) -> int:
@@ -85,6 +97,88 @@ def test_a_round_cut_short_is_finished_by_the_next_run_and_nothing_runs_twice(
     assert len(results) == 8 and all(r.status == "scored" for r in results)
     # The debates scored before the cut ran once: the second run asked only the rest.
     assert len(healthy.requests) == (8 - len(done)) * PER_DEBATE
+
+
+def test_two_workers_run_rounds_until_the_width_target_and_stop_before_the_budget(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Under upset_judge each pair's stronger model wins two motions of three: the
+    # widest interval narrows round by round (444, then 328 points after 24 debates).
+    behaviour = StubBehaviour(tag_speech=True, script=upset_judge)
+    code = adaptive(tmp_path / "t", FOUR, behaviour, "--adaptive", "--round-size", "4",
+                    "--target-width", "400", "--max-debates", "36", "--workers", "2")  # fmt: skip
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "adaptive tournament stopped: every interval at most 400 wide" in out
+    manifest = read_manifest(str(tmp_path / "t"))
+    assert manifest is not None and manifest.schedule.debates() < 36, "stopped before the budget"
+    assert manifest.rounds[-1]["stopped"] == "every interval at most 400 wide"
+    assert all(entry["stopped"] is None for entry in manifest.rounds[:-1])
+    assert len(behaviour.requests) == manifest.schedule.debates() * PER_DEBATE
+
+
+def _started(stub: StubServer, tmp_path: Path, log_dir: Path, *args: str) -> subprocess.Popen[str]:
+    """The adaptive command in its own process group, workers included, so that a kill
+    takes all of it, as a machine going down would."""
+    env = {**os.environ, "OLLAMA_BASE_URL": stub.base_url, "NO_COLOR": "1",
+           "XDG_DATA_HOME": str(data_home(tmp_path))}  # fmt: skip
+    return subprocess.Popen(
+        [COMMAND, "tournament", "run", "--models", FOUR, "--judges", JUDGES, "--format",
+         "lightning", "--limit", "3", "-T", "fact_check=false", "-T", "empty_retries=0",
+         "--log-dir", str(log_dir), "--display", "none", "--max-connections", "4", *args],
+        env=env, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        start_new_session=True,
+    )  # fmt: skip
+
+
+def _finished(log_dir: Path) -> list[Any]:
+    found = []
+    for info in list_eval_logs(str(log_dir)):
+        found += [s for s in read_eval_log_samples(info, all_samples_required=False)
+                  if s.error is None]  # fmt: skip
+    return found
+
+
+def _in_second_round_with_a_debate_logged(log_dir: Path) -> None:
+    """Wait until round 2 is chosen and written and a debate of the folder is logged."""
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        with contextlib.suppress(Exception):  # a file being written reads as nothing yet
+            manifest = read_manifest(str(log_dir))
+            if manifest is not None and len(manifest.rounds) >= 2 and _finished(log_dir):
+                return
+        time.sleep(0.05)
+    raise AssertionError("round 2 was not reached within 180 s")
+
+
+def test_a_killed_adaptive_run_run_again_loses_and_repeats_nothing(tmp_path: Path) -> None:
+    log_dir = tmp_path / "t"
+    args = ("--adaptive", "--round-size", "4", "--max-debates", "12", "--workers", "2")
+    behaviour = StubBehaviour(tag_speech=True, script=ranked_judge, latency_s=0.05, slots=4)
+    with StubServer(behaviour) as stub:
+        first = _started(stub, tmp_path, log_dir, *args)
+        _in_second_round_with_a_debate_logged(log_dir)
+        os.killpg(first.pid, signal.SIGKILL)  # the command and both workers
+        first.communicate(timeout=60)
+        killed_at = datetime.now().astimezone()
+        time.sleep(0.3)  # replies to requests in flight at the kill reach no one
+        before = len(behaviour.requests)
+        chosen = read_manifest(str(log_dir)).schedule.chosen  # type: ignore[union-attr]
+        again = _started(stub, tmp_path, log_dir, *args)
+        out, err = again.communicate(timeout=600)
+    assert again.returncode == 0, err
+    assert "adaptive tournament stopped: the budget of 12 debates is spent" in out
+    after = read_manifest(str(log_dir))
+    assert after is not None and after.schedule.chosen is not None and chosen
+    assert after.schedule.chosen[: len(chosen)] == chosen, "the rounds chosen were kept"
+    logs = read_tournament([str(log_dir)])
+    assert [r.status for r in logs.results] == ["scored"] * 12 and not logs.duplicates
+    finished_before = [
+        s for s in _finished(log_dir) if datetime.fromisoformat(s.completed_at) < killed_at
+    ]
+    assert 0 < len(finished_before) < 12, "the kill must land mid-tournament"
+    # Nothing repeated: the second run asked only for the debates not finished before.
+    assert len(behaviour.requests) - before == PER_DEBATE * (12 - len(finished_before))
 
 
 def test_a_new_model_is_placed_with_its_own_debates_not_a_row_of_the_round_robin(

@@ -36,6 +36,20 @@ def ranked_judge(request: dict[str, Any]) -> str | None:
     return rubric_reply(a, b)
 
 
+def upset_judge(request: dict[str, Any]) -> str | None:
+    """`ranked_judge`, except that on the minimum-wage motion the lower N wins: each
+    pair's stronger model wins two motions of three, so ratings are finite and their
+    intervals narrow as debates accumulate (under `ranked_judge` alone every pair is
+    separated and no interval ever closes)."""
+    reply = ranked_judge(request)
+    messages = request.get("messages") or []
+    if reply is None or "minimum wage of fifteen dollars" not in str(messages[-1].get("content")):
+        return reply
+    strength = dict(_TAGGED_TURN.findall(str(messages[-1].get("content"))))
+    a, b = (side_scores(0.99 - 0.08 * int(strength[label])) for label in "AB")
+    return rubric_reply(a, b)
+
+
 def run_tournament(log_dir: Path, models: str, *extra: str, limit: int = 2) -> StubBehaviour:
     """Run (or resume, or grow) a lightning tournament; return what the stub served."""
     behaviour = StubBehaviour(tag_speech=True, script=ranked_judge)
