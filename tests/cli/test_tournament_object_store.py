@@ -286,3 +286,22 @@ def test_an_object_store_that_does_not_answer_is_one_message_not_a_traceback(
             done.stderr
         )
         assert "check its endpoint (AWS_ENDPOINT_URL for s3) and credentials" in done.stderr
+
+
+def test_an_adaptive_tournament_runs_its_rounds_in_the_bucket_and_a_rerun_asks_nothing(
+    s3: S3Server, stub: StubServer, tmp_path: Path
+) -> None:
+    adaptive = [*RUN, "--adaptive", "--round-size", "2", "--max-debates", "6", "--workers",
+                "2", "--log-dir", "s3://bucket/a"]  # fmt: skip
+    first = command(adaptive, s3, tmp_path, stub)
+    assert first.returncode == 0, first.stderr
+    assert "adaptive tournament stopped: the budget of 6 debates is spent" in first.stdout
+    assert len(stub.behaviour.requests) == 6 * PER_DEBATE, "each chosen debate ran once"
+    manifest = json.loads(s3.client().get_object(Bucket="bucket", Key="a/tournament.json")
+                          ["Body"].read())  # fmt: skip
+    assert len(manifest["rounds"]) == 4 and manifest["rounds"][-1]["stopped"]
+    # Run again: the rounds and their debates are read from the bucket, nothing is asked.
+    again = command(adaptive, s3, tmp_path, stub)
+    assert again.returncode == 0, again.stderr
+    assert "the budget of 6 debates is spent" in again.stdout
+    assert len(stub.behaviour.requests) == 6 * PER_DEBATE
