@@ -108,7 +108,12 @@ def caveats(board: dict[str, Any], versions: set[str]) -> list[str]:
         f"{counts['eligible_matchups']} of {counts['matchups']} matchups are eligible (both "
         "debates, sides exchanged, scored); the excluded debates are listed with their reasons.",
     ]
-    if boot:
+    if boot and boot["motions"] < 2:
+        notes.append(
+            "No intervals: they come from a bootstrap over motions, which needs two motions "
+            f"or more (this tournament has {boot['motions']}); run more motions for them."
+        )
+    elif boot:
         notes.append(
             f"95% intervals: cluster bootstrap over {boot['motions']} motions "
             f"({boot['resamples']} resamples, seed {boot['seed']}), percentile intervals "
@@ -231,7 +236,7 @@ def markdown(board: dict[str, Any]) -> str:
         if row.get("rating") is None:
             lines.append(f"| - | {row['model']} | {row['note']} | | | 0 | | | |")
             continue
-        low, high = row["rank_range"]
+        low, high = row["rank_range"] or (row["rank"], row["rank"])
         rank = f"{row['rank']}" + (f" ({low}-{high})" if (low, high) != (row["rank"],) * 2 else "")
         hits = row["budget_hit_rate"]
         lines.append(

@@ -254,7 +254,8 @@ def _model_rows(
     with np.errstate(invalid="ignore", divide="ignore"):
         drawn = (weights @ shares) / (weights @ counts)
     wins = _shares(_intervals(shares.sum(0) / counts.sum(0), drawn, factor))
-    ranks = _rank_ranges(draws.strengths)
+    # One motion: every resample is the same debates, so a range would claim certainty.
+    ranks = _rank_ranges(draws.strengths) if len(games.motions) > 1 else [None] * len(models)
     order = np.argsort(-ratings["value"], kind="stable")
     rows = []
     for rank, i in enumerate(order, start=1):
@@ -282,7 +283,7 @@ def _per_motion_scores(games: Games) -> tuple[Array, Array]:
     return shares, counts
 
 
-def _rank_ranges(strengths: Array) -> list[list[int]]:
+def _rank_ranges(strengths: Array) -> list[list[int] | None]:
     """Each model's central 95% range of ranks over the resamples (1 = best)."""
     ranks = (-strengths).argsort(axis=1).argsort(axis=1) + 1
     low, high = percentile(ranks, method="nearest")

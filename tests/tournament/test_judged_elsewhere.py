@@ -95,6 +95,17 @@ def test_tokens_stand_in_for_words_and_a_missing_margin_is_not_made_up(tmp_path:
     assert "Length control uses tokens spoken" in " ".join(board["caveats"])
 
 
+def test_one_motion_gives_no_interval_and_no_rank_range_never_nan(tmp_path: Path) -> None:
+    results = [d for d in synthetic_results(STRENGTHS, motions=2, seed=4) if d.motion == "q0000"]
+    board = rate(tmp_path, "--outcomes", str(write_jsonl(tmp_path / "o.jsonl", rows_of(results))))
+    assert board["bootstrap"]["motions"] == 1
+    assert all(row["rank_range"] is None for row in board["models"])
+    assert all(row["rating"]["low"] is None for row in board["models"])
+    assert "No intervals: they come from a bootstrap over motions" in " ".join(board["caveats"])
+    for name in ("leaderboard.md", "leaderboard.html"):
+        assert "nan" not in (tmp_path / "board" / name).read_text().lower(), name
+
+
 def test_a_lone_debate_a_repeat_and_self_play_are_listed_not_rated(tmp_path: Path) -> None:
     rows = [
         {"motion": "m1", "pro": "x", "con": "y", "winner": "pro"},
