@@ -163,6 +163,21 @@ def _posterior_interval(
     return low, high
 
 
+def posterior_draws(games: Games, count: int, seed: int) -> Array:
+    """`count` draws of the strengths (logits, one row each) from the equal mixture of
+    the flat and the board posteriors that `rating_intervals` gives an adaptive
+    design's intervals from: each draw comes from one of the two, chosen at random.
+    What a rank range needs under that design (a bootstrap's would take the chosen
+    pairs as fixed, as its intervals do)."""
+    full = fit(games)
+    board = posterior(games)
+    rng = np.random.default_rng(seed)
+    flat = rng.multivariate_normal(full.strengths[0], covariance(games, full, RIDGE), count)
+    shrunk = rng.multivariate_normal(board.mean, board.covariance, count)
+    chosen: Array = np.where(rng.random(count)[:, None] < 0.5, flat, shrunk)
+    return chosen
+
+
 def _mixture_quantile(means: Array, sds: Array, q: float) -> Array:
     """The q quantile of an equal mixture of normals (rows), per column, by bisection
     to well under a thousandth of a rating point."""

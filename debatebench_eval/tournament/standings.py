@@ -43,7 +43,7 @@ from debatebench_eval.stats.bradley_terry import (
     fit,
     separation,
 )
-from debatebench_eval.stats.design import rating_intervals
+from debatebench_eval.stats.design import posterior_draws, rating_intervals
 from debatebench_eval.stats.intervals import percentile, share, widened, widening
 from debatebench_eval.tournament.calibration import calibration
 
@@ -92,7 +92,8 @@ def standings(
         ratings = _adaptive_intervals(games, options)
     length, length_fit = _length_control(debates, games, weights, factor, anchor, options)
     groups = separation(games)
-    rows = _model_rows(debates, rated, games, weights, factor, ratings, raw_draws, length, anchor)
+    ranked = _rank_draws(games, raw_draws, options)
+    rows = _model_rows(debates, rated, games, weights, factor, ratings, ranked, length, anchor)
     for row in rows:
         row["separated"] = len(groups) > 1
     figures.update(
@@ -244,7 +245,7 @@ def _model_rows(
     weights: Array,
     factor: float,
     ratings: dict[str, Array],
-    draws: Fit,
+    rank_draws: Array | None,
     length: dict[str, Any] | None,
     anchor: int | None,
 ) -> list[dict[str, Any]]:
@@ -254,8 +255,7 @@ def _model_rows(
     with np.errstate(invalid="ignore", divide="ignore"):
         drawn = (weights @ shares) / (weights @ counts)
     wins = _shares(_intervals(shares.sum(0) / counts.sum(0), drawn, factor))
-    # One motion: every resample is the same debates, so a range would claim certainty.
-    ranks = _rank_ranges(draws.strengths) if len(games.motions) > 1 else [None] * len(models)
+    ranks = _rank_ranges(rank_draws) if rank_draws is not None else [None] * len(models)
     order = np.argsort(-ratings["value"], kind="stable")
     rows = []
     for rank, i in enumerate(order, start=1):
@@ -270,6 +270,16 @@ def _model_rows(
             **_model_extras(own, model),
         })  # fmt: skip
     return rows
+
+
+def _rank_draws(games: Games, draws: Fit, options: Options) -> Array | None:
+    """The strengths the rank ranges are read from: the design's own (the posterior
+    mixture the adaptive intervals come from, else the motion bootstrap's), none
+    from one motion's bootstrap, whose every resample is the same debates and
+    would claim certainty."""
+    if options.design == "adaptive":
+        return posterior_draws(games, options.resamples, options.seed)
+    return draws.strengths if len(games.motions) > 1 else None
 
 
 def _per_motion_scores(games: Games) -> tuple[Array, Array]:

@@ -16,6 +16,7 @@ from debatebench_eval.stats.design import (
     TAU2_RANGE,
     covariance,
     posterior,
+    posterior_draws,
     rating_intervals,
     stop_reason,
 )
@@ -79,6 +80,29 @@ def test_the_adaptive_interval_lies_between_its_two_posteriors_and_holds_the_rat
     )
     narrow = rating_intervals(games, "adaptive", 0, 0, level=0.5)
     assert np.all(narrow[2] - narrow[1] < high - low)
+
+
+def test_the_adaptive_rank_ranges_are_drawn_from_the_posterior_its_intervals_come_from() -> None:
+    games = random_games(10, 300)
+    _, low, high = rating_intervals(games, "adaptive", 0, 0)
+    draws = posterior_draws(games, 20000, seed=1)
+    assert np.array_equal(draws, posterior_draws(games, 20000, seed=1)), "seeded"
+    centred = 1000 + ELO_PER_LOGIT * (draws - draws.mean(axis=1, keepdims=True))
+    drawn_low, drawn_high = np.percentile(centred, [2.5, 97.5], axis=0)
+    assert drawn_low == pytest.approx(low, abs=8.0) and drawn_high == pytest.approx(high, abs=8.0)
+
+
+def test_an_adaptive_boards_rank_ranges_are_read_from_those_draws() -> None:
+    strengths = {f"ollama/m{i}": s for i, s in enumerate([-0.8, -0.2, 0.1, 0.4, 0.9])}
+    results = synthetic_results(strengths, motions=8, seed=3)
+    rated = sorted(strengths)
+    board = standings(results, rated, ("ollama/j1",),
+                      Options(resamples=400, seed=5, design="adaptive"))  # fmt: skip
+    draws = posterior_draws(games_of(eligible_debates(results), rated), 400, 5)
+    ranks = (-draws).argsort(axis=1).argsort(axis=1) + 1
+    low, high = np.percentile(ranks, [2.5, 97.5], axis=0, method="nearest")
+    found = {row["model"]: row["rank_range"] for row in board["models"]}
+    assert [found[m] for m in rated] == [[int(a), int(b)] for a, b in zip(low, high, strict=True)]
 
 
 def test_the_adaptive_interval_is_fast_at_leaderboard_scale() -> None:
