@@ -22,6 +22,7 @@ from debatebench_eval.matches.spend import spend_table
 from debatebench_eval.stats.bradley_terry import ELO_PER_LOGIT
 from debatebench_eval.stats.intervals import LEVEL
 from debatebench_eval.tournament.design import design_lines, rounds_plot
+from debatebench_eval.tournament.diagnostics import diagnostics
 from debatebench_eval.tournament.kind import Board, Rated, RateOptions
 from debatebench_eval.tournament.standings import TIE_CAVEAT_SHARE, Options, standings
 
@@ -76,6 +77,7 @@ def figures(rated: Rated, options: Options, prices: dict[str, Any] | None = None
         # What the debates that ran spent (none for debates judged elsewhere).
         "spend": spend_table([r.spend for r in rated.results if r.spend], prices),
     }
+    board["diagnostics"] = diagnostics(board)
     board["caveats"] = caveats(board, set(rated.versions))
     finite_board: dict[str, Any] = finite(board)
     return finite_board
