@@ -12,7 +12,7 @@ is pro's result by that judge, and
 a_j >= 0 the judge's discrimination: 1 as sharp as the sharpest judge, 0 a
 coin. The likelihood does not change when every a_j is multiplied and every s
 divided by the same number, so it is fitted with a = J softmax(u) (mean 1; a
-small ridge on s and u keeps a coin-like judge's u finite) by scipy's L-BFGS-B
+small ridge on s and u keeps a coin-like judge's u finite) by scipy's BFGS
 on the exact gradient, and reported on the scale of its sharpest judge (the
 largest a set to 1, the strengths multiplied by it): a rating then means the
 odds the panel's best judge would give. `equal` fixes every a_j at 1: the
@@ -80,8 +80,8 @@ def fit_judges(
 
 def _fit_row(readings: Readings, w: Array, start: Array, equal: bool) -> Array:
     result = minimize(
-        _objective, start, args=(readings, w, equal), jac=True, method="L-BFGS-B",
-        options={"maxiter": 2000, "gtol": 1e-8},
+        _objective, start, args=(readings, w, equal), jac=True, method="BFGS",
+        options={"maxiter": 2000, "gtol": 1e-8},  # L-BFGS-B: the same fit, 10x the time
     )  # fmt: skip
     found: Array = np.asarray(result.x, dtype=np.float64)
     return found
