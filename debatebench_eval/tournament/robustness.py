@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
 
 from debatebench_eval.matches.results import DebateResult
-from debatebench_eval.stats import bootstrap as bs
 from debatebench_eval.stats.bradley_terry import Fit, Games, elo
 from debatebench_eval.stats.cycles import cycles
 from debatebench_eval.stats.flip_set import MOST_SHARE, FlipSet, flip_set, top_flip
@@ -58,7 +58,7 @@ def order_robustness(
     n = len(games.y)
     top = top_flip(games, full)
     pairs = []
-    for rank, (a, b) in enumerate(zip(ranked, ranked[1:], strict=False), start=1):
+    for rank, (a, b) in enumerate(pairwise(ranked), start=1):
         found = flip_set(games, index[a], index[b], result=full)
         pairs.append({"rank": rank, "ahead": a, "behind": b, **_flip_figures(found, debates, n)})
     return {

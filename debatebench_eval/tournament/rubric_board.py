@@ -24,6 +24,7 @@ from debatebench_eval.stats.intervals import LEVEL
 from debatebench_eval.tournament.design import design_lines, rounds_plot
 from debatebench_eval.tournament.diagnostics import diagnostics
 from debatebench_eval.tournament.kind import Board, Rated, RateOptions
+from debatebench_eval.tournament.robustness_text import robustness_lines
 from debatebench_eval.tournament.standings import TIE_CAVEAT_SHARE, Options, standings
 
 
@@ -242,7 +243,7 @@ def markdown(board: dict[str, Any]) -> str:
             f"| {_maybe(row['mean_margin'], '+.1f')} "
             f"| {_maybe(row['tokens_per_debate'], '.0f')} | {_maybe(hits, '.1%')} |"
         )
-    lines += design_lines(t, board["models"])
+    lines += design_lines(t, board["models"]) + robustness_lines(board)
     lines += _side_lines(board) + _fit_lines(board.get("fit"))
     lines += _judge_lines(judges) + _reliability_lines(board["reliability"])
     lines += _dimension_lines(board)

@@ -145,8 +145,7 @@ def _order_figures(
         "cycle_edges": edges,
         "possible_first": possible_first(rows),
         "one_motion_wins": one_motion_wins(games),
-        "judge_aware": readings
-        and judge_aware(readings, weights, factor, anchor, options.base),
+        "judge_aware": readings and judge_aware(readings, weights, factor, anchor, options.base),
     }
 
 

@@ -25,6 +25,8 @@ def test_with_three_good_judges_the_order_is_the_same_and_the_scale_costs_a_litt
     scores = compare(20, panel=(1.0, 1.0, 1.0), seed=2)
     aware, equal = "judge-aware", "equal weights"
     assert abs(np.mean(scores.spearman[aware]) - np.mean(scores.spearman[equal])) < 0.01
-    assert np.mean(scores.error[equal]) < np.mean(scores.error[aware]) < 1.4 * np.mean(
-        scores.error[equal]
+    assert (
+        np.mean(scores.error[equal])
+        < np.mean(scores.error[aware])
+        < 1.4 * np.mean(scores.error[equal])
     )

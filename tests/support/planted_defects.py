@@ -27,8 +27,9 @@ Rule = Callable[[str, str, str, int], bool]
 def debate(motion: str, pro: str, con: str, verdicts: tuple[bool, ...], n: int) -> DebateResult:
     """One scored debate: each judge's verdict (True: pro won), the panel's their majority."""
     won = sum(verdicts) * 2 > len(verdicts)
-    views = tuple(JudgeView(j, True, "pro" if v else "con") for j, v in zip(JUDGES, verdicts,
-                                                                             strict=False))  # fmt: skip
+    views = tuple(
+        JudgeView(j, True, "pro" if v else "con") for j, v in zip(JUDGES, verdicts, strict=False)
+    )
     pair = (min(pro, con), max(pro, con))
     return DebateResult(
         pair, motion, pro != pair[0], pro, con, "scored",
