@@ -15,7 +15,8 @@ divided by the same number, so it is fitted with a = J softmax(u) (mean 1; a
 small ridge on s and u keeps a coin-like judge's u finite) by scipy's BFGS
 on the exact gradient, and reported on the scale of its sharpest judge (the
 largest a set to 1, the strengths multiplied by it): a rating then means the
-odds the panel's best judge would give. `equal` fixes every a_j at 1: the
+odds the panel's best judge would give. A judge's weight is its share of the
+panel's discrimination, a_j / sum(a). `equal` fixes every a_j at 1: the
 equal-weight fit of the same readings, for comparison.
 
 Intervals come from the one cluster bootstrap over motions (the caller's
@@ -61,6 +62,14 @@ class JudgeFit:
     strengths: Array
     side: Array
     discrimination: Array
+
+    @property
+    def weight(self) -> Array:
+        """Each judge's share of the panel's discrimination (1/J each for equal judges,
+        0 for a coin): unlike the discrimination relative to the sharpest, its
+        interval says something for the sharpest judge too."""
+        share: Array = self.discrimination / self.discrimination.sum(axis=1, keepdims=True)
+        return share
 
 
 def fit_judges(

@@ -5,9 +5,10 @@ sides and judges are factors here). A board with none raises no alarm.
 - `fragile_top`: the #1 changes when at most 2 debates, or 1% of them, are
   removed (`robustness.top_flip`);
 - `cycle`: a cycle of clear head-to-head wins (`cycles`);
-- `weak_judge`: a judge whose judge-aware weight is, with 95% confidence, under
-  half the sharpest judge's: its verdicts follow the models' strengths little
-  (a judge answering at random weighs about 0);
+- `weak_judge`: a judge whose judge-aware weight (its share of the panel's
+  discrimination) is, with 95% confidence, under half an equal share: its
+  verdicts follow the models' strengths little (a judge answering at random
+  weighs about 0);
 - `side_advantage`: at equal strength one side wins at least 65% of debates,
   its interval excluding 1/2;
 - `one_motion`: a model whose wins all came on one motion, which chance alone
@@ -21,7 +22,7 @@ from typing import Any
 
 FRAGILE_COUNT = 2
 FRAGILE_SHARE = 0.01
-WEAK_WEIGHT = 0.5
+WEAK_SHARE = 0.5  # of an equal share, 1/J
 STRONG_SIDE = 0.65
 
 
@@ -59,13 +60,14 @@ def _cycles(found: list[list[str]]) -> list[dict[str, str]]:
 
 
 def _weak_judges(aware: dict[str, Any]) -> list[dict[str, str]]:
+    judges = aware.get("judges") or []
     return [
         _alarm("weak_judge", f"Weak judge: {j['judge']}'s verdicts follow the models' strengths "
                f"little (weight {j['weight']['value']:.2f} [{j['weight']['low']:.2f}, "
-               f"{j['weight']['high']:.2f}] of the sharpest judge's); a judge answering at "
-               "random weighs 0. The judge-aware rating discounts it.")
-        for j in aware.get("judges") or []
-        if j["weight"]["high"] < WEAK_WEIGHT
+               f"{j['weight']['high']:.2f}], an equal share {1 / len(judges):.2f}); a judge "
+               "answering at random weighs 0. The judge-aware rating discounts it.")
+        for j in judges
+        if j["weight"]["high"] < WEAK_SHARE / len(judges)
     ]  # fmt: skip
 
 

@@ -144,19 +144,20 @@ def judge_aware(
     draws = fit_judges(readings, weights[:JUDGE_RESAMPLES])
     ratings = elo(full.strengths, anchor, base)[0]
     low, high = widened(ratings, elo(draws.strengths, anchor, base), factor)
-    w_low, w_high = widened(full.discrimination[0], draws.discrimination, factor)
-    weight, w_low, w_high = share(full.discrimination[0], w_low, w_high)
+    w_low, w_high = widened(full.weight[0], draws.weight, factor)
+    weight, w_low, w_high = share(full.weight[0], w_low, w_high)
     counts = np.bincount(readings.judge, minlength=len(readings.judges))
     return {
         "leads": "equal_weight",
         "why": LEADS,
         "resamples": len(draws.strengths),
         "model": "P(judge j gives pro the debate) = sigma(a_j (s_pro - s_con + h)), a_j the "
-        "judge's discrimination relative to the sharpest judge (1), fitted by maximum "
-        "likelihood with the strengths",
+        "judge's discrimination, fitted by maximum likelihood with the strengths (on the "
+        "sharpest judge's scale); a judge's weight is its share of the panel's, a_j / sum(a)",
         "ratings": {m: {"value": float(ratings[i]), "low": float(low[i]), "high": float(high[i])}
                     for i, m in enumerate(readings.models)},
         "judges": [{"judge": j, "readings": int(counts[i]),
+                    "discrimination": float(full.discrimination[0, i]),
                     "weight": {"value": float(weight[i]), "low": float(w_low[i]),
                                "high": float(w_high[i])}}
                    for i, j in enumerate(readings.judges)],

@@ -35,7 +35,7 @@ def _firm_lines(board: dict[str, Any], found: dict[str, Any]) -> list[str]:
               "smallest set.", "", "| ranks | order | debates that reverse it | share |",
               "|---|---|---|---|"]  # fmt: skip
     for pair in found["pairs"]:
-        count = "none within 10%" if pair["count"] is None else str(pair["count"])
+        count = {None: "none within 10%", 0: "0 (level)"}.get(pair["count"], str(pair["count"]))
         share = "-" if pair["share"] is None else f"{pair['share']:.1%}"
         lines.append(f"| {pair['rank']}-{pair['rank'] + 1} | {pair['ahead']} > {pair['behind']} "
                      f"| {count} | {share} |")  # fmt: skip
@@ -61,8 +61,12 @@ def debates_text(debates: list[dict[str, Any]]) -> str:
     """Debates as their pair logs' file names with the sample ids in each."""
     by_log: dict[str, list[str]] = defaultdict(list)
     for ref in debates[:MOST_SHOWN]:
-        name = PurePosixPath(str(ref.get("log") or "no log")).name
-        by_log[name].append(str(ref.get("sample_id")))
+        name, sample = (
+            PurePosixPath(str(ref.get("log") or "no log")).name,
+            str(ref.get("sample_id")),
+        )
+        # An outcomes file's debate is FILE:LINE, its sample id the line: say it once.
+        by_log[name.removesuffix(f":{sample}")].append(sample)
     text = "; ".join(f"{log}: {', '.join(ids)}" for log, ids in by_log.items())
     more = len(debates) - MOST_SHOWN
     return text + (f"; and {more} more" if more > 0 else "")
@@ -96,7 +100,9 @@ def _judge_lines(board: dict[str, Any]) -> list[str]:
         theirs = aware["ratings"].get(row["model"])
         lines.append(f"| {row['model']} | {interval_text(row['rating'])} "
                      f"| {interval_text(theirs)} |")  # fmt: skip
-    lines += ["", "| judge | readings | weight (1: the sharpest) |", "|---|---|---|"]
+    equal = 1 / len(aware["judges"])
+    lines += ["", f"| judge | readings | weight (equal judges: {equal:.2f} each; a coin: 0) |",
+              "|---|---|---|"]  # fmt: skip
     for judge in aware["judges"]:
         lines.append(f"| {judge['judge']} | {judge['readings']} "
                      f"| {interval_text(judge['weight'], 2)} |")  # fmt: skip
