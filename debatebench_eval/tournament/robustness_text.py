@@ -75,8 +75,9 @@ def debates_text(debates: list[dict[str, Any]]) -> str:
 def _cycle_lines(board: dict[str, Any]) -> list[str]:
     lines = ["", "## Where the order is not an order", "",
              "Cycles of clear head-to-head wins (each step a share of the pair's debates whose "
-             "95% Wilson interval lies above 1/2): a ranking of these models is not an order "
-             "of their results.", ""]  # fmt: skip
+             "Wilson interval lies above 1/2 at a level that holds for every pair at once, "
+             "Bonferroni; shown with its 95% interval): a ranking of these models is not an "
+             "order of their results.", ""]  # fmt: skip
     edges = board.get("cycle_edges") or []
     if not edges:
         return [*lines, "None."]

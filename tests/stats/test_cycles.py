@@ -47,3 +47,15 @@ def test_a_four_cycle_without_a_three_cycle_is_found_whole() -> None:
     assert len(found) == 1 and len(found[0]) == 4
     steps = [(e.winner, e.loser) for e in found[0]]
     assert all(a[1] == b[0] for a, b in zip(steps, steps[1:] + steps[:1], strict=True))
+
+
+def test_among_many_pairs_a_cycle_of_four_nil_results_is_not_claimed() -> None:
+    """Each 4-0 has a 95% Wilson interval above 1/2, [0.51, 1]; among 45 pairs one
+    such cycle turns up by chance, so the edges are held to the family's level."""
+    wins = {(i, j): 2 for i in range(10) for j in range(i + 1, 10)}
+    wins.update({(0, 1): 4, (1, 2): 4, (0, 2): 0})
+    score, played = table(wins, 10, n=4)
+    assert cycles(score, played) == []
+    # The same three results as the only pairs played: still not clear at 1 - 0.05/3.
+    alone, played_alone = table({(0, 1): 4, (1, 2): 4, (0, 2): 0}, 3, n=4)
+    assert cycles(alone, played_alone) == []

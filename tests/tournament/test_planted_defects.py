@@ -8,10 +8,14 @@ from typing import Any
 import pytest
 
 from debatebench_eval.matches.results import DebateResult
-from debatebench_eval.tournament.rubric_board import figures
+from debatebench_eval.tournament.kinds import DEFAULT, kind_named
+from debatebench_eval.tournament.leaderboard_log import leaderboard_log
+from debatebench_eval.tournament.rubric_board import figures, markdown
 from debatebench_eval.tournament.standings import Options
 
 from support.planted_defects import CLEAN, as_rated, cycle, drawn, fragile_top, one_motion
+
+DEBATE = kind_named(DEFAULT)
 
 
 def board_of(results: list[DebateResult]) -> dict[str, Any]:
@@ -83,3 +87,22 @@ def test_wins_all_on_one_motion_are_named() -> None:
 @pytest.mark.parametrize("seed", [11, 12, 13])
 def test_clean_boards_of_other_draws_raise_no_alarm(seed: int) -> None:
     assert board_of(drawn(CLEAN, 12, side=0.1, seed=seed))["diagnostics"] == []
+
+
+def test_the_viewer_row_says_which_debates_the_top_rests_on() -> None:
+    board = board_of(fragile_top())
+    count = board["robustness"]["top_flip"]
+    log = leaderboard_log(board, DEBATE.columns, DEBATE.rating)
+    assert log.samples is not None
+    top, second = (s.scores["leaderboard"].explanation for s in log.samples[:2] if s.scores)
+    assert f"#1 holds unless these {count} of 144 debates" in str(top)
+    assert "planted.jsonl: " in str(top)
+    assert "Its place above" in str(second)
+
+
+def test_the_page_names_every_alarm_and_lists_the_flip_sets() -> None:
+    board = board_of(cycle())
+    text = markdown(board)
+    assert "## How firm the order is" in text and "## Where the order is not an order" in text
+    assert "⚑ Cycle of clear head-to-head wins" in text
+    assert text.count("beat") >= 3
