@@ -35,12 +35,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from debatebench_eval.tournament.rubric_board import figures  # noqa: E402
-from debatebench_eval.tournament.standings import Options  # noqa: E402
+from debatebench_eval.tournament.rubric_board import figures
+from debatebench_eval.tournament.standings import Options
 
-from support.judge_panels import METHODS, compare  # noqa: E402
-from support.planted_defects import as_rated, drawn  # noqa: E402
-from support.simulated_boards import spread  # noqa: E402
+from support.judge_panels import METHODS, compare
+from support.planted_defects import as_rated, drawn
+from support.simulated_boards import spread
 
 ROOT = Path(__file__).resolve().parents[2]
 SAVED = ROOT / "results" / "benchmarks" / "robustness.txt"
@@ -94,7 +94,7 @@ def panels(repetitions: int) -> None:
     for panel in ((1.0, 1.0, 0.0), (1.0, 1.0, 1.0)):
         scores = compare(repetitions, panel=panel, seed=7)
         for method in METHODS:
-            print(f"  {str(panel):<22}{method:<18}{np.mean(scores.spearman[method]):>9.3f}"
+            print(f"  {panel!s:<22}{method:<18}{np.mean(scores.spearman[method]):>9.3f}"
                   f"{np.mean(scores.error[method]):>16.1f}")  # fmt: skip
 
 
