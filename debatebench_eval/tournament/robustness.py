@@ -64,6 +64,7 @@ def order_robustness(
     return {
         "method": FLIP_METHOD,
         "most_share": MOST_SHARE,
+        "most_debates": math.floor(MOST_SHARE * n),
         "debates": n,
         "top_flip": None if top is None else top.count,
         "top": None if top is None else {

@@ -50,8 +50,12 @@ def _firm_lines(board: dict[str, Any], found: dict[str, Any]) -> list[str]:
 def top_text(found: dict[str, Any]) -> str:
     top = found.get("top")
     if found.get("top_flip") is None or not top:
+        most = found.get("most_debates", 0)
+        searched = f"{most} debates" if most else "less than one debate: none is searched"
         return (f"No removal of up to {found['most_share']:.0%} of the {found['debates']} "
-                "debates changes the #1.")  # fmt: skip
+                f"debates ({searched}) changes the #1.")  # fmt: skip
+    if top["count"] == 0:
+        return f"#1 is level with {top['overtaken_by']}: the order between them is a tie-break."
     return (f"#1 holds unless these {top['count']} of {found['debates']} debates "
             f"({top['share']:.1%}) are dropped: then {top['overtaken_by']} leads "
             f"({debates_text(top['debates'])}).")  # fmt: skip
