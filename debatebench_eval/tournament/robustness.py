@@ -112,6 +112,15 @@ def possible_first(rows: Sequence[dict[str, Any]]) -> list[str]:
     return [row["model"] for row in rows if row.get("rank_range") and row["rank_range"][0] == 1]
 
 
+def interval_first(ratings: dict[str, dict[str, Any]]) -> list[str]:
+    """The models no other model is clearly above (no other's interval lies wholly
+    above theirs): the set that could be #1 by intervals alone, where no rank range
+    is resampled (the prediction-powered ratings). It is wider than a set from
+    each pair's difference would be, never narrower."""
+    floor = max(r["low"] for r in ratings.values())
+    return [m for m, r in ratings.items() if r["high"] >= floor]
+
+
 def readings_of(debates: Sequence[DebateResult], games: Games) -> Readings | None:
     """Every valid judge's verdict of every rated debate; None unless some debate
     was read by more than one judge."""

@@ -29,7 +29,8 @@ def _firm_lines(board: dict[str, Any], found: dict[str, Any]) -> list[str]:
     lines = ["", "## How firm the order is", ""]
     lines += [f"- ⚑ {a['text']}" for a in alarms] or [NO_ALARM]
     first = board.get("possible_first") or []
-    lines += ["", f"Could be #1 (95% rank range includes 1): {', '.join(first) or 'none'}.", "",
+    lines += ["", f"Could be #1 (95% rank range includes 1): {', '.join(first) or 'none'}."
+              + _human_first(board.get("human") or {}), "",
               top_text(found) + " Sets are found by each debate's one-step influence on the "
               "gap and confirmed by refitting without them; a count is an upper bound on the "
               "smallest set.", "", "| ranks | order | debates that reverse it | share |",
@@ -45,6 +46,14 @@ def _firm_lines(board: dict[str, Any], found: dict[str, Any]) -> list[str]:
         lines += ["", "The debates (pair log: sample ids):", ""]
         lines += [f"- {label}: {debates_text(debates)}" for label, debates in listed]
     return lines
+
+
+def _human_first(human: dict[str, Any]) -> str:
+    found = human.get("possible_first")
+    if not found:
+        return ""
+    return (f" By the human labels' PPI++ ratings (no model's interval wholly above its): "
+            f"{', '.join(found)}.")  # fmt: skip
 
 
 def top_text(found: dict[str, Any]) -> str:

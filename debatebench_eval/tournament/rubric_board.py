@@ -24,6 +24,7 @@ from debatebench_eval.stats.intervals import LEVEL
 from debatebench_eval.tournament.design import design_lines, rounds_plot
 from debatebench_eval.tournament.diagnostics import diagnostics
 from debatebench_eval.tournament.kind import Board, Rated, RateOptions
+from debatebench_eval.tournament.robustness import interval_first
 from debatebench_eval.tournament.robustness_text import robustness_lines
 from debatebench_eval.tournament.standings import TIE_CAVEAT_SHARE, Options, standings
 
@@ -96,6 +97,9 @@ def _human(
     found: dict[str, Any] = finite(
         human_ratings(eligible_debates(rated.results), results, sorted(models), base)
     )
+    # The prediction-powered rank set: which models the PPI++ ratings allow at #1.
+    if found.get("ratings"):
+        found["possible_first"] = interval_first(found["ratings"]["models"])
     return {**found, "labels": list(labels), "not_used": notes}
 
 

@@ -10,6 +10,7 @@ import pytest
 from debatebench_eval.matches.results import DebateResult
 from debatebench_eval.tournament.kinds import DEFAULT, kind_named
 from debatebench_eval.tournament.leaderboard_log import leaderboard_log
+from debatebench_eval.tournament.robustness import interval_first
 from debatebench_eval.tournament.rubric_board import figures, markdown
 from debatebench_eval.tournament.standings import Options
 
@@ -106,3 +107,10 @@ def test_the_page_names_every_alarm_and_lists_the_flip_sets() -> None:
     assert "## How firm the order is" in text and "## Where the order is not an order" in text
     assert "⚑ Cycle of clear head-to-head wins" in text
     assert text.count("beat") >= 3
+
+
+def test_the_interval_rank_set_holds_every_model_no_other_is_clearly_above() -> None:
+    ratings = {"a": {"low": 1000.0, "high": 1200.0}, "b": {"low": 950.0, "high": 1010.0},
+               "c": {"low": 800.0, "high": 999.0}}  # fmt: skip
+    assert interval_first(ratings) == ["a", "b"]
+    assert interval_first({"a": {"low": 1.0, "high": 2.0}}) == ["a"]
