@@ -49,8 +49,8 @@ def _fragile_top(robustness: dict[str, Any]) -> list[dict[str, str]]:
     if count > max(FRAGILE_COUNT, math.floor(FRAGILE_SHARE * robustness["debates"])):
         return []
     if count == 0:
-        return [_alarm("fragile_top", f"Fragile #1: {top['model']} is level with "
-                       f"{top['overtaken_by']}; the order between them is a tie-break.")]  # fmt: skip
+        level = f"{top['model']} is level with {top['overtaken_by']}"
+        return [_alarm("fragile_top", f"Fragile #1: {level}; their order is a tie-break.")]
     return [_alarm("fragile_top", f"Fragile #1: {top['model']} is #1 unless {count} of "
                    f"{robustness['debates']} debates are dropped ({top['overtaken_by']} then "
                    "leads).")]  # fmt: skip
