@@ -56,11 +56,12 @@ def order_robustness(
     """`robustness` of leaderboard.json: the #1's flip set and each adjacent pair's."""
     index = {m: i for i, m in enumerate(games.models)}
     n = len(games.y)
-    top = top_flip(games, full)
+    known: dict[tuple[int, int], FlipSet | None] = {}
     pairs = []
     for rank, (a, b) in enumerate(pairwise(ranked), start=1):
-        found = flip_set(games, index[a], index[b], result=full)
+        found = known[(index[a], index[b])] = flip_set(games, index[a], index[b], result=full)
         pairs.append({"rank": rank, "ahead": a, "behind": b, **_flip_figures(found, debates, n)})
+    top = top_flip(games, full, known=known)
     return {
         "method": FLIP_METHOD,
         "most_share": MOST_SHARE,
