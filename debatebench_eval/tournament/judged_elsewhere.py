@@ -8,6 +8,10 @@ Two sources, one result per debate, exactly as a tournament's logs give them:
   `pro_margin`, the signed margin pro - con as some leaderboards publish it
   (its sign must agree with the winner); `judge`, and each side's length for
   the length control: `pro_words`/`con_words` or `pro_tokens`/`con_tokens`.
+  Per-judge columns `judge:NAME` (instead of `judge`) give each judge's own
+  verdict (`pro`, `con` or `tie`; empty: that judge did not read the debate),
+  `winner` staying the panel's; with more than one judge a debate, the
+  leaderboard adds the judge-aware rating.
   A tie is half a win for each side whatever margin its row gives (a judge's
   tie can come with unequal means: readings that disagreed); its margin counts
   as 0 in the mean margin;
@@ -52,6 +56,7 @@ OPTIONAL = (
     "margin", "pro_margin", "judge", "pro_words", "con_words", "pro_tokens", "con_tokens",
 )  # fmt: skip
 WINNERS = ("pro", "con", "tie")
+JUDGE_COLUMN = "judge:"  # judge:NAME, that judge's own verdict
 SCORES_SUFFIX = "-scores.json"
 _MISSING_TWIN = "not in the source: a matchup needs both debates, sides exchanged"
 
@@ -162,9 +167,14 @@ def _jsonl_rows(path: str, text: str) -> Iterator[tuple[int, dict[str, Any]]]:
 def _check_columns(path: str, line: int, names: list[str]) -> None:
     known = (*REQUIRED, *OPTIONAL)
     for name in names:
+        if name.startswith(JUDGE_COLUMN) and name[len(JUDGE_COLUMN) :].strip():
+            continue
         if name not in known:
             raise ConfigError(f"{path}, line {line}, column {name!r}", "an unknown column",
-                              f"one of {', '.join(known)}")  # fmt: skip
+                              f"one of {', '.join(known)}, or judge:NAME")  # fmt: skip
+    if "judge" in names and any(n.startswith(JUDGE_COLUMN) for n in names):
+        raise ConfigError(f"{path}, line {line}, column 'judge'", "given with judge:NAME columns",
+                          "one judge (judge) or each judge's verdict (judge:NAME)")  # fmt: skip
     for name in REQUIRED:
         if name not in names:
             raise ConfigError(f"{path}, line {line}, column {name!r}", "it is missing",
@@ -181,8 +191,7 @@ def _outcome(path: str, line: int, row: dict[str, Any]) -> DebateResult:
     # A tie is a tie whatever its margin: equal totals, half a win each, a margin of 0.
     lead = 1.0 if margin is None else margin
     totals = {"pro": lead if winner == "pro" else 0.0, "con": lead if winner == "con" else 0.0}
-    judge = row.get("judge")
-    views = (JudgeView(cell.text("judge"), True, winner, None, {}),) if judge is not None else ()
+    views = _views(cell, winner)
     sides: dict[str, SideStats] = {
         s: SideStats(words=cell.count(f"{s}_words"), output_tokens=cell.count(f"{s}_tokens"))
         for s in SIDES
@@ -194,6 +203,23 @@ def _outcome(path: str, line: int, row: dict[str, Any]) -> DebateResult:
         judges=views, sides=sides, margin_known=margin is not None, log=f"{path}:{line}",
         sample_id=str(line),
     )  # fmt: skip
+
+
+def _views(cell: _Cell, winner: str) -> tuple[JudgeView, ...]:
+    """The judge's reading (`judge`), or each judge's own (`judge:NAME`)."""
+    if cell.row.get("judge") is not None:
+        return (JudgeView(cell.text("judge"), True, winner, None, {}),)
+    views = []
+    for column, value in cell.row.items():
+        if not column.startswith(JUDGE_COLUMN) or value is None or not str(value).strip():
+            continue
+        verdict = str(value).strip().lower()
+        if verdict not in WINNERS:
+            cell.fail(
+                column, f"got {value!r}", "pro, con or tie (that judge's verdict), or nothing"
+            )
+        views.append(JudgeView(column[len(JUDGE_COLUMN) :].strip(), True, verdict, None, {}))
+    return tuple(views)
 
 
 def _lead(cell: _Cell, winner: str) -> float | None:

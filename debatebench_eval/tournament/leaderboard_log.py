@@ -37,6 +37,7 @@ from inspect_ai.viewer import (
 
 from debatebench_eval.matches.figure_text import interval_text
 from debatebench_eval.tournament.kind import Column
+from debatebench_eval.tournament.robustness_text import holds_text
 
 LEADERBOARD_TASK = "debatebench/leaderboard"
 LEADERBOARD_FILE = "leaderboard.eval"
@@ -59,7 +60,9 @@ def write_leaderboard_log(
 def leaderboard_log(board: dict[str, Any], columns: tuple[Column, ...], rating: str) -> EvalLog:
     now = datetime.now(UTC).isoformat()
     samples = [
-        _model_sample(position, row, columns, rating)
+        _model_sample(
+            position, row, columns, rating, holds_text(board.get("robustness"), row["model"])
+        )
         for position, row in enumerate(board["models"], 1)
     ]
     counts = board["counts"]
@@ -128,7 +131,7 @@ def _viewer(columns: tuple[Column, ...]) -> ViewerConfig:
 
 
 def _model_sample(
-    position: int, row: dict[str, Any], columns: tuple[Column, ...], rating: str
+    position: int, row: dict[str, Any], columns: tuple[Column, ...], rating: str, holds: str
 ) -> EvalSample:
     """One model's row: id is its place in the ranking, so the list sorts by rank."""
     score = None
@@ -137,7 +140,7 @@ def _model_sample(
             _SCORER: Score(
                 value=_row_value(row, columns),
                 answer=_answer(row),
-                explanation=_explanation(row, columns, rating),
+                explanation=" ".join(filter(None, [_explanation(row, columns, rating), holds])),
                 metadata={"dimensions": row.get("dimensions")},
             )
         }

@@ -22,7 +22,10 @@ from debatebench_eval.matches.spend import spend_table
 from debatebench_eval.stats.bradley_terry import ELO_PER_LOGIT
 from debatebench_eval.stats.intervals import LEVEL
 from debatebench_eval.tournament.design import design_lines, rounds_plot
+from debatebench_eval.tournament.diagnostics import diagnostics
 from debatebench_eval.tournament.kind import Board, Rated, RateOptions
+from debatebench_eval.tournament.robustness import interval_first
+from debatebench_eval.tournament.robustness_text import robustness_lines
 from debatebench_eval.tournament.standings import TIE_CAVEAT_SHARE, Options, standings
 
 
@@ -76,6 +79,7 @@ def figures(rated: Rated, options: Options, prices: dict[str, Any] | None = None
         # What the debates that ran spent (none for debates judged elsewhere).
         "spend": spend_table([r.spend for r in rated.results if r.spend], prices),
     }
+    board["diagnostics"] = diagnostics(board)
     board["caveats"] = caveats(board, set(rated.versions))
     finite_board: dict[str, Any] = finite(board)
     return finite_board
@@ -93,6 +97,9 @@ def _human(
     found: dict[str, Any] = finite(
         human_ratings(eligible_debates(rated.results), results, sorted(models), base)
     )
+    # The prediction-powered rank set: which models the PPI++ ratings allow at #1.
+    if found.get("ratings"):
+        found["possible_first"] = interval_first(found["ratings"]["models"])
     return {**found, "labels": list(labels), "not_used": notes}
 
 
@@ -245,7 +252,7 @@ def markdown(board: dict[str, Any]) -> str:
             f"| {_maybe(row['mean_margin'], '+.1f')} "
             f"| {_maybe(row['tokens_per_debate'], '.0f')} | {_maybe(hits, '.1%')} |"
         )
-    lines += design_lines(t, board["models"])
+    lines += design_lines(t, board["models"]) + robustness_lines(board)
     lines += _side_lines(board) + _fit_lines(board.get("fit"))
     lines += _judge_lines(judges) + _reliability_lines(board["reliability"])
     lines += _dimension_lines(board)

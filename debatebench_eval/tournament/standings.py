@@ -46,6 +46,14 @@ from debatebench_eval.stats.bradley_terry import (
 from debatebench_eval.stats.design import posterior_draws, rating_intervals
 from debatebench_eval.stats.intervals import percentile, share, widened, widening
 from debatebench_eval.tournament.calibration import calibration
+from debatebench_eval.tournament.robustness import (
+    judge_aware,
+    one_motion_wins,
+    order_cycles,
+    order_robustness,
+    possible_first,
+    readings_of,
+)
 
 Array = np.ndarray
 TIE_CAVEAT_SHARE = 0.10  # above this, half wins are a real modelling choice
@@ -79,7 +87,8 @@ def standings(
     if len(rated) < 2:
         figures.update(models=[_unrated(m) for m in models], side_advantage=None,
                        length_control=None, head_to_head=[], bootstrap=None,
-                       fit=None)  # fmt: skip
+                       fit=None, robustness=None, cycles=[], cycle_edges=[],
+                       possible_first=[], one_motion_wins=[], judge_aware=None)  # fmt: skip
         return figures
     games = games_of(debates, rated)
     weights = bs.cluster_weights(len(games.motions), options.resamples, options.seed)
@@ -96,6 +105,7 @@ def standings(
     rows = _model_rows(debates, rated, games, weights, factor, ratings, ranked, length, anchor)
     for row in rows:
         row["separated"] = len(groups) > 1
+    figures.update(_order_figures(debates, games, raw, rows, (weights, factor, anchor), options))
     figures.update(
         models=rows + [_unrated(m) for m in models if m not in rated],
         separation=groups,
@@ -115,6 +125,29 @@ def standings(
         },
     )
     return figures
+
+
+def _order_figures(
+    debates: Sequence[DebateResult],
+    games: Games,
+    raw: Fit,
+    rows: list[dict[str, Any]],
+    resampling: tuple[Array, float, int | None],
+    options: Options,
+) -> dict[str, Any]:
+    """How far to trust the order (`tournament.robustness`): what would flip it, its
+    cycles, who could be #1, one-motion wins, and the judge-aware rating."""
+    weights, factor, anchor = resampling
+    edges = order_cycles(games)
+    readings = readings_of(debates, games)
+    return {
+        "robustness": order_robustness(debates, games, raw, [row["model"] for row in rows]),
+        "cycles": [[edge["winner"] for edge in cycle] for cycle in edges],
+        "cycle_edges": edges,
+        "possible_first": possible_first(rows),
+        "one_motion_wins": one_motion_wins(games),
+        "judge_aware": readings and judge_aware(readings, weights, factor, anchor, options.base),
+    }
 
 
 ADAPTIVE_RATINGS = (

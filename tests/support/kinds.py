@@ -36,6 +36,7 @@ PLACES: dict[str, frozenset[str]] = {
     "tournament/test_simulation.py": frozenset({"simulation"}),
     "stats/test_adaptive_simulation.py": frozenset({"simulation"}),
     "annotation/test_ppi_checks.py": frozenset({"simulation"}),
+    "stats/test_judge_panel_simulation.py": frozenset({"simulation"}),
     "validation/test_judge_sensitivity.py": frozenset({"whole_set"}),
     "validation/test_fact_check_validation.py": frozenset({"whole_set"}),
     "servers/test_context_window.py": frozenset({"stub_runs"}),

@@ -17,6 +17,7 @@ from debatebench_eval.tournament.judged_elsewhere import read_debatebench, read_
 from debatebench_eval.tournament.leaderboard import write_leaderboard
 from debatebench_eval.tournament.standings import Options, standings
 
+from support.planted_defects import CLEAN, JUDGES, drawn
 from support.rejudging import debatebench_folder
 from support.tournaments import synthetic_results
 
@@ -152,7 +153,14 @@ GOOD = "motion,pro,con,winner,margin,pro_tokens\nm1,x,y,pro,3,100\n"
          "winner in every row."),
         ("motion,pro,con,winner,score\n",
          "line 1, column 'score': an unknown column; expected one of motion, pro, con, winner, "
-         "margin, pro_margin, judge, pro_words, con_words, pro_tokens, con_tokens."),
+         "margin, pro_margin, judge, pro_words, con_words, pro_tokens, con_tokens, or "
+         "judge:NAME."),
+        ("motion,pro,con,winner,judge:j1\nm1,x,y,pro,draw\n",
+         "line 2, column 'judge:j1': got 'draw'; expected pro, con or tie (that judge's "
+         "verdict), or nothing."),
+        ("motion,pro,con,winner,judge,judge:j1\n",
+         "line 1, column 'judge': given with judge:NAME columns; expected one judge (judge) "
+         "or each judge's verdict (judge:NAME)."),
     ],
 )  # fmt: skip
 def test_a_malformed_csv_row_is_named_by_file_line_and_column(
@@ -278,3 +286,27 @@ def test_a_signed_margin_must_agree_with_the_winner(tmp_path: Path, row: str, me
     with pytest.raises(ConfigError) as bad:
         read_outcomes(str(path))
     assert str(bad.value) == f"{path}, line 2, {message}"
+
+
+def test_per_judge_columns_give_the_judge_aware_rating_and_every_robustness_figure(
+    tmp_path: Path,
+) -> None:
+    """`judge:NAME` columns, each judge's own verdict: the third judge answers at random
+    and weighs least; the board has robustness, cycles and possible_first."""
+    results = drawn(CLEAN, 20, judges=(1.0, 1.0, 0.0), seed=4)
+    names = [f"judge:{j}" for j in JUDGES]
+    rows = [{"motion": d.motion, "pro": d.pro, "con": d.con,
+             "winner": "pro" if d.result == 1 else "con",
+             **{name: v.winner for name, v in zip(names, d.judges, strict=True)}}
+            for d in results]  # fmt: skip
+    rows[0][names[2]] = ""  # a judge that did not read a debate
+    path = write_csv(tmp_path / "panel.csv", rows, ["motion", "pro", "con", "winner", *names])
+    board = rate(tmp_path, "--outcomes", str(path))
+    weights = {j["judge"]: j for j in board["judge_aware"]["judges"]}
+    assert weights["ollama/j3"]["readings"] == len(results) - 1
+    assert weights["ollama/j3"]["weight"]["high"] < 1 / 6
+    assert [a["defect"] for a in board["diagnostics"]] == ["weak_judge"]
+    assert board["possible_first"] == ["ollama/a"] and board["cycles"] == []
+    assert board["robustness"]["pairs"][0]["ahead"] == "ollama/a"
+    text = (tmp_path / "board" / "leaderboard.md").read_text()
+    assert "## Judges weighed by how well they judge" in text and "Weak judge: ollama/j3" in text

@@ -12,6 +12,7 @@ from debatebench_eval.tournament.leaderboard_page import leaderboard_page
 
 from support.browser import Browser, require, shots_folder
 from support.paths import RESULTS
+from support.planted_defects import JUDGES, cycle
 
 WIDTH, HEIGHT = 1280, 900
 # What sticks out sideways: the page's own scroll width, and each table's box
@@ -94,3 +95,24 @@ def test_a_wide_table_scrolls_in_its_box_and_a_long_log_name_breaks(tmp_path: Pa
     assert max(found["scrolled"]) > 0  # ... and does
     logs = by_first["pair"]
     assert logs["content"] <= logs["shown"], "the log's name should break, not scroll"
+
+
+def test_the_order_sections_fit_1280_px(tmp_path: Path) -> None:
+    """A board with every new section filled: an alarm, flip sets with their debates,
+    a cycle with its edges, and the judge-aware rating with each judge's weight."""
+    require()
+    path = tmp_path / "outcomes-from-a-panel-of-three-judges-with-long-names.csv"
+    judges = [f"judge:{j}" for j in JUDGES]
+    lines = [",".join(["motion", "pro", "con", "winner", *judges])]
+    lines += [",".join([d.motion, d.pro, d.con, "pro" if d.result == 1 else "con",
+                        *(str(v.winner) for v in d.judges)]) for d in cycle()]  # fmt: skip
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "board"
+    assert main(["tournament", "rate", "--outcomes", str(path), "--out", str(out)]) == 0
+    text = (out / "leaderboard.md").read_text(encoding="utf-8")
+    for heading in ("How firm the order is", "Where the order is not an order",
+                    "Judges weighed by how well they judge"):  # fmt: skip
+        assert f"## {heading}" in text
+    found = _layout(out / "leaderboard.html", tmp_path / "profile",
+                    shots_folder(tmp_path) / "order-sections-1280.png")  # fmt: skip
+    _fits(found)
