@@ -108,8 +108,11 @@ def order_cycles(games: Games) -> list[list[dict[str, Any]]]:
     ]  # fmt: skip
 
 
-def possible_first(rows: Sequence[dict[str, Any]]) -> list[str]:
-    """The models whose 95% rank range includes 1."""
+def possible_first(rows: Sequence[dict[str, Any]]) -> list[str] | None:
+    """The models whose 95% rank range includes 1; None when the board has no rank
+    ranges (one motion), which is not the same as no model."""
+    if not any(row.get("rank_range") for row in rows):
+        return None
     return [row["model"] for row in rows if row.get("rank_range") and row["rank_range"][0] == 1]
 
 

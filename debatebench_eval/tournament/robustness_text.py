@@ -28,8 +28,9 @@ def _firm_lines(board: dict[str, Any], found: dict[str, Any]) -> list[str]:
     alarms = board.get("diagnostics") or []
     lines = ["", "## How firm the order is", ""]
     lines += [f"- ⚑ {a['text']}" for a in alarms] or [NO_ALARM]
-    first = board.get("possible_first") or []
-    lines += ["", f"Could be #1 (95% rank range includes 1): {', '.join(first) or 'none'}."
+    first = board.get("possible_first")
+    could = "not known (no rank ranges)" if first is None else ", ".join(first) or "none"
+    lines += ["", f"Could be #1 (95% rank range includes 1): {could}."
               + _human_first(board.get("human") or {}), "",
               top_text(found) + " Sets are found by each debate's one-step influence on the "
               "gap and confirmed by refitting without them; a count is an upper bound on the "

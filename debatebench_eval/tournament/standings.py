@@ -88,7 +88,7 @@ def standings(
         figures.update(models=[_unrated(m) for m in models], side_advantage=None,
                        length_control=None, head_to_head=[], bootstrap=None,
                        fit=None, robustness=None, cycles=[], cycle_edges=[],
-                       possible_first=[], one_motion_wins=[], judge_aware=None)  # fmt: skip
+                       possible_first=None, one_motion_wins=[], judge_aware=None)  # fmt: skip
         return figures
     games = games_of(debates, rated)
     weights = bs.cluster_weights(len(games.motions), options.resamples, options.seed)

@@ -103,6 +103,11 @@ def test_one_motion_gives_no_interval_and_no_rank_range_never_nan(tmp_path: Path
     assert all(row["rank_range"] is None for row in board["models"])
     assert all(row["rating"]["low"] is None for row in board["models"])
     assert "No intervals: they come from a bootstrap over motions" in " ".join(board["caveats"])
+    assert board["possible_first"] is None, "unknown, not 'no model could be #1'"
+    assert (
+        "Could be #1 (95% rank range includes 1): not known"
+        in (tmp_path / "board" / "leaderboard.md").read_text()
+    )
     for name in ("leaderboard.md", "leaderboard.html"):
         assert "nan" not in (tmp_path / "board" / name).read_text().lower(), name
 
