@@ -110,15 +110,27 @@ def test_each_strategy_gives_its_accuracy(
     answers = {str(s.scores["judge_accuracy"].answer).split(" · ", 1)[1] for s in log.samples}
     assert answers == {f"{'right' if expected else 'wrong'} · {protocol}"} or strategy == "first"
     assert found["accuracy_low"] <= expected <= found["accuracy_high"]
-    if strategy == "first":  # the position split shows the bias whole
+    scores = [s.scores["judge_accuracy"].value for s in log.samples if s.scores]
+    values = {(v["p_correct"], v["brier"]) for v in scores if isinstance(v, dict)}
+    if strategy == "first":
+        # Always A, so the two orders cancel: each sample's probability is 0.5, both
+        # orders disagree everywhere, and the bias is in the position figure whole.
         assert found["accuracy_right_first"] == 1.0 and found["accuracy_right_second"] == 0.0
+        assert values == {(0.5, 0.25)} and found["orders_disagree"] == 1.0
+        assert found["position_bias"] == 0.5 and found["position_bias_high"] == 0.5
+        assert found["accuracy_order_drawn"] == found["accuracy_order_exchanged"] == 0.5
+        assert all("orders disagree" in str(s.scores["judge_accuracy"].answer)
+                   for s in log.samples)  # fmt: skip
+        return
     # A judge 80% sure: the Brier score is 0.04 when right, 0.64 when wrong.
     assert found["brier"] == pytest.approx(0.04 * expected + 0.64 * (1 - expected))
     # Each sample's values exactly as written: the viewer's columns show no float noise.
-    scores = [s.scores["judge_accuracy"].value for s in log.samples if s.scores]
-    values = {(v["p_correct"], v["brier"]) for v in scores if isinstance(v, dict)}
     assert values <= {(0.8, 0.04), (0.2, 0.64)}
-    assert len(found) <= 11  # the headline; the reliability table is in the report
+    assert found["orders_disagree"] == 0.0 and abs(found["position_bias"]) < 0.2
+    assert found["accuracy_order_drawn"] == found["accuracy_order_exchanged"] == expected
+    assert -0.5 <= found["position_bias_low"] <= found["position_bias_high"] <= 0.5
+    # The headline (the reliability table is in the report); consultancy's has two more.
+    assert len(found) <= 17
 
 
 def test_the_report_holds_the_reliability_table(tmp_path: Path) -> None:
@@ -128,8 +140,9 @@ def test_the_report_holds_the_reliability_table(tmp_path: Path) -> None:
     assert main(["report", log.location, "-o", str(tmp_path / "report")]) == 0
     text = (tmp_path / "report" / "report.md").read_text()
     assert "version 1" in text and "| accuracy | 0.5 |" in text
-    # Every pick 80% sure, half of them right.
-    assert f"| 80-90% | {N} | 0.8 | 0.5 |" in text and "| 50-60% | 0 | - | - |" in text
+    # Every reading 80% sure of A: the two orders average to 0.5, half the picks right.
+    assert f"| 50-60% | {N} | 0.5 | 0.5 |" in text and "| 80-90% | 0 | - | - |" in text
+    assert "| position_bias | 0.5 |" in text
 
 
 def test_the_judge_never_reads_the_evidence(tmp_path: Path) -> None:
@@ -221,6 +234,8 @@ def test_open_debaters_choices_are_recorded(tmp_path: Path) -> None:
 
 def test_naive_makes_no_speech(tmp_path: Path) -> None:
     _, script = run(tmp_path, "right", "naive")
+    assert len(script.calls) == 2 * N  # the judge alone, in both orders
+    _, script = run(tmp_path / "one", "right", "naive", answer_orders="one")
     assert len(script.calls) == N
 
 
@@ -271,7 +286,8 @@ def test_a_saved_run_is_judged_again_by_another_judge(tmp_path: Path) -> None:
     )  # fmt: skip
     assert metrics(rescored)["accuracy"] == 1.0
     prompts = [_text(c.messages) for c in judge.calls]
-    assert len(prompts) == N and all(p.startswith("You are the judge") for p in prompts)
+    # Both orders, as the run judged.
+    assert len(prompts) == 2 * N and all(p.startswith("You are the judge") for p in prompts)
     assert not any(EVIDENCE.format(i=i) in p for p in prompts for i in range(N))
 
 
