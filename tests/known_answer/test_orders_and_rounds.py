@@ -173,3 +173,43 @@ def test_the_belief_path_reaches_the_record_as_json(tmp_path: Path) -> None:
     record = log.samples[0].store_as(OversightRecord)
     data = json.loads(record.beliefs[0].model_dump_json())
     assert data["round"] == 1 and set(data["order_picks"]) == {"1", "2"}
+
+
+def test_compare_prints_the_preconditions_and_plots_the_belief(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from debatebench_eval.cli.main import main
+    from debatebench_eval.known_answer.log_reader import compare_logs
+
+    logs = [
+        run(tmp_path / "debate", "quotes", "debate", judge_each_round=True)[0],
+        run(tmp_path / "consultancy", "quotes", "consultancy")[0],
+    ]
+    paths = [log.location for log in logs]
+    found = {c.name: c for c in compare_logs(paths).checks}
+    # Neither expert nor naive ran: the check names the runs to make.
+    assert found["knowledge gap"].value is None
+    assert "-T protocol=expert --model-role judge=mockllm/s" in found["knowledge gap"].reading
+    assert "-T protocol=naive" in found["knowledge gap"].reading
+    # The judge of "quotes" sides with more verified quotes every time.
+    verified = found["verification"].value
+    assert verified is not None and verified.value == 1.0 and verified.n == N
+    rounds = found["rounds"].value
+    assert rounds is not None and rounds.value == 0.0 and "after round 1" in found["rounds"].reading
+    assert found["family"].reading.startswith("shared (s): judge mockllm/s")
+    logs += [run(tmp_path / "expert", "right", "expert")[0],
+             run(tmp_path / "naive", "wrong", "naive")[0]]  # fmt: skip
+    paths = [log.location for log in logs]
+    gap = {c.name: c for c in compare_logs(paths).checks}["knowledge gap"].value
+    assert gap is not None and (gap.value, gap.low, gap.high) == (1.0, 1.0, 1.0)
+    plot = tmp_path / "belief.png"
+    assert main(["oversight", "compare", *paths, "--plot", str(plot)]) == 0
+    out = capsys.readouterr().out
+    assert "| knowledge gap | +1.000 |" in out and "| verification | 1.000 |" in out
+    assert plot.stat().st_size > 0 and str(plot) in out
+    assert main(["oversight", "compare", *paths, "--json", "--plot", str(plot)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["p_correct_by_round"]["debate"] == {"1": 0.8, "2": 0.8}
+    assert {c["check"] for c in data["preconditions"]} == {
+        "knowledge gap", "rounds", "verification", "family"
+    }  # fmt: skip
