@@ -78,6 +78,12 @@ def oversight(
         paired: Every question twice, the `pro` and `con` models exchanged (debate and
             open only), so each model defends the right answer as often as the wrong
             one and speaks in both positions (default false).
+        judge_each_round: The judge states its probability after every round (debate,
+            open and consultancy; one call per judge per answer order read, per round): kept
+            in the record, shown as p_correct by round, and the metrics give the accuracy
+            after each round (default false).
+        stop_when_confident: End the speeches once the judge gives its pick at least this
+            probability (above 0.5, at most 1; the judge reads each round; default: never).
 
     The judge's settings are options of their own (-T judge_budget=512, keys:
     `debatebench-eval list`); the judge answers in the scorer, so `inspect score
