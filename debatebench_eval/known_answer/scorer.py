@@ -120,12 +120,15 @@ def _rate(scores: Sequence[SampleScore], keep: Callable[[dict[str, Any]], bool])
 
 @metric
 def oversight_metrics() -> Metric:
-    """The headline (at most nine lines): `accuracy` with its 95% interval
+    """The headline: `accuracy` with its 95% interval
     (`accuracy_low`/`accuracy_high`, clustered by question), the questions scored, the
     accuracy split by the right answer's position (`right_first`: it was answer A) and,
     with debaters, its side; `brier`; consultancy: the accuracy when the consultant
     argued for the right or the wrong answer; open: how often each debater chose the
-    right answer. The reliability table is in `debatebench-eval report LOG`
+    right answer; `position_bias` with its interval, each answer order's accuracy and
+    how often the orders disagree (`order_figures`); the accuracy after each round when
+    the judge spoke round by round (`round_figures`). The reliability table is in
+    `debatebench-eval report LOG`
     (`reliability_rows`), computed from the samples' values."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float | None]:
