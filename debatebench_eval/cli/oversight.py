@@ -29,6 +29,12 @@ def add_commands(commands: Any) -> None:
     )
     comparing.add_argument("logs", nargs="+", help="oversight logs (.eval/.json) or folders")
     comparing.add_argument("--json", action="store_true", help="print JSON, not Markdown")
+    comparing.add_argument(
+        "--plot", default="belief_by_round.png",
+        help="where to draw the mean p_correct by round per protocol, when the logs hold "
+        "the judge's belief round by round (-T judge_each_round=true; default "
+        "./belief_by_round.png)",
+    )  # fmt: skip
     comparing.set_defaults(run=_run_compare)
     rating = actions.add_parser(
         "persuasion",
@@ -61,13 +67,26 @@ def _run_compare(args: argparse.Namespace) -> int:
     comparison = _read("compare", compare_logs, args.logs)
     if comparison is None:
         return 2
+    plot = None
+    if any(len(rounds) > 1 for rounds in comparison.beliefs.values()):
+        from debatebench_eval.tournament.plots import belief_by_round
+
+        plot = belief_by_round(comparison.beliefs, args.plot)
     if args.json:
         print(json.dumps({
             "accuracy": {p: vars(a) for p, a in comparison.accuracy.items()},
             "differences": {f"{a} - {b}": vars(d) for (a, b), d in comparison.differences.items()},
+            "preconditions": [
+                {"check": c.name, "value": c.value and vars(c.value), "reading": c.reading}
+                for c in comparison.checks
+            ],
+            "p_correct_by_round": comparison.beliefs,
+            "plot": plot,
         }, indent=2))  # fmt: skip
     else:
         print(comparison_table(comparison), end="")
+        if plot is not None:
+            print(f"\nMean p_correct by round per protocol: {plot}")
     return 0
 
 

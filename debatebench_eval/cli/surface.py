@@ -27,6 +27,7 @@ from debatebench_eval.core.run_options import PROBE_ONLY, RUN_KEYS, RunOptions
 from debatebench_eval.debating.task import DEBATE_ARGS
 from debatebench_eval.interop.judge_task import JUDGE_TASK_ARGS
 from debatebench_eval.judging.options import JudgeCalls, JudgingOptions
+from debatebench_eval.known_answer.orders import OversightJudging
 from debatebench_eval.known_answer.task import OWN_ARGS as OVERSIGHT_ARGS
 from debatebench_eval.protocols.options import DELIBERATION_KEYS, DeliberationOptions
 from debatebench_eval.protocols.solver import DELIBERATE_ARGS
@@ -43,6 +44,7 @@ JUDGING_GROUPS: tuple[tuple[type[OptionGroup], str], ...] = (
     (JudgeCalls, "the judge's calls"),
     (JudgingOptions, "rubric judging"),
     (ScoringOptions, "crucible scoring"),
+    (OversightJudging, "known-answer judging"),
 )
 
 
@@ -80,8 +82,8 @@ _ACCEPTS: dict[str, Accepts] = {
     ),
     "panel": Accepts(extra=PANEL_ARGS, flat=_DELIBERATION),
     "adjudicate": Accepts(JudgeCalls, ("judge_schema",), ADJUDICATE_ARGS, flat=_DELIBERATION),
-    "oversight": Accepts(JudgeCalls, extra=OVERSIGHT_ARGS, flat=_RUN),
-    "judge_accuracy": Accepts(JudgeCalls),
+    "oversight": Accepts(OversightJudging, extra=OVERSIGHT_ARGS, flat=_RUN),
+    "judge_accuracy": Accepts(OversightJudging),
     "rubric": Accepts(JudgingOptions),
     "fact_check": Accepts(JudgingOptions),
     "planted_claims": Accepts(JudgingOptions),

@@ -12,9 +12,16 @@ evidence), consultancy - naive and open - debate.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
+from debatebench_eval.known_answer.preconditions import (
+    Check,
+    Run,
+    belief_means,
+    preconditions,
+    preconditions_table,
+)
 from debatebench_eval.known_answer.stats import (
     Interval,
     Outcome,
@@ -33,6 +40,19 @@ PAIRS = (
 class Comparison:
     accuracy: dict[str, Interval]
     differences: dict[tuple[str, str], Interval]
+    # The preconditions read from the runs (`preconditions`), and the mean p_correct
+    # after each round per protocol (naive and expert: round 0).
+    checks: list[Check] = field(default_factory=list)
+    beliefs: dict[str, dict[int, float]] = field(default_factory=dict)
+
+
+def compare_runs(runs: Sequence[Run]) -> Comparison:
+    """`compare` over the runs' samples, pooled by protocol, with the preconditions."""
+    pooled: dict[str, list[Outcome]] = {}
+    for run in runs:
+        pooled.setdefault(run.protocol, []).extend(s.outcome for s in run.samples)
+    found = compare(pooled)
+    return Comparison(found.accuracy, found.differences, preconditions(runs), belief_means(runs))
 
 
 def compare(runs: Mapping[str, list[Outcome]]) -> Comparison:
@@ -70,4 +90,7 @@ def comparison_table(comparison: Comparison) -> str:
         )
     if not comparison.differences:
         lines.append("| (no two protocols judged the same questions) | | | |")
+    if comparison.checks:
+        lines += ["", "Preconditions (docs: tasks/oversight, Comparing protocols):", ""]
+        lines.append(preconditions_table(comparison.checks).rstrip("\n"))
     return "\n".join(lines) + "\n"

@@ -15,7 +15,8 @@ from inspect_ai.log import EvalSample
 
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.log_folder import FolderLog, LogFolder, Note
-from debatebench_eval.known_answer.comparison import Comparison, compare
+from debatebench_eval.known_answer.comparison import Comparison, compare_runs
+from debatebench_eval.known_answer.preconditions import JudgedSample, Run
 from debatebench_eval.known_answer.record import OversightRecord
 from debatebench_eval.known_answer.stats import JudgedDebate, Outcome
 
@@ -35,13 +36,27 @@ def sample_outcome(sample: EvalSample) -> Outcome | None:
 
 def compare_logs(paths: Sequence[str], notes: list[Note] | None = None) -> Comparison:
     """The comparison of the protocols the logs ran (a folder: every finished oversight
-    log in it); what was passed over is added to `notes`."""
-    runs: dict[str, list[Outcome]] = {}
+    log in it), with the preconditions and the belief by round; what was passed over is
+    added to `notes`."""
+    return compare_runs(read_runs(paths, notes))
+
+
+def read_runs(paths: Sequence[str], notes: list[Note] | None = None) -> list[Run]:
+    """Each oversight log's judged samples, with who judged and who spoke."""
+    runs: list[Run] = []
     for log, samples in _oversight_samples(paths, notes):
-        protocol = str(log.metadata["protocol"])
-        found = runs.setdefault(protocol, [])
-        found += [o for o in map(sample_outcome, samples) if o is not None]
-    return compare(runs)
+        rounds = log.metadata.get("rounds")
+        run = Run(str(log.metadata["protocol"]), rounds if isinstance(rounds, int) else None)
+        for sample in samples:
+            outcome = sample_outcome(sample)
+            if outcome is None:
+                continue
+            meta = judge_score(sample.scores or {}).metadata or {}
+            run.samples.append(JudgedSample(outcome, meta))
+            run.judges |= {r["model"] for r in meta.get("readings") or [] if r.get("answer")}
+            run.speakers |= {m for _, m, _ in sample.store_as(OversightRecord).speakers}
+        runs.append(run)
+    return runs
 
 
 def judged_debates(paths: Sequence[str], notes: list[Note] | None = None) -> list[JudgedDebate]:

@@ -37,13 +37,34 @@ class Speech(BaseModel):
 
 
 class Reading(BaseModel):
-    """One judge's answer (None where its reply could not be used)."""
+    """One judge's answer in one answer order (None where its reply could not be used)."""
 
     model: str
-    answer: str | None = None
+    answer: str | None = Field(
+        default=None, description="The label picked, as recorded (whichever order was read)."
+    )
     confidence: int | None = None
     reason: str | None = None
+    order: int = Field(default=1, description="1: the order recorded; 2: A and B exchanged.")
     exchange: dict[str, Any] = Field(default_factory=dict)
+
+    def probability_of(self, label: str) -> float:
+        """The probability this reading gives answer `label` (as recorded)."""
+        assert self.answer is not None and self.confidence is not None
+        share = self.confidence / 100
+        return share if label == self.answer else 1 - share
+
+
+class Belief(BaseModel):
+    """The judge's belief after one round (`judge_each_round`): the panel's pick and the
+    probability it gives the right answer, averaged over the orders read."""
+
+    round: int
+    pick: str | None = None
+    p_correct: float | None = None
+    # The pick per order read ("1", "2": JSON keys), as recorded.
+    order_picks: dict[str, str | None] = Field(default_factory=dict)
+    readings: list[Reading] = Field(default_factory=list)
 
 
 class OversightRecord(StoreRecord):
@@ -63,3 +84,9 @@ class OversightRecord(StoreRecord):
     assignment: dict[str, str] = Field(default_factory=dict)
     choices: dict[str, str] = Field(default_factory=dict)
     speeches: list[Speech] = Field(default_factory=list)
+    # `judge_each_round`: the judge's belief after each round but the last (the
+    # scorer's verdict is the belief after the last round spoken).
+    beliefs: list[Belief] = Field(default_factory=list)
+    rounds_planned: int | None = None
+    # Why the speeches ended before `rounds_planned` (`stop_when_confident`); None: they ran.
+    stopped: str | None = None

@@ -20,8 +20,10 @@ from inspect_ai.util import span
 from debatebench_eval.core._inspect import active_generate_config
 from debatebench_eval.core.errors import DebateError
 from debatebench_eval.core.seeds import sample_seed
-from debatebench_eval.judging.options import JUDGE_ROLE, JudgeCalls, judge_models
+from debatebench_eval.judging.options import JUDGE_ROLE, judge_models
 from debatebench_eval.known_answer.assignment import CONSULTANT, DEBATERS, assignments, open_sides
+from debatebench_eval.known_answer.beliefs import belief_after, stop_reason
+from debatebench_eval.known_answer.orders import OversightJudging
 from debatebench_eval.known_answer.prompts import (
     Shown,
     choice_prompt,
@@ -30,7 +32,7 @@ from debatebench_eval.known_answer.prompts import (
 )
 from debatebench_eval.known_answer.questions import Question
 from debatebench_eval.known_answer.quotes import check_quotes, judge_view
-from debatebench_eval.known_answer.record import OversightRecord, QuoteRecord, Speech
+from debatebench_eval.known_answer.record import Belief, OversightRecord, QuoteRecord, Speech
 from debatebench_eval.known_answer.replies import Choice
 from debatebench_eval.known_answer.verdict import ask_structured
 from debatebench_eval.record.store import turn_usage
@@ -52,12 +54,17 @@ class Setup:
     sequential: bool
     interactive: bool
     budget: int
-    judge: JudgeCalls
+    judge: OversightJudging
     empty_retries: int
     probe: bool
     # Each question twice, the second time (metadata `swapped`) with the `pro` and `con`
     # models exchanged between the positions.
     paired: bool = False
+    # The judge states its belief after every round (one call per judge per order read).
+    judge_each_round: bool = False
+    # End the speeches once the judge's belief in its pick reaches this (implies
+    # `judge_each_round`); None: every round is spoken.
+    stop_when_confident: float | None = None
     # Each question's draw per base seed: every sample of a run reads the same draw,
     # balanced over the whole set (assignment.py).
     draws: dict[int, dict[str, dict[str, Any]]] = field(default_factory=dict, compare=False)
@@ -120,8 +127,9 @@ def oversight_solver(setup: Setup) -> Solver:
             sides = open_sides(choices)
             meta["assignment"] = sides
         record.assignment = sides
+        record.rounds_planned = setup.rounds if sides else None
         if sides:
-            await _rounds(setup, sample, speakers, sides, judges[0], record)
+            await _rounds(setup, sample, speakers, sides, judges, record)
         record.complete = True
         state.output = ModelOutput.from_content(
             model="oversight", content=f"{len(sample.speeches)} speech(es); the judge answers next"
@@ -175,13 +183,15 @@ async def _rounds(
     sample: Sample,
     speakers: dict[str, Model],
     sides: dict[str, str],
-    judge: Model,
+    judges: list[Model],
     record: OversightRecord,
 ) -> None:
     """The speeches, round by round. Debate rounds are simultaneous unless `sequential`
     (then the second speaker reads the first's speech, and the first speaker alternates
     so no debater keeps the last word); a consultancy judge asks between rounds when
-    `interactive`."""
+    `interactive`. With `judge_each_round` the judge states its belief after every round
+    but the last (the scorer's verdict is that one); with `stop_when_confident` the
+    speeches end once that belief is sure enough, the reason recorded."""
     for number in range(1, setup.rounds + 1):
         async with span(f"round {number}", type="round"):
             heard = list(sample.speeches)
@@ -194,8 +204,29 @@ async def _rounds(
                 sample.speeches.append(speech)
                 record.speeches = list(sample.speeches)
             if setup.interactive and number < setup.rounds:
-                sample.speeches.append(await _ask(setup, sample, judge, number))
+                sample.speeches.append(await _ask(setup, sample, judges[0], number))
                 record.speeches = list(sample.speeches)
+        if number < setup.rounds and await _judged_enough(setup, sample, judges, record, number):
+            return
+
+
+async def _judged_enough(
+    setup: Setup, sample: Sample, judges: list[Model], record: OversightRecord, number: int
+) -> bool:
+    """The judge's belief after round `number`, recorded; whether the speeches end here."""
+    if not (setup.judge_each_round or setup.stop_when_confident is not None):
+        return False
+    async with span(f"judge after round {number}", type="belief"):
+        belief = await belief_after(record, judges, setup.judge, number)
+    record.beliefs = [*record.beliefs, belief]
+    sample.state.messages.append(ChatMessageUser(content=_belief_line(belief)))
+    record.stopped = stop_reason(belief, setup.stop_when_confident, setup.rounds)
+    return record.stopped is not None
+
+
+def _belief_line(belief: Belief) -> str:
+    p = "no usable reply" if belief.p_correct is None else f"p_correct {belief.p_correct:.2f}"
+    return f"## The judge's belief after round {belief.round}\n\npick {belief.pick}, {p}"
 
 
 async def _speak(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import math
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +17,8 @@ from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.core.options import task_taker
 from debatebench_eval.core.run_options import RUN_KEYS, run_options
 from debatebench_eval.core.task_versions import TASK_VERSIONS
-from debatebench_eval.judging.options import JudgeCalls
 from debatebench_eval.known_answer.assignment import PROTOCOLS, SWAPPED_SUFFIX, TWO_DEBATERS
+from debatebench_eval.known_answer.orders import OversightJudging
 from debatebench_eval.known_answer.quality import load_quality
 from debatebench_eval.known_answer.questions import Question, default_questions, load_questions
 from debatebench_eval.known_answer.scorer import judge_accuracy
@@ -35,8 +36,10 @@ OWN_ARGS = (
     "interactive",
     "budget",
     "paired",
+    "judge_each_round",
+    "stop_when_confident",
 )
-ARGS = (*OWN_ARGS, *RUN_KEYS, *JudgeCalls.option_keys())
+ARGS = (*OWN_ARGS, *RUN_KEYS, *OversightJudging.option_keys())
 
 
 @task
@@ -50,6 +53,8 @@ def oversight(
     interactive: bool = False,
     budget: int | None = None,
     paired: bool = False,
+    judge_each_round: bool = False,
+    stop_when_confident: float | None = None,
     **unknown: Any,
 ) -> Task:
     """Known-answer questions: does a judge who cannot read the evidence find the truth?
@@ -73,6 +78,12 @@ def oversight(
         paired: Every question twice, the `pro` and `con` models exchanged (debate and
             open only), so each model defends the right answer as often as the wrong
             one and speaks in both positions (default false).
+        judge_each_round: The judge states its probability after every round (debate,
+            open and consultancy; one call per judge per answer order read, per round): kept
+            in the record, shown as p_correct by round, and the metrics give the accuracy
+            after each round (default false).
+        stop_when_confident: End the speeches once the judge gives its pick at least this
+            probability (above 0.5, at most 1; the judge reads each round; default: never).
 
     The judge's settings are options of their own (-T judge_budget=512, keys:
     `debatebench-eval list`); the judge answers in the scorer, so `inspect score
@@ -80,7 +91,9 @@ def oversight(
     Inspect's --seed (0 when none is given); the reply timeout is Inspect's --timeout.
     """
     given = {"protocol": protocol, "rounds": rounds, "sequential": sequential,
-             "interactive": interactive, "budget": budget, "paired": paired, **unknown}  # fmt: skip
+             "interactive": interactive, "budget": budget, "paired": paired,
+             "judge_each_round": judge_each_round, "stop_when_confident": stop_when_confident,
+             **unknown}  # fmt: skip
     setup, judged = _setup(
         _questions(questions, quality, arg.as_bool("quality_hard", quality_hard)), given
     )
@@ -120,12 +133,12 @@ def oversight_over(found: tuple[Question, ...], args: dict[str, Any]) -> Task:
 _SOURCE_ARGS = ("questions", "quality", "quality_hard")
 
 
-def _setup(found: tuple[Question, ...], given: dict[str, Any]) -> tuple[Setup, JudgeCalls]:
+def _setup(found: tuple[Question, ...], given: dict[str, Any]) -> tuple[Setup, OversightJudging]:
     """The checked settings of a run over `found` (`given`: the task's other arguments)."""
     unknown = {k: v for k, v in given.items() if k not in OWN_ARGS}
     taker = task_taker("oversight", ARGS)
     run = run_options(unknown, taker)
-    judged = JudgeCalls.parse(unknown, taker)
+    judged = OversightJudging.parse(unknown, taker)
     chosen = arg.as_choice("protocol", given["protocol"], PROTOCOLS)
     is_interactive = arg.as_bool("interactive", given["interactive"])
     if is_interactive and chosen != "consultancy":
@@ -146,8 +159,26 @@ def _setup(found: tuple[Question, ...], given: dict[str, Any]) -> tuple[Setup, J
         empty_retries=run.empty_retries,
         probe=run.probe,
         paired=is_paired,
+        judge_each_round=arg.as_bool("judge_each_round", given["judge_each_round"]),
+        stop_when_confident=_threshold(given["stop_when_confident"]),
     )
     return setup, judged
+
+
+def _threshold(value: Any) -> float | None:
+    """`stop_when_confident`: a probability above 0.5 (a judge always gives its pick at
+    least 0.5) and at most 1."""
+    if value is None:
+        return None
+    try:
+        found = float(value)
+    except (TypeError, ValueError):
+        found = math.nan
+    if isinstance(value, bool) or not 0.5 < found <= 1:
+        raise ConfigError(
+            "-T stop_when_confident", f"got {value!r}", "a probability above 0.5, at most 1"
+        )
+    return found
 
 
 def oversight_dataset(setup: Setup) -> MemoryDataset:

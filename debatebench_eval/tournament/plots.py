@@ -260,3 +260,32 @@ def _text_box(label: Any, renderer: Any) -> Any:
 
     label.get_window_extent(renderer)  # places the text at its point and offset
     return Text.get_window_extent(label, renderer)
+
+
+def belief_by_round(means: dict[str, dict[int, float]], path: str) -> str:
+    """The judge's mean p_correct after each round, one line per protocol heard round by
+    round; naive and expert (no rounds, drawn at round 0) as dashed levels."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axis = plt.subplots(figsize=(6.4, 4))
+    last = max((n for rounds in means.values() for n in rounds), default=1)
+    for protocol, rounds in sorted(means.items()):
+        if set(rounds) == {0}:
+            axis.axhline(rounds[0], linestyle="--", linewidth=1, color=_GREY_LINE.get(protocol),
+                         label=f"{protocol} (no rounds)")  # fmt: skip
+            continue
+        axis.plot(list(rounds), list(rounds.values()), marker="o", label=protocol)
+    axis.axhline(0.5, color=_GREY, linewidth=0.8)
+    axis.set_xticks(range(1, last + 1))
+    axis.set_xlabel("after round")
+    axis.set_ylabel("mean p_correct")
+    axis.set_ylim(0, 1)
+    axis.set_title("The judge's belief in the right answer, round by round")
+    axis.legend(loc="lower right", fontsize=8)
+    return save(figure, path)
+
+
+_GREY_LINE = {"naive": "#7a7a7a", "expert": "#2b6cb0"}

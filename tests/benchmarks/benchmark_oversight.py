@@ -74,7 +74,8 @@ def run(protocol: str, model: str, args: argparse.Namespace) -> None:
     """One protocol over the chosen questions, its log written to `args.log_dir`."""
     task = oversight(
         protocol=protocol, questions=args.question_file, rounds=args.rounds,
-        budget=args.budget, judge_budget=args.judge_budget,
+        budget=args.budget, judge_budget=args.judge_budget, answer_orders=args.answer_orders,
+        judge_each_round=args.judge_each_round, stop_when_confident=args.stop_when_confident,
     )  # fmt: skip
     start = time.perf_counter()
     log = eval(
@@ -123,9 +124,14 @@ def summary(logs: list[EvalLog]) -> dict[str, Any]:
     tokens = sum(u.total_tokens for s in samples for u in s.model_usage.values())
     n = len(samples) or 1
     keep = ("accuracy", "accuracy_low", "accuracy_high", "questions", "brier",
-            "accuracy_right_first", "accuracy_right_second")  # fmt: skip
+            "accuracy_right_first", "accuracy_right_second", "position_bias",
+            "position_bias_low", "position_bias_high", "accuracy_order_drawn",
+            "accuracy_order_exchanged", "orders_disagree", "stopped_early",
+            "rounds_heard")  # fmt: skip
+    rounds = {k: v for k, v in figures.items() if k.startswith("accuracy_round_")}
     return {
         **{k: figures.get(k) for k in keep},
+        "by_round": rounds,
         "samples": len(samples),
         "errors": sum(1 for s in samples if s.error),
         "calls_per_question": round(calls / n, 1),
@@ -179,6 +185,33 @@ def _fixed(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}"
 
 
+def order_table(results: dict[str, Any]) -> str:
+    """Both answer orders: each order's accuracy (the drawn one is what a run with
+    answer_orders=one reports), the share of samples whose orders disagree, the
+    position bias with its interval, and the accuracy after each round."""
+    lines = [f"{'protocol':<12} {'drawn':>6} {'exchanged':>9} {'both':>6} {'disagree':>8} "
+             f"{'position bias (95%)':>26}  accuracy by round"]  # fmt: skip
+    for protocol, r in results.items():
+        bias = r["position_bias"]
+        shown = (
+            "-"
+            if bias is None
+            else (f"{bias:+.3f} ({r['position_bias_low']:+.3f} to {r['position_bias_high']:+.3f})")
+        )
+        by_round = " ".join(f"{k.rsplit('_', 1)[1]}:{v:.3f}" for k, v in r["by_round"].items())
+        stopped = (
+            ""
+            if r["stopped_early"] is None
+            else (f"; stopped early {r['stopped_early']:.3f}, rounds heard {r['rounds_heard']:.2f}")
+        )
+        lines.append(
+            f"{protocol:<12} {_fixed(r['accuracy_order_drawn']):>6} "
+            f"{_fixed(r['accuracy_order_exchanged']):>9} {_fixed(r['accuracy']):>6} "
+            f"{_fixed(r['orders_disagree']):>8} {shown:>26}  {by_round or '-'}{stopped}"
+        )
+    return "\n".join(lines)
+
+
 def table(results: dict[str, Any]) -> str:
     lines = [
         f"{'protocol':<12} {'accuracy':>8} {'95% interval':>13} {'questions':>9} "
@@ -209,6 +242,9 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--budget", type=int, default=120, help="tokens per speech")
     parser.add_argument("--judge-budget", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--answer-orders", choices=("both", "one"), default="both")
+    parser.add_argument("--judge-each-round", action="store_true")
+    parser.add_argument("--stop-when-confident", type=float, help="e.g. 0.9")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--protocols", nargs="+", choices=ORDER, default=list(ORDER))
     parser.add_argument(
@@ -242,13 +278,15 @@ def report(args: argparse.Namespace) -> str:
         f"model: {args.name}; questions: {args.questions}, "
         f"{max(r['samples'] for r in results.values())} run; {settings.get('rounds')} rounds, "
         f"{settings.get('budget')}-token speeches, judge budget "
-        f"{settings.get('judge_budget')}, seed {first.model_generate_config.seed}; machine: "
+        f"{settings.get('judge_budget')}, answer orders {settings.get('answer_orders')}, "
+        f"judge each round {settings.get('judge_each_round')}, stop when confident "
+        f"{settings.get('stop_when_confident')}, seed {first.model_generate_config.seed}; machine: "
         f"{os.cpu_count()} cores, llama.cpp {args.threads} threads, context "
         f"{CONTEXT_TOKENS}{load}{f'; {args.load}' if args.load else ''}"
     )
     text = (
-        f"{head}\n{table(results)}\n\n{category_table(results)}\n\n"
-        f"{comparison_table(compare_logs([args.log_dir]))}"
+        f"{head}\n{table(results)}\n\n{order_table(results)}\n\n{category_table(results)}"
+        f"\n\n{comparison_table(compare_logs([args.log_dir]))}"
     )
     if args.save:
         out = ROOT / "results" / "benchmarks" / f"oversight-{args.name}-{args.questions}"

@@ -11,6 +11,7 @@ from debatebench_eval.cli import score_keys, surface
 from debatebench_eval.core.errors import ConfigError
 from debatebench_eval.debating.task import debate
 from debatebench_eval.judging.options import JudgeCalls, JudgingOptions
+from debatebench_eval.known_answer.orders import OversightJudging
 from debatebench_eval.truth_crucible.options import ScoringOptions
 from debatebench_eval.validation.fact_check_task import fact_check_validation
 
@@ -100,11 +101,14 @@ def test_list_documents_each_judging_key_once_under_its_group(
 ) -> None:
     out = listing(capsys)
     groups = surface.judging_groups()
-    assert [doc.group for doc in groups] == [JudgeCalls, JudgingOptions, ScoringOptions]
+    assert [doc.group for doc in groups] == [
+        JudgeCalls, JudgingOptions, ScoringOptions, OversightJudging
+    ]  # fmt: skip
     calls, rubric = ({item.short for item in doc.users} for doc in groups[:2])
     assert {"oversight", "judge_accuracy", "adjudicate", "crucible"} <= calls
     assert "oversight" not in rubric and "fact_check_validation" not in rubric
     assert groups[2].users_text() == "the task crucible and the scorer crucible_score"
+    assert groups[3].users_text() == "the task oversight and the scorer judge_accuracy"
     for doc in groups:
         assert doc.options, doc.group
         text = section(out, f"judging options: {doc.what}, taken by")

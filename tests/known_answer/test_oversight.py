@@ -3,14 +3,11 @@ accuracy it must, the judge never reads the evidence, assignments are balanced."
 
 from __future__ import annotations
 
-import json
-import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 from inspect_ai import eval
-from inspect_ai.log import EvalLog
 from inspect_ai.model import GenerateConfig, ModelOutput
 
 from debatebench_eval.known_answer.record import OversightRecord
@@ -18,82 +15,8 @@ from debatebench_eval.known_answer.task import oversight
 
 from support.oversight_questions import EVIDENCE, N, question_file
 from support.oversight_questions import text_of as _text
+from support.oversight_script import metrics, run, scripted
 from support.scripted import Script, output
-
-
-def _labels(prompt: str) -> dict[str, str]:
-    """Which label holds the TRUE answer and which the FALSE one, as the prompt shows them."""
-    found = dict(re.findall(r"^([AB]): (TRUE|FALSE)", prompt, re.MULTILINE))
-    return {kind: label for label, kind in found.items()}
-
-
-def _verified_by_label(prompt: str) -> dict[str, int]:
-    counts = {"A": 0, "B": 0}
-    for label, body in re.findall(
-        r"\[Round \d+, the \w+ for ([AB])\]\n(.*?)(?=\n\n)", prompt, re.DOTALL
-    ):
-        counts[label] += body.count("<quote verified>")
-    return counts
-
-
-def _judge_pick(strategy: str, prompt: str) -> str:
-    labels = _labels(prompt)
-    if strategy == "right":
-        return labels["TRUE"]
-    if strategy == "wrong":
-        return labels["FALSE"]
-    if strategy == "first":
-        return "A"
-    counts = _verified_by_label(prompt)  # "quotes": the side with more verified quotes
-    if counts["A"] == counts["B"]:
-        defended = re.search(r"the consultant for ([AB])", prompt)
-        return "B" if defended and defended.group(1) == "A" else "A"
-    return "A" if counts["A"] > counts["B"] else "B"
-
-
-def scripted(strategy: str, quote: bool = True) -> Script:
-    """One model for every role: speakers quote the evidence exactly when they defend the
-    right answer and invent a quote otherwise (with `quote`, else never quote); the judge
-    answers by `strategy`."""
-
-    def reply(n: int, messages: list[Any], config: GenerateConfig) -> ModelOutput:
-        prompt = _text(messages)
-        if prompt.startswith("You are the judge of a consultancy"):
-            return output("s", "What does the evidence say about the colour?")
-        if prompt.startswith("You are the judge"):
-            pick = _judge_pick(strategy, prompt)
-            body = {"answer": pick, "confidence": 80, "reason": "Reasoned from what was said."}
-            return output("s", json.dumps(body))
-        if "choose which answer" in prompt:
-            return output("s", json.dumps({"answer": _labels(prompt)["TRUE"]}))
-        defended = re.search(r'You argue that answer [AB] is correct \("(TRUE|FALSE)', prompt)
-        assert defended is not None, prompt
-        evidence = re.search(r"<evidence>\n(.*?)\n</evidence>", prompt, re.DOTALL)
-        assert evidence is not None
-        if not quote:
-            return output("s", "Reason alone settles it, whatever the record says.")
-        if defended.group(1) == "TRUE":
-            return output("s", f"The record settles it: <quote>{evidence.group(1)}</quote>")
-        return output("s", "The record says: <quote>the sky was plainly blue all week</quote>")
-
-    return Script("s", reply)
-
-
-def run(
-    tmp_path: Path, strategy: str, protocol: str, quote: bool = True, **args: Any
-) -> tuple[EvalLog, Script]:
-    script = scripted(strategy, quote)
-    task = oversight(
-        protocol=protocol, questions=str(question_file(tmp_path)), probe=False, rounds=2, **args
-    )
-    log = eval(task, model=script.model(), log_dir=str(tmp_path / "logs"), display="none")[0]
-    assert log.status == "success", log.error
-    return log, script
-
-
-def metrics(log: EvalLog) -> dict[str, float]:
-    assert log.results is not None
-    return {k: m.value for s in log.results.scores for k, m in s.metrics.items()}
 
 
 @pytest.mark.parametrize(
@@ -110,15 +33,27 @@ def test_each_strategy_gives_its_accuracy(
     answers = {str(s.scores["judge_accuracy"].answer).split(" · ", 1)[1] for s in log.samples}
     assert answers == {f"{'right' if expected else 'wrong'} · {protocol}"} or strategy == "first"
     assert found["accuracy_low"] <= expected <= found["accuracy_high"]
-    if strategy == "first":  # the position split shows the bias whole
+    scores = [s.scores["judge_accuracy"].value for s in log.samples if s.scores]
+    values = {(v["p_correct"], v["brier"]) for v in scores if isinstance(v, dict)}
+    if strategy == "first":
+        # Always A, so the two orders cancel: each sample's probability is 0.5, both
+        # orders disagree everywhere, and the bias is in the position figure whole.
         assert found["accuracy_right_first"] == 1.0 and found["accuracy_right_second"] == 0.0
+        assert values == {(0.5, 0.25)} and found["orders_disagree"] == 1.0
+        assert found["position_bias"] == 0.5 and found["position_bias_high"] == 0.5
+        assert found["accuracy_order_drawn"] == found["accuracy_order_exchanged"] == 0.5
+        assert all("orders disagree" in str(s.scores["judge_accuracy"].answer)
+                   for s in log.samples)  # fmt: skip
+        return
     # A judge 80% sure: the Brier score is 0.04 when right, 0.64 when wrong.
     assert found["brier"] == pytest.approx(0.04 * expected + 0.64 * (1 - expected))
     # Each sample's values exactly as written: the viewer's columns show no float noise.
-    scores = [s.scores["judge_accuracy"].value for s in log.samples if s.scores]
-    values = {(v["p_correct"], v["brier"]) for v in scores if isinstance(v, dict)}
     assert values <= {(0.8, 0.04), (0.2, 0.64)}
-    assert len(found) <= 11  # the headline; the reliability table is in the report
+    assert found["orders_disagree"] == 0.0 and abs(found["position_bias"]) < 0.2
+    assert found["accuracy_order_drawn"] == found["accuracy_order_exchanged"] == expected
+    assert -0.5 <= found["position_bias_low"] <= found["position_bias_high"] <= 0.5
+    # The headline (the reliability table is in the report); consultancy's has two more.
+    assert len(found) <= 17
 
 
 def test_the_report_holds_the_reliability_table(tmp_path: Path) -> None:
@@ -128,8 +63,9 @@ def test_the_report_holds_the_reliability_table(tmp_path: Path) -> None:
     assert main(["report", log.location, "-o", str(tmp_path / "report")]) == 0
     text = (tmp_path / "report" / "report.md").read_text()
     assert "version 1" in text and "| accuracy | 0.5 |" in text
-    # Every pick 80% sure, half of them right.
-    assert f"| 80-90% | {N} | 0.8 | 0.5 |" in text and "| 50-60% | 0 | - | - |" in text
+    # Every reading 80% sure of A: the two orders average to 0.5, half the picks right.
+    assert f"| 50-60% | {N} | 0.5 | 0.5 |" in text and "| 80-90% | 0 | - | - |" in text
+    assert "| position_bias | 0.5 |" in text
 
 
 def test_the_judge_never_reads_the_evidence(tmp_path: Path) -> None:
@@ -221,6 +157,8 @@ def test_open_debaters_choices_are_recorded(tmp_path: Path) -> None:
 
 def test_naive_makes_no_speech(tmp_path: Path) -> None:
     _, script = run(tmp_path, "right", "naive")
+    assert len(script.calls) == 2 * N  # the judge alone, in both orders
+    _, script = run(tmp_path / "one", "right", "naive", answer_orders="one")
     assert len(script.calls) == N
 
 
@@ -271,7 +209,8 @@ def test_a_saved_run_is_judged_again_by_another_judge(tmp_path: Path) -> None:
     )  # fmt: skip
     assert metrics(rescored)["accuracy"] == 1.0
     prompts = [_text(c.messages) for c in judge.calls]
-    assert len(prompts) == N and all(p.startswith("You are the judge") for p in prompts)
+    # Both orders, as the run judged.
+    assert len(prompts) == 2 * N and all(p.startswith("You are the judge") for p in prompts)
     assert not any(EVIDENCE.format(i=i) in p for p in prompts for i in range(N))
 
 
