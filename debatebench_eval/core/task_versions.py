@@ -19,7 +19,7 @@ TASK_VERSIONS: dict[str, int] = {
     "crucible": 1,
     "panel": 1,
     "adjudicate": 1,
-    "oversight": 1,
+    "oversight": 2,
 }
 
 

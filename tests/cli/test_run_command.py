@@ -24,8 +24,10 @@ from support.paths import data_home
 from support.stub_server import StubBehaviour, StubServer
 
 COMMAND = str(Path(sys.executable).parent / "debatebench-eval")
-# Known-answer questions judged once each, without debaters: one call a sample.
+# Known-answer questions judged without debaters: a sample is one judge call in
+# each answer order (answer_orders=both).
 NAIVE = ["--model", "ollama/m1", "-T", "protocol=naive", "--display", "none"]
+PER_SAMPLE = 2
 TASK = "debatebench/oversight"
 
 
@@ -76,11 +78,11 @@ def test_a_run_again_runs_nothing_and_a_larger_limit_only_the_new_samples(
     stub: StubServer, tmp_path: Path
 ) -> None:
     folder = ["--log-dir", str(tmp_path / "grown")]
-    for limit, calls in (("4", 4), ("4", 4), ("7", 7)):
+    for limit, samples in (("4", 4), ("4", 4), ("7", 7)):
         done = run(["run", TASK, "--workers", "2", *NAIVE, "--limit", limit, *folder],
                    stub, tmp_path)  # fmt: skip
         assert done.returncode == 0, done.stderr
-        assert len(stub.behaviour.requests) == calls
+        assert len(stub.behaviour.requests) == samples * PER_SAMPLE
     assert "over 2 shard(s): 7 samples, 0 failed" in done.stdout
     other = run(["run", TASK, "--shards", "3", *NAIVE, "--limit", "7", *folder], stub, tmp_path)
     assert other.returncode == 2 and "has 2 shards; expected --shards 2" in other.stderr
@@ -132,7 +134,7 @@ def test_a_run_on_s3_writes_its_plan_logs_and_figures_into_the_bucket(
         assert done.returncode == 0, done.stderr
         keys = s3.keys("bucket", "r/")
         again = run(args, stub, tmp_path, s3.env())
-    assert again.returncode == 0 and len(stub.behaviour.requests) == 4, again.stderr
+    assert again.returncode == 0 and len(stub.behaviour.requests) == 4 * PER_SAMPLE, again.stderr
     assert len([k for k in keys if k.endswith(".eval")]) == 2
     assert any(k.endswith("-results.json") for k in keys) and any(
         k.startswith("r/run-") and k.endswith("-tasks.json") for k in keys

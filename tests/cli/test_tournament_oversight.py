@@ -84,9 +84,9 @@ def test_the_leaderboard_rates_the_persuasive_debater_first_and_counts_accuracy_
                      ("ollama/m2", "ollama/m3"): (1.0, 8)}  # fmt: skip
     assert board["accuracy"]["value"] == pytest.approx(16 / 24)
     assert board["accuracy_slope_per_100"] < 0, "here the least persuasive pair is judged best"
-    assert board["tournament"]["task_versions"] == {"oversight": ["1"]}
+    assert board["tournament"]["task_versions"] == {"oversight": ["2"]}
     text = (folder / "leaderboard.md").read_text()
-    assert "| ollama/m2 vs ollama/m3 |" in text and "Task versions: oversight 1." in text
+    assert "| ollama/m2 vs ollama/m3 |" in text and "Task versions: oversight 2." in text
     page = (folder / "leaderboard.html").read_text()
     assert 'alt="accuracy_vs_rating.png"' in page and "Khan et al. 2024, Figure 1" in page
     assert (folder / "accuracy_vs_rating.png").stat().st_size > 1000

@@ -10,6 +10,7 @@ import pytest
 from inspect_ai import eval
 from inspect_ai.model import GenerateConfig, ModelOutput
 
+from debatebench_eval.core.task_versions import TASK_VERSIONS
 from debatebench_eval.known_answer.record import OversightRecord
 from debatebench_eval.known_answer.task import oversight
 
@@ -62,7 +63,7 @@ def test_the_report_holds_the_reliability_table(tmp_path: Path) -> None:
     log, _ = run(tmp_path, "first", "debate")
     assert main(["report", log.location, "-o", str(tmp_path / "report")]) == 0
     text = (tmp_path / "report" / "report.md").read_text()
-    assert "version 1" in text and "| accuracy | 0.5 |" in text
+    assert f"version {TASK_VERSIONS['oversight']}" in text and "| accuracy | 0.5 |" in text
     # Every reading 80% sure of A: the two orders average to 0.5, half the picks right.
     assert f"| 50-60% | {N} | 0.5 | 0.5 |" in text and "| 80-90% | 0 | - | - |" in text
     assert "| position_bias | 0.5 |" in text

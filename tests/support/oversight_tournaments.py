@@ -21,8 +21,9 @@ from support.stub_server import StubBehaviour, StubServer
 
 MODELS = "ollama/m1,ollama/m2,ollama/m3"
 JUDGE = "ollama/j1"
-# rounds=1: two speeches and one judge call a debate.
-PER_DEBATE = 3
+# rounds=1: two speeches and two judge calls a debate (answer_orders=both: the
+# judge reads it once in each order).
+PER_DEBATE = 4
 _ANSWER = re.compile(r"^([AB]): (TRUE|FALSE)", re.MULTILINE)
 _SPEECH = re.compile(r"the debater for ([AB])\]\n(.*?)(?=\n\[|\Z)", re.DOTALL)
 
