@@ -274,10 +274,12 @@ def belief_by_round(means: dict[str, dict[int, float]], path: str) -> str:
     last = max((n for rounds in means.values() for n in rounds), default=1)
     for protocol, rounds in sorted(means.items()):
         if set(rounds) == {0}:
-            axis.axhline(rounds[0], linestyle="--", linewidth=1, color=_GREY_LINE.get(protocol),
+            axis.axhline(rounds[0], linestyle="--", linewidth=1,
+                         color=_PROTOCOL_COLOUR.get(protocol),
                          label=f"{protocol} (no rounds)")  # fmt: skip
             continue
-        axis.plot(list(rounds), list(rounds.values()), marker="o", label=protocol)
+        axis.plot(list(rounds), list(rounds.values()), marker="o", label=protocol,
+                  color=_PROTOCOL_COLOUR.get(protocol))  # fmt: skip
     axis.axhline(0.5, color=_GREY, linewidth=0.8)
     axis.set_xticks(range(1, last + 1))
     axis.set_xlabel("after round")
@@ -288,4 +290,7 @@ def belief_by_round(means: dict[str, dict[int, float]], path: str) -> str:
     return save(figure, path)
 
 
-_GREY_LINE = {"naive": "#7a7a7a", "expert": "#2b6cb0"}
+# One colour a protocol, the same on every plot, none of two alike (matplotlib's cycle
+# drew consultancy and the expert level in two close blues).
+_PROTOCOL_COLOUR = {"naive": "#7a7a7a", "expert": "#000000", "consultancy": "#7570b3",
+                    "debate": "#d95f02", "open": "#1b9e77"}  # fmt: skip
